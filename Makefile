@@ -1,0 +1,44 @@
+# pg_partmgr: PGXS build.
+#
+#   make                   build the module
+#   make install           install it into the server found by pg_config
+#   make installcheck      pg_regress and isolation suites against a running
+#                          server (see test/run_tests.sh for the full suite on
+#                          a throwaway cluster, which is what CI runs)
+
+EXTENSION = pg_partmgr
+MODULE_big = pg_partmgr
+OBJS = \
+	src/pg_partmgr.o \
+	src/api.o \
+	src/maintenance.o \
+	src/plan.o \
+	src/execute.o \
+	src/config.o \
+	src/catalog.o \
+	src/bounds.o \
+	src/ddl.o \
+	src/spi_util.o
+
+DATA = $(wildcard sql/$(EXTENSION)--*.sql)
+DOCS = $(wildcard doc/*.md)
+ifeq ($(DOCS),)
+undefine DOCS
+endif
+
+# pg_regress: sql/<name>.sql with expected/<name>.out
+REGRESS = setup create_parent_id create_parent_time maintenance show_functions bad_input
+REGRESS_OPTS = --temp-config=$(srcdir)/test/conf/regress.conf
+
+# isolationtester: test/specs/<name>.spec with test/expected/<name>.out
+ISOLATION = premake_long_reader premake_concurrent_runs
+ISOLATION_OPTS = --inputdir=test --temp-config=$(srcdir)/test/conf/regress.conf
+
+PG_CPPFLAGS = -Wmissing-prototypes
+ifdef WERROR
+PG_CPPFLAGS += -Werror
+endif
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)

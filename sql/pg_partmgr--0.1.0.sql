@@ -1,0 +1,230 @@
+/* pg_partmgr 0.1.0: install script */
+
+\echo Use "CREATE EXTENSION pg_partmgr" to load this file. \quit
+
+CREATE SCHEMA partmgr;
+COMMENT ON SCHEMA partmgr IS
+    'pg_partmgr: partition set configuration and maintenance functions';
+
+/*
+ * Checks used by the configuration tables' CHECK constraints.
+ */
+CREATE FUNCTION partmgr.is_valid_time_zone(p_time_zone text)
+    RETURNS boolean
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_is_valid_time_zone';
+COMMENT ON FUNCTION partmgr.is_valid_time_zone(text) IS
+    'True if the text names a time zone the server knows (a full name from pg_timezone_names).';
+
+/*
+ * One row per partition set.  The columns, their order, types and defaults
+ * are pg_partman 5.1's, so that scripts and tools written for pg_partman's
+ * part_config keep working; pg_partmgr's own settings live in
+ * part_config_ext.
+ */
+CREATE TABLE partmgr.part_config (
+    parent_table text NOT NULL,
+    control text NOT NULL,
+    partition_interval text NOT NULL,
+    partition_type text NOT NULL,
+    premake int NOT NULL DEFAULT 4,
+    automatic_maintenance text NOT NULL DEFAULT 'on',
+    template_table text,
+    retention text,
+    retention_schema text,
+    retention_keep_index boolean NOT NULL DEFAULT true,
+    retention_keep_table boolean NOT NULL DEFAULT true,
+    epoch text NOT NULL DEFAULT 'none',
+    constraint_cols text[],
+    optimize_constraint int NOT NULL DEFAULT 30,
+    infinite_time_partitions boolean NOT NULL DEFAULT false,
+    datetime_string text,
+    jobmon boolean NOT NULL DEFAULT true,
+    sub_partition_set_full boolean NOT NULL DEFAULT false,
+    undo_in_progress boolean NOT NULL DEFAULT false,
+    inherit_privileges boolean DEFAULT false,
+    constraint_valid boolean NOT NULL DEFAULT true,
+    ignore_default_data boolean NOT NULL DEFAULT true,
+    default_table boolean DEFAULT true,
+    date_trunc_interval text,
+    maintenance_order int,
+    retention_keep_publication boolean NOT NULL DEFAULT false,
+    maintenance_last_run timestamptz,
+    CONSTRAINT part_config_parent_table_pkey PRIMARY KEY (parent_table),
+    CONSTRAINT part_config_parent_table_check CHECK (parent_table LIKE '_%._%'),
+    CONSTRAINT part_config_premake_check CHECK (premake > 0),
+    CONSTRAINT part_config_optimize_constraint_check CHECK (optimize_constraint >= 0),
+    CONSTRAINT part_config_automatic_maintenance_check
+        CHECK (automatic_maintenance IN ('on', 'off')),
+    CONSTRAINT part_config_type_check CHECK (partition_type IN ('range', 'list')),
+    CONSTRAINT part_config_epoch_check
+        CHECK (epoch IN ('none', 'seconds', 'milliseconds', 'microseconds', 'nanoseconds')),
+    CONSTRAINT part_config_partition_interval_check CHECK (partition_interval <> ''),
+    CONSTRAINT part_config_datetime_string_check CHECK (datetime_string <> ''),
+    CONSTRAINT part_config_retention_check CHECK (retention <> ''),
+    CONSTRAINT part_config_retention_schema_check CHECK (retention_schema <> ''),
+    CONSTRAINT part_config_control_constraint_col_check
+        CHECK (NOT (constraint_cols @> ARRAY[control])),
+    CONSTRAINT part_config_date_trunc_interval_check
+        CHECK (lower(date_trunc_interval) IN ('microseconds', 'milliseconds', 'second', 'minute',
+            'hour', 'day', 'week', 'month', 'quarter', 'year', 'decade', 'century',
+            'millennium'))
+);
+CREATE INDEX part_config_type_idx ON partmgr.part_config (partition_type);
+SELECT pg_catalog.pg_extension_config_dump('partmgr.part_config', '');
+
+COMMENT ON TABLE partmgr.part_config IS
+    'One row per partition set managed by pg_partmgr (pg_partman 5.1 columns).';
+COMMENT ON COLUMN partmgr.part_config.parent_table IS
+    'The partitioned parent as schema.table (unquoted, as pg_partman stores it).';
+COMMENT ON COLUMN partmgr.part_config.control IS
+    'The partition key column.';
+COMMENT ON COLUMN partmgr.part_config.partition_interval IS
+    'Width of each child: an interval for time sets, an integer for id sets.';
+COMMENT ON COLUMN partmgr.part_config.premake IS
+    'How many children to keep ahead of the newest child holding data.';
+COMMENT ON COLUMN partmgr.part_config.automatic_maintenance IS
+    'on: maintained by run_maintenance() without arguments and by the background worker.';
+COMMENT ON COLUMN partmgr.part_config.infinite_time_partitions IS
+    'Time sets: also keep premake children ahead of now() when no new data arrives.';
+COMMENT ON COLUMN partmgr.part_config.ignore_default_data IS
+    'true: rows in the default partition do not move the premake window.';
+COMMENT ON COLUMN partmgr.part_config.datetime_string IS
+    'to_char() format of time child suffixes.';
+COMMENT ON COLUMN partmgr.part_config.date_trunc_interval IS
+    'date_trunc() unit that aligned the first child; NULL means derived from the interval.';
+COMMENT ON COLUMN partmgr.part_config.maintenance_order IS
+    'Sets are maintained in ascending order of this column, NULLs last.';
+COMMENT ON COLUMN partmgr.part_config.maintenance_last_run IS
+    'clock_timestamp() of the last successful maintenance of this set.';
+
+/*
+ * pg_partmgr's own per-set settings, beyond pg_partman's columns.  A set
+ * with no row here uses the defaults.
+ */
+CREATE TABLE partmgr.part_config_ext (
+    parent_table text NOT NULL,
+    time_zone text NOT NULL DEFAULT 'UTC',
+    CONSTRAINT part_config_ext_pkey PRIMARY KEY (parent_table),
+    CONSTRAINT part_config_ext_parent_table_fkey FOREIGN KEY (parent_table)
+        REFERENCES partmgr.part_config (parent_table) ON UPDATE CASCADE ON DELETE CASCADE,
+    CONSTRAINT part_config_ext_time_zone_check CHECK (partmgr.is_valid_time_zone(time_zone))
+);
+SELECT pg_catalog.pg_extension_config_dump('partmgr.part_config_ext', '');
+
+COMMENT ON TABLE partmgr.part_config_ext IS
+    'pg_partmgr settings of a partition set beyond pg_partman''s part_config.';
+COMMENT ON COLUMN partmgr.part_config_ext.time_zone IS
+    'Time zone in which bounds, alignment and names of time children are computed.';
+
+CREATE TYPE partmgr.check_default_table AS (default_table text, count bigint);
+
+/*
+ * Functions.  All are SECURITY INVOKER: they act with the caller's rights,
+ * and PostgreSQL's own checks apply to every table they touch.
+ */
+CREATE FUNCTION partmgr.create_parent(
+    p_parent_table text,
+    p_control text,
+    p_interval text,
+    p_type text DEFAULT 'range',
+    p_epoch text DEFAULT 'none',
+    p_premake int DEFAULT 4,
+    p_start_partition text DEFAULT NULL,
+    p_default_table boolean DEFAULT true,
+    p_automatic_maintenance text DEFAULT 'on',
+    p_constraint_cols text[] DEFAULT NULL,
+    p_template_table text DEFAULT NULL,
+    p_jobmon boolean DEFAULT true,
+    p_date_trunc_interval text DEFAULT NULL,
+    p_control_not_null boolean DEFAULT true,
+    p_time_zone text DEFAULT 'UTC')
+    RETURNS boolean
+    LANGUAGE C VOLATILE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_create_parent';
+COMMENT ON FUNCTION partmgr.create_parent(text, text, text, text, text, int, text, boolean,
+    text, text[], text, boolean, text, boolean, text) IS
+    'Register an existing partitioned table as a partition set and create its first children (each as a plain table, then attached) and its default partition.';
+
+CREATE FUNCTION partmgr.run_maintenance(
+    p_parent_table text DEFAULT NULL,
+    p_analyze boolean DEFAULT false,
+    p_jobmon boolean DEFAULT true)
+    RETURNS void
+    LANGUAGE C VOLATILE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_run_maintenance';
+COMMENT ON FUNCTION partmgr.run_maintenance(text, boolean, boolean) IS
+    'Create the children each set needs ahead of its data (premake), for one set or for every set with automatic_maintenance on. Locks are bounded by pg_partmgr.lock_timeout; a set that cannot get them is skipped with a WARNING.';
+
+CREATE FUNCTION partmgr.show_partitions(
+    p_parent_table text,
+    p_order text DEFAULT 'ASC',
+    p_include_default boolean DEFAULT false)
+    RETURNS TABLE (partition_schemaname text, partition_tablename text)
+    LANGUAGE C STABLE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_show_partitions';
+COMMENT ON FUNCTION partmgr.show_partitions(text, text, boolean) IS
+    'List the children of a partition set in order of their bounds (the default partition first when included).';
+
+CREATE FUNCTION partmgr.show_partition_name(
+    p_parent_table text,
+    p_value text,
+    OUT partition_schema text,
+    OUT partition_table text,
+    OUT suffix_timestamp timestamptz,
+    OUT suffix_id bigint,
+    OUT table_exists boolean)
+    RETURNS record
+    LANGUAGE C STABLE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_show_partition_name';
+COMMENT ON FUNCTION partmgr.show_partition_name(text, text) IS
+    'Name and lower bound of the child a value belongs in, and whether that child exists.';
+
+CREATE FUNCTION partmgr.show_partition_info(
+    p_child_table text,
+    p_partition_interval text DEFAULT NULL,
+    p_parent_table text DEFAULT NULL,
+    OUT child_start_time timestamptz,
+    OUT child_end_time timestamptz,
+    OUT child_start_id bigint,
+    OUT child_end_id bigint,
+    OUT suffix text)
+    RETURNS record
+    LANGUAGE C STABLE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_show_partition_info';
+COMMENT ON FUNCTION partmgr.show_partition_info(text, text, text) IS
+    'Bounds of a child as its catalog entry gives them (end bounds are exclusive) and its name suffix.';
+
+CREATE FUNCTION partmgr.check_default(p_exact_count boolean DEFAULT true)
+    RETURNS SETOF partmgr.check_default_table
+    LANGUAGE C STABLE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_check_default';
+COMMENT ON FUNCTION partmgr.check_default(boolean) IS
+    'Default partitions of managed sets that hold rows, with the row count (or 1 when p_exact_count is false).';
+
+CREATE FUNCTION partmgr.partition_gap_fill(p_parent_table text)
+    RETURNS integer
+    LANGUAGE C VOLATILE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_partition_gap_fill';
+COMMENT ON FUNCTION partmgr.partition_gap_fill(text) IS
+    'Create the missing children between the lowest and the highest child of a set; returns how many were created.';
+
+CREATE FUNCTION partmgr.create_partition_time(
+    p_parent_table text,
+    p_partition_times timestamptz[],
+    p_start_partition text DEFAULT NULL)
+    RETURNS boolean
+    LANGUAGE C VOLATILE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_create_partition_time';
+COMMENT ON FUNCTION partmgr.create_partition_time(text, timestamptz[], text) IS
+    'Create one child per given lower bound of a time set (existing children are skipped); true if any was created.';
+
+CREATE FUNCTION partmgr.create_partition_id(
+    p_parent_table text,
+    p_partition_ids bigint[],
+    p_start_partition text DEFAULT NULL)
+    RETURNS boolean
+    LANGUAGE C VOLATILE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_create_partition_id';
+COMMENT ON FUNCTION partmgr.create_partition_id(text, bigint[], text) IS
+    'Create one child per given lower bound of an id set (existing children are skipped); true if any was created.';

@@ -1,0 +1,747 @@
+/*-------------------------------------------------------------------------
+ *
+ * bounds.c
+ *	  Partition arithmetic: which key types are supported, partition
+ *	  intervals, points on a set's key axis, and child table names.
+ *
+ * Time arithmetic is done in the set's own time zone (stored with the set,
+ * UTC by default), never in the session's TimeZone, so whoever runs
+ * maintenance gets the same bounds.  Adding an interval follows PostgreSQL's
+ * timestamptz + interval rules (months and days move the wall clock in that
+ * zone, the time part moves the instant).  For timestamp and date keys the
+ * wall-clock value is used as is, which is the same arithmetic in UTC.
+ *
+ * Pure functions: no SPI, no catalog access, no locks, no transactions.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/bounds.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "common/int.h"
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/datetime.h"
+#include "utils/fmgrprotos.h"
+#include "utils/numeric.h"
+#include "utils/timestamp.h"
+
+#include "bounds.h"
+
+static const char *const trunc_units[] = {
+	"microseconds", "milliseconds", "second", "minute", "hour", "day", "week",
+	"month", "quarter", "year", "decade", "century", "millennium", NULL
+};
+
+/*
+ * partmgr_key_kind_for_type
+ *		Tell whether a control column of this type can be managed, and how.
+ */
+bool
+partmgr_key_kind_for_type(Oid typid, PartmgrKeyKind *kind)
+{
+	switch (typid)
+	{
+		case TIMESTAMPTZOID:
+		case TIMESTAMPOID:
+		case DATEOID:
+			*kind = PARTMGR_KEY_TIME;
+			return true;
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+		case NUMERICOID:
+			*kind = PARTMGR_KEY_ID;
+			return true;
+		default:
+			return false;
+	}
+}
+
+/*
+ * partmgr_zone_is_valid
+ *		True if the name is a time zone that the server knows (a full name
+ *		such as "Europe/Berlin" or "UTC", not an abbreviation).
+ */
+bool
+partmgr_zone_is_valid(const char *zone_name)
+{
+	pg_tz	   *tz;
+
+	if (zone_name == NULL || zone_name[0] == '\0')
+		return false;
+	tz = pg_tzset(zone_name);
+	return tz != NULL && pg_tz_acceptable(tz);
+}
+
+/*
+ * partmgr_axis_init
+ *		Prepare the arithmetic of a set whose control column has type typid
+ *		and whose time zone is zone_name.  Raises an error for an unknown
+ *		zone.  The pg_tz pointers stay valid for the life of the backend.
+ */
+void
+partmgr_axis_init(PartmgrAxis *axis, Oid typid, const char *zone_name)
+{
+	if (!partmgr_key_kind_for_type(typid, &axis->kind))
+		elog(ERROR, "unsupported control column type %u", typid);
+
+	if (!partmgr_zone_is_valid(zone_name))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("time zone \"%s\" is not recognized", zone_name),
+				 errhint("Use a full time zone name from pg_timezone_names, such as \"UTC\" or \"Europe/Berlin\".")));
+
+	axis->typid = typid;
+	axis->zone_name = pstrdup(zone_name);
+	axis->zone = pg_tzset(zone_name);
+	if (typid == TIMESTAMPTZOID)
+	{
+		axis->calc_zone_name = axis->zone_name;
+		axis->calc_zone = axis->zone;
+	}
+	else
+	{
+		axis->calc_zone_name = "UTC";
+		axis->calc_zone = pg_tzset("UTC");
+	}
+}
+
+/*
+ * parse_interval_text
+ *		Parse interval input the way interval_in does, but report failure by
+ *		return value so the caller can name the offending parameter.
+ */
+static bool
+parse_interval_text(const char *text, Interval *result)
+{
+	char		workbuf[256];
+	char	   *field[MAXDATEFIELDS];
+	int			ftype[MAXDATEFIELDS];
+	int			nf;
+	int			dtype;
+	struct pg_itm_in itm_in;
+	int			dterr;
+
+	memset(&itm_in, 0, sizeof(itm_in));
+	dterr = ParseDateTime(text, workbuf, sizeof(workbuf), field, ftype,
+						  MAXDATEFIELDS, &nf);
+	if (dterr == 0)
+		dterr = DecodeInterval(field, ftype, nf, INTERVAL_FULL_RANGE,
+							   &dtype, &itm_in);
+	if (dterr == DTERR_BAD_FORMAT)
+	{
+		char	   *copy = pstrdup(text);
+
+		memset(&itm_in, 0, sizeof(itm_in));
+		dterr = DecodeISO8601Interval(copy, &dtype, &itm_in);
+	}
+	if (dterr != 0 || dtype != DTK_DELTA)
+		return false;
+	return itmin2interval(&itm_in, result) == 0;
+}
+
+/*
+ * interval_usecs
+ *		Length of an interval in microseconds, counting a month as 30 days
+ *		and a day as 24 hours, as interval comparison does.  Used only to
+ *		compare intervals with thresholds.
+ */
+static double
+interval_usecs(const Interval *span)
+{
+	return (double) span->month * DAYS_PER_MONTH * USECS_PER_DAY +
+		(double) span->day * USECS_PER_DAY + (double) span->time;
+}
+
+/*
+ * partmgr_step_parse
+ *		Parse a partition interval for a set on this axis: an interval of at
+ *		least one second for time keys (whole days for date keys), a
+ *		positive integer for id keys.  Raises 22023 otherwise.
+ */
+void
+partmgr_step_parse(const PartmgrAxis *axis, const char *text, PartmgrStep *step)
+{
+	memset(step, 0, sizeof(*step));
+	step->kind = axis->kind;
+
+	if (axis->kind == PARTMGR_KEY_ID)
+	{
+		int64		width;
+		char	   *end;
+
+		errno = 0;
+		width = strtoi64(text, &end, 10);
+		while (*end == ' ')
+			end++;
+		if (text[0] == '\0' || *end != '\0' || errno != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("partition interval \"%s\" is not an integer", text),
+					 errhint("An id partition set takes a whole number of key values per child, such as '1000'.")));
+		if (width <= 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("partition interval must be greater than zero, not %s", text)));
+		step->id = width;
+		return;
+	}
+
+	if (!parse_interval_text(text, &step->time))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("partition interval \"%s\" is not a valid interval", text),
+				 errhint("Use an interval such as '1 day', '1 hour', '15 minutes', '1 week', '1 month' or '1 year'.")));
+
+	if (step->time.month < 0 || step->time.day < 0 || step->time.time < 0 ||
+		interval_usecs(&step->time) < (double) USECS_PER_SEC)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("partition interval \"%s\" is too small", text),
+				 errdetail("A time partition interval must be at least one second and have no negative part.")));
+
+	if (axis->typid == DATEOID && step->time.time != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("partition interval \"%s\" is not a whole number of days", text),
+				 errdetail("The control column has type date, so every bound must fall on midnight.")));
+}
+
+/*
+ * partmgr_step_text
+ *		Canonical text of an interval, as stored in part_config: the
+ *		"postgres" IntervalStyle whatever the session uses ('7 days',
+ *		'1 mon', '01:00:00'), or the integer for id sets.  Palloc'd.
+ */
+char *
+partmgr_step_text(const PartmgrStep *step)
+{
+	struct pg_itm tt;
+	char		buf[MAXDATELEN + 1];
+
+	if (step->kind == PARTMGR_KEY_ID)
+		return psprintf(INT64_FORMAT, step->id);
+
+	interval2itm(step->time, &tt);
+	EncodeInterval(&tt, INTSTYLE_POSTGRES, buf);
+	return pstrdup(buf);
+}
+
+/*
+ * partmgr_default_datetime_string
+ *		to_char() format of child suffixes, as pg_partman 5 chooses it.
+ */
+const char *
+partmgr_default_datetime_string(const PartmgrStep *step)
+{
+	if (step->kind != PARTMGR_KEY_TIME)
+		return NULL;
+	if (interval_usecs(&step->time) < (double) USECS_PER_DAY)
+		return "YYYYMMDD_HH24MISS";
+	return "YYYYMMDD";
+}
+
+/*
+ * partmgr_default_trunc_unit
+ *		date_trunc() unit that aligns the first child of a time set when the
+ *		user gives none: the largest calendar unit not longer than the
+ *		interval, with pg_partman 5's thresholds.
+ */
+const char *
+partmgr_default_trunc_unit(const PartmgrStep *step)
+{
+	double		len = interval_usecs(&step->time);
+	double		year = (double) DAYS_PER_MONTH * MONTHS_PER_YEAR * USECS_PER_DAY;
+
+	if (len >= 1000 * year)
+		return "millennium";
+	if (len >= 100 * year)
+		return "century";
+	if (len >= 10 * year)
+		return "decade";
+	if (len >= year)
+		return "year";
+	if (len >= (double) DAYS_PER_MONTH * USECS_PER_DAY)
+		return "month";
+	if (len >= (double) USECS_PER_DAY)
+		return "day";
+	if (len >= (double) USECS_PER_MINUTE)
+		return "hour";
+	return "minute";
+}
+
+/*
+ * partmgr_trunc_unit_is_valid
+ *		True for the date_trunc() units accepted as p_date_trunc_interval.
+ */
+bool
+partmgr_trunc_unit_is_valid(const char *unit)
+{
+	for (int i = 0; trunc_units[i] != NULL; i++)
+	{
+		if (pg_strcasecmp(unit, trunc_units[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void
+raise_out_of_range(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			 errmsg("partition bound out of range for type timestamp")));
+}
+
+/*
+ * time_add
+ *		ts + span, with PostgreSQL's timestamptz + interval rules evaluated in
+ *		the given zone: the month part, then the day part move the wall
+ *		clock; the time part moves the instant.
+ */
+static TimestampTz
+time_add(TimestampTz ts, const Interval *span, pg_tz *zone)
+{
+	struct pg_tm tt;
+	fsec_t		fsec;
+	int			tzoff;
+
+	if (TIMESTAMP_NOT_FINITE(ts))
+		return ts;
+
+	if (span->month != 0)
+	{
+		if (timestamp2tm(ts, &tzoff, &tt, &fsec, NULL, zone) != 0)
+			raise_out_of_range();
+		tt.tm_mon += span->month;
+		if (tt.tm_mon > MONTHS_PER_YEAR)
+		{
+			tt.tm_year += (tt.tm_mon - 1) / MONTHS_PER_YEAR;
+			tt.tm_mon = ((tt.tm_mon - 1) % MONTHS_PER_YEAR) + 1;
+		}
+		else if (tt.tm_mon < 1)
+		{
+			tt.tm_year += tt.tm_mon / MONTHS_PER_YEAR - 1;
+			tt.tm_mon = tt.tm_mon % MONTHS_PER_YEAR + MONTHS_PER_YEAR;
+		}
+		if (tt.tm_mday > day_tab[isleap(tt.tm_year)][tt.tm_mon - 1])
+			tt.tm_mday = day_tab[isleap(tt.tm_year)][tt.tm_mon - 1];
+		tzoff = DetermineTimeZoneOffset(&tt, zone);
+		if (tm2timestamp(&tt, fsec, &tzoff, &ts) != 0)
+			raise_out_of_range();
+	}
+
+	if (span->day != 0)
+	{
+		int			julian;
+
+		if (timestamp2tm(ts, &tzoff, &tt, &fsec, NULL, zone) != 0)
+			raise_out_of_range();
+		julian = date2j(tt.tm_year, tt.tm_mon, tt.tm_mday) + span->day;
+		j2date(julian, &tt.tm_year, &tt.tm_mon, &tt.tm_mday);
+		tzoff = DetermineTimeZoneOffset(&tt, zone);
+		if (tm2timestamp(&tt, fsec, &tzoff, &ts) != 0)
+			raise_out_of_range();
+	}
+
+	if (pg_add_s64_overflow(ts, span->time, &ts) || !IS_VALID_TIMESTAMP(ts))
+		raise_out_of_range();
+	return ts;
+}
+
+/*
+ * partmgr_point_add
+ *		point + times * step.  For time sets the interval is multiplied
+ *		first (so three months from January 31 is April 30, as with
+ *		timestamptz + 3 * '1 month').  Raises an error on overflow.
+ */
+PartmgrPoint
+partmgr_point_add(const PartmgrAxis *axis, const PartmgrStep *step,
+				  PartmgrPoint point, int64 times)
+{
+	if (step->kind == PARTMGR_KEY_ID)
+	{
+		int64		delta;
+		int64		result;
+
+		if (pg_mul_s64_overflow(step->id, times, &delta) ||
+			pg_add_s64_overflow(point, delta, &result))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("partition bound out of range for type bigint")));
+		return result;
+	}
+	else
+	{
+		Interval	span;
+		int64		month;
+		int64		day;
+
+		if (times < PG_INT32_MIN || times > PG_INT32_MAX ||
+			pg_mul_s64_overflow(step->time.month, times, &month) ||
+			pg_mul_s64_overflow(step->time.day, times, &day) ||
+			pg_mul_s64_overflow(step->time.time, times, &span.time) ||
+			month < PG_INT32_MIN || month > PG_INT32_MAX ||
+			day < PG_INT32_MIN || day > PG_INT32_MAX)
+			raise_out_of_range();
+		span.month = (int32) month;
+		span.day = (int32) day;
+		return time_add(point, &span, axis->calc_zone);
+	}
+}
+
+/*
+ * partmgr_point_align
+ *		Lower bound of the first child for a start point: date_trunc() in the
+ *		set's zone by the given unit (or the interval's default unit) for time
+ *		sets; the multiple of the interval at or below the point for id sets.
+ */
+PartmgrPoint
+partmgr_point_align(const PartmgrAxis *axis, const PartmgrStep *step,
+					const char *trunc_unit, PartmgrPoint point)
+{
+	if (step->kind == PARTMGR_KEY_ID)
+	{
+		int64		rem = point % step->id;
+
+		/* floor, also for negative points */
+		if (rem < 0)
+			rem += step->id;
+		return point - rem;
+	}
+
+	if (trunc_unit == NULL)
+		trunc_unit = partmgr_default_trunc_unit(step);
+	return DatumGetTimestampTz(DirectFunctionCall3(timestamptz_trunc_zone,
+												   CStringGetTextDatum(trunc_unit),
+												   TimestampTzGetDatum(point),
+												   CStringGetTextDatum(axis->calc_zone_name)));
+}
+
+/*
+ * wall_clock
+ *		The wall-clock time of an instant in a zone, as a Timestamp.
+ */
+static Timestamp
+wall_clock(TimestampTz ts, pg_tz *zone)
+{
+	struct pg_tm tt;
+	fsec_t		fsec;
+	int			tzoff;
+	Timestamp	result;
+
+	if (TIMESTAMP_NOT_FINITE(ts))
+		return ts;
+	if (timestamp2tm(ts, &tzoff, &tt, &fsec, NULL, zone) != 0 ||
+		tm2timestamp(&tt, fsec, NULL, &result) != 0)
+		raise_out_of_range();
+	return result;
+}
+
+/*
+ * partmgr_point_from_timestamptz
+ *		The point of an instant: the instant itself for timestamptz keys, its
+ *		wall-clock time in the set's zone for timestamp and date keys.
+ */
+PartmgrPoint
+partmgr_point_from_timestamptz(const PartmgrAxis *axis, TimestampTz ts)
+{
+	Assert(axis->kind == PARTMGR_KEY_TIME);
+	if (axis->typid == TIMESTAMPTZOID)
+		return ts;
+	return wall_clock(ts, axis->zone);
+}
+
+/*
+ * partmgr_point_now
+ *		The point that stands for "now" (the transaction start time).
+ */
+PartmgrPoint
+partmgr_point_now(const PartmgrAxis *axis, TimestampTz now)
+{
+	return partmgr_point_from_timestamptz(axis, now);
+}
+
+/*
+ * partmgr_point_to_timestamptz
+ *		Inverse of partmgr_point_from_timestamptz: wall-clock points of
+ *		timestamp and date sets are read in the set's zone.
+ */
+TimestampTz
+partmgr_point_to_timestamptz(const PartmgrAxis *axis, PartmgrPoint point)
+{
+	struct pg_tm tt;
+	fsec_t		fsec;
+	int			tzoff;
+	TimestampTz result;
+
+	Assert(axis->kind == PARTMGR_KEY_TIME);
+	if (axis->typid == TIMESTAMPTZOID || TIMESTAMP_NOT_FINITE(point))
+		return point;
+	if (timestamp2tm(point, NULL, &tt, &fsec, NULL, NULL) != 0)
+		raise_out_of_range();
+	tzoff = DetermineTimeZoneOffset(&tt, axis->zone);
+	if (tm2timestamp(&tt, fsec, &tzoff, &result) != 0)
+		raise_out_of_range();
+	return result;
+}
+
+/*
+ * numeric_to_point
+ *		floor() of a numeric as int64; raises an error when it does not fit.
+ */
+static PartmgrPoint
+numeric_to_point(Datum num)
+{
+	Datum		floored = DirectFunctionCall1(numeric_floor, num);
+
+	return DatumGetInt64(DirectFunctionCall1(numeric_int8, floored));
+}
+
+/*
+ * partmgr_point_from_datum
+ *		The point of a value of the control column's type.
+ */
+PartmgrPoint
+partmgr_point_from_datum(const PartmgrAxis *axis, Datum value)
+{
+	switch (axis->typid)
+	{
+		case TIMESTAMPTZOID:
+		case TIMESTAMPOID:
+			return DatumGetTimestamp(value);
+		case DATEOID:
+			{
+				DateADT		d = DatumGetDateADT(value);
+
+				if (DATE_IS_NOBEGIN(d))
+					return PARTMGR_POINT_MIN;
+				if (DATE_IS_NOEND(d))
+					return PARTMGR_POINT_MAX;
+				return (PartmgrPoint) d * USECS_PER_DAY;
+			}
+		case INT2OID:
+			return DatumGetInt16(value);
+		case INT4OID:
+			return DatumGetInt32(value);
+		case INT8OID:
+			return DatumGetInt64(value);
+		case NUMERICOID:
+			return numeric_to_point(value);
+	}
+	elog(ERROR, "unsupported control column type %u", axis->typid);
+	return 0;					/* keep compiler quiet */
+}
+
+/*
+ * with_zone_timestamptz_in
+ *		timestamptz input read in the given zone when the text names none.
+ *		timestamptz_in takes the zone from the session, so the session's zone
+ *		is switched for the duration of the call and always restored.
+ */
+static TimestampTz
+with_zone_timestamptz_in(const char *text, pg_tz *zone)
+{
+	pg_tz	   *saved = session_timezone;
+	TimestampTz result;
+
+	session_timezone = zone;
+	PG_TRY();
+	{
+		result = DatumGetTimestampTz(DirectFunctionCall3(timestamptz_in,
+														 CStringGetDatum(text),
+														 ObjectIdGetDatum(InvalidOid),
+														 Int32GetDatum(-1)));
+	}
+	PG_FINALLY();
+	{
+		session_timezone = saved;
+	}
+	PG_END_TRY();
+	return result;
+}
+
+/*
+ * partmgr_point_parse
+ *		Read a user-supplied value (p_start_partition, show_partition_name's
+ *		p_value): a timestamp in the set's zone for time sets, an integer (or a
+ *		numeric, floored) for id sets.  Input errors are the type's own.
+ */
+PartmgrPoint
+partmgr_point_parse(const PartmgrAxis *axis, const char *text)
+{
+	if (axis->kind == PARTMGR_KEY_ID)
+	{
+		Datum		num = DirectFunctionCall3(numeric_in,
+											  CStringGetDatum(text),
+											  ObjectIdGetDatum(InvalidOid),
+											  Int32GetDatum(-1));
+
+		return numeric_to_point(num);
+	}
+
+	if (axis->typid == TIMESTAMPTZOID)
+		return with_zone_timestamptz_in(text, axis->zone);
+	if (axis->typid == TIMESTAMPOID)
+		return DatumGetTimestamp(DirectFunctionCall3(timestamp_in,
+													 CStringGetDatum(text),
+													 ObjectIdGetDatum(InvalidOid),
+													 Int32GetDatum(-1)));
+	return partmgr_point_from_datum(axis,
+									DirectFunctionCall1(date_in, CStringGetDatum(text)));
+}
+
+/*
+ * partmgr_point_fits_type
+ *		True if the point can be written as a value of the control column's
+ *		type (a bound beyond it is written as MINVALUE or MAXVALUE).
+ */
+bool
+partmgr_point_fits_type(const PartmgrAxis *axis, PartmgrPoint point)
+{
+	switch (axis->typid)
+	{
+		case INT2OID:
+			return point >= PG_INT16_MIN && point <= PG_INT16_MAX;
+		case INT4OID:
+			return point >= PG_INT32_MIN && point <= PG_INT32_MAX;
+		case DATEOID:
+			return point % USECS_PER_DAY == 0 &&
+				IS_VALID_DATE(point / USECS_PER_DAY);
+		case TIMESTAMPTZOID:
+		case TIMESTAMPOID:
+			return IS_VALID_TIMESTAMP(point);
+		default:
+			return point != PARTMGR_POINT_MIN && point != PARTMGR_POINT_MAX;
+	}
+}
+
+/*
+ * partmgr_point_display
+ *		Human-readable text of a point (no quotes): ISO timestamps with an
+ *		explicit UTC offset for timestamptz, wall-clock text for timestamp and
+ *		date, digits for ids.  Independent of DateStyle and TimeZone.
+ */
+char *
+partmgr_point_display(const PartmgrAxis *axis, PartmgrPoint point)
+{
+	struct pg_tm tt;
+	fsec_t		fsec;
+	char		buf[MAXDATELEN + 1];
+
+	if (point == PARTMGR_POINT_MIN)
+		return pstrdup("MINVALUE");
+	if (point == PARTMGR_POINT_MAX)
+		return pstrdup("MAXVALUE");
+	if (axis->kind == PARTMGR_KEY_ID)
+		return psprintf(INT64_FORMAT, point);
+
+	/* points of every time type are read as UTC wall-clock values here */
+	if (timestamp2tm(point, NULL, &tt, &fsec, NULL, NULL) != 0)
+		raise_out_of_range();
+	if (axis->typid == DATEOID)
+		EncodeDateOnly(&tt, USE_ISO_DATES, buf);
+	else
+		EncodeDateTime(&tt, fsec, false, 0, NULL, USE_ISO_DATES, buf);
+	if (axis->typid == TIMESTAMPTZOID)
+		return psprintf("%s+00", buf);
+	return pstrdup(buf);
+}
+
+/*
+ * partmgr_point_literal
+ *		SQL text of a partition bound: a quoted literal, or MINVALUE/MAXVALUE
+ *		when the point does not fit the column's type.
+ */
+char *
+partmgr_point_literal(const PartmgrAxis *axis, PartmgrPoint point)
+{
+	if (!partmgr_point_fits_type(axis, point))
+		return pstrdup(point < 0 ? "MINVALUE" : "MAXVALUE");
+	return quote_literal_cstr(partmgr_point_display(axis, point));
+}
+
+/*
+ * partmgr_steps_between
+ *		How many intervals lie from one point to another, as a real number:
+ *		whole steps counted on the grid that starts at "from", plus the
+ *		fraction of the next step.  Negative when "to" is before "from".
+ */
+double
+partmgr_steps_between(const PartmgrAxis *axis, const PartmgrStep *step,
+					  PartmgrPoint from, PartmgrPoint to)
+{
+	int64		k;
+	PartmgrPoint lo;
+	PartmgrPoint hi;
+
+	if (step->kind == PARTMGR_KEY_ID)
+		return ((double) to - (double) from) / (double) step->id;
+
+	/* first guess from the average length, then walk to the exact step */
+	k = (int64) floor(((double) to - (double) from) / interval_usecs(&step->time));
+	lo = partmgr_point_add(axis, step, from, k);
+	while (lo > to)
+		lo = partmgr_point_add(axis, step, from, --k);
+	hi = partmgr_point_add(axis, step, from, k + 1);
+	while (hi <= to)
+	{
+		k++;
+		lo = hi;
+		hi = partmgr_point_add(axis, step, from, k + 1);
+	}
+	return (double) k + ((double) (to - lo)) / ((double) (hi - lo));
+}
+
+/*
+ * partmgr_time_suffix
+ *		to_char() of a time point in the set's zone with the set's format:
+ *		"20240131" or "20240131_130000" with pg_partman 5's formats.
+ */
+char *
+partmgr_time_suffix(const PartmgrAxis *axis, PartmgrPoint point,
+					const char *datetime_string)
+{
+	Timestamp	local = point;
+	text	   *out;
+
+	if (axis->typid == TIMESTAMPTZOID)
+		local = wall_clock(point, axis->zone);
+	out = DatumGetTextPP(DirectFunctionCall2(timestamp_to_char,
+											 TimestampGetDatum(local),
+											 CStringGetTextDatum(datetime_string)));
+	return text_to_cstring(out);
+}
+
+/*
+ * partmgr_name_with_suffix
+ *		base || suffix, cut to fit in NAMEDATALEN - 1 bytes by shortening the
+ *		base (at a character boundary) and never the suffix: pg_partman's rule,
+ *		so that migrated sets keep their children's names.
+ */
+char *
+partmgr_name_with_suffix(const char *base, const char *suffix)
+{
+	int			suffix_len = strlen(suffix);
+	int			base_len = strlen(base);
+	int			room = NAMEDATALEN - 1 - suffix_len;
+
+	if (room <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_NAME_TOO_LONG),
+				 errmsg("name suffix \"%s\" is too long", suffix)));
+	if (base_len > room)
+		base_len = pg_mbcliplen(base, base_len, room);
+	return psprintf("%.*s%s", base_len, base, suffix);
+}

@@ -1,0 +1,65 @@
+/*-------------------------------------------------------------------------
+ *
+ * bounds.h
+ *	  Partition arithmetic: key kinds, intervals, points, child names.
+ *
+ * Everything here is pure computation on values: no SPI, no catalog
+ * access, no locks.  Errors are raised with ereport for values a user
+ * supplied; callers add an error context that names the partition set.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/bounds.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PARTMGR_BOUNDS_H
+#define PARTMGR_BOUNDS_H
+
+#include "pg_partmgr.h"
+
+/* Key types */
+extern bool partmgr_key_kind_for_type(Oid typid, PartmgrKeyKind *kind);
+
+/* Time zones and axes */
+extern bool partmgr_zone_is_valid(const char *zone_name);
+extern void partmgr_axis_init(PartmgrAxis *axis, Oid typid, const char *zone_name);
+
+/* Intervals */
+extern void partmgr_step_parse(const PartmgrAxis *axis, const char *text,
+							   PartmgrStep *step);
+extern char *partmgr_step_text(const PartmgrStep *step);
+extern const char *partmgr_default_datetime_string(const PartmgrStep *step);
+extern const char *partmgr_default_trunc_unit(const PartmgrStep *step);
+extern bool partmgr_trunc_unit_is_valid(const char *unit);
+
+/* Points */
+extern PartmgrPoint partmgr_point_add(const PartmgrAxis *axis,
+									  const PartmgrStep *step,
+									  PartmgrPoint point, int64 times);
+extern PartmgrPoint partmgr_point_align(const PartmgrAxis *axis,
+										const PartmgrStep *step,
+										const char *trunc_unit,
+										PartmgrPoint point);
+extern PartmgrPoint partmgr_point_now(const PartmgrAxis *axis, TimestampTz now);
+extern PartmgrPoint partmgr_point_parse(const PartmgrAxis *axis, const char *text);
+extern PartmgrPoint partmgr_point_from_timestamptz(const PartmgrAxis *axis,
+												  TimestampTz ts);
+extern TimestampTz partmgr_point_to_timestamptz(const PartmgrAxis *axis,
+												PartmgrPoint point);
+extern PartmgrPoint partmgr_point_from_datum(const PartmgrAxis *axis, Datum value);
+extern bool partmgr_point_fits_type(const PartmgrAxis *axis, PartmgrPoint point);
+extern char *partmgr_point_literal(const PartmgrAxis *axis, PartmgrPoint point);
+extern char *partmgr_point_display(const PartmgrAxis *axis, PartmgrPoint point);
+extern double partmgr_steps_between(const PartmgrAxis *axis,
+									const PartmgrStep *step,
+									PartmgrPoint from, PartmgrPoint to);
+
+/* Names */
+extern char *partmgr_time_suffix(const PartmgrAxis *axis, PartmgrPoint point,
+								 const char *datetime_string);
+extern char *partmgr_name_with_suffix(const char *base, const char *suffix);
+
+#endif							/* PARTMGR_BOUNDS_H */

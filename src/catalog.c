@@ -1,0 +1,353 @@
+/*-------------------------------------------------------------------------
+ *
+ * catalog.c
+ *	  Read a partition set's tables and bounds from the system catalogs.
+ *
+ * Names given by users are resolved to OIDs once; the config key of a table
+ * is its "schema.table" text, as in pg_partman.  Children and their bounds
+ * come from pg_inherits and pg_class.relpartbound.
+ *
+ * Locks: none.  Catalog rows are read with the catalog snapshot; callers
+ * lock the tables they then act on (execute.c) and re-read where it
+ * matters.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/catalog.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
+#include "catalog/pg_partitioned_table.h"
+#include "nodes/makefuncs.h"
+#include "nodes/parsenodes.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+#include "utils/varlena.h"
+#include "utils/syscache.h"
+
+#include "bounds.h"
+#include "catalog.h"
+
+/*
+ * partmgr_resolve_table
+ *		OID of the table a user named.  pg_partman's form "schema.table" is
+ *		tried first, matched exactly (so 'Partman_Test.Time_Table' finds the
+ *		mixed-case table, as with pg_partman); then PostgreSQL's identifier
+ *		rules apply, as for regclass input ('"My Schema"."My Table"', or an
+ *		unqualified name found through search_path).  Raises 42P01 unless
+ *		missing_ok, in which case InvalidOid is returned.
+ */
+Oid
+partmgr_resolve_table(const char *name, bool missing_ok)
+{
+	Oid			relid = InvalidOid;
+	const char *dot = strchr(name, '.');
+
+	if (strchr(name, '"') == NULL && dot != NULL && strchr(dot + 1, '.') == NULL)
+	{
+		char	   *schema = pnstrdup(name, dot - name);
+		Oid			nspid = get_namespace_oid(schema, true);
+
+		if (OidIsValid(nspid))
+			relid = get_relname_relid(dot + 1, nspid);
+	}
+
+	if (!OidIsValid(relid))
+	{
+		char	   *raw = pstrdup(name);
+		List	   *names;
+
+		if (!SplitIdentifierString(raw, '.', &names) || names == NIL ||
+			list_length(names) > 2)
+		{
+			if (missing_ok)
+				return InvalidOid;
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_NAME),
+					 errmsg("invalid table name \"%s\"", name),
+					 errhint("Give the table as 'schema.table'; quote names that need quoting, as in '\"My Schema\".\"My Table\"'.")));
+		}
+		else
+		{
+			List	   *qualified = NIL;
+			ListCell   *lc;
+
+			foreach(lc, names)
+				qualified = lappend(qualified, makeString((char *) lfirst(lc)));
+			relid = RangeVarGetRelid(makeRangeVarFromNameList(qualified),
+									 NoLock, true);
+		}
+	}
+
+	if (!OidIsValid(relid) && !missing_ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("table \"%s\" does not exist", name),
+				 errhint("Give the table as 'schema.table'; quote names that need quoting, as in '\"My Schema\".\"My Table\"'.")));
+	return relid;
+}
+
+/*
+ * partmgr_table_key
+ *		"schema.table" of a relation, unquoted, as part_config.parent_table
+ *		holds it.  Palloc'd.
+ */
+char *
+partmgr_table_key(Oid relid)
+{
+	char	   *relname = get_rel_name(relid);
+
+	if (relname == NULL)
+		elog(ERROR, "cache lookup failed for relation %u", relid);
+	return psprintf("%s.%s", get_namespace_name(get_rel_namespace(relid)), relname);
+}
+
+/*
+ * partmgr_key_display
+ *		A config key quoted for messages and SQL: "schema"."table" where
+ *		quoting is needed.  The key's first period separates the two.
+ */
+char *
+partmgr_key_display(const char *key)
+{
+	const char *dot = strchr(key, '.');
+
+	if (dot == NULL)
+		return pstrdup(quote_identifier(key));
+	return quote_qualified_identifier(pnstrdup(key, dot - key), dot + 1);
+}
+
+/*
+ * partmgr_read_parent
+ *		Fill info with the partitioning facts of relid.  info->strategy is 0
+ *		when the relation is not a partitioned table.  Raises 42P01 when the
+ *		relation does not exist.
+ */
+void
+partmgr_read_parent(Oid relid, PartmgrParentInfo *info)
+{
+	HeapTuple	tuple;
+	Form_pg_class classform;
+
+	memset(info, 0, sizeof(*info));
+	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	if (!HeapTupleIsValid(tuple))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid)));
+	classform = (Form_pg_class) GETSTRUCT(tuple);
+	info->relid = relid;
+	info->name = pstrdup(NameStr(classform->relname));
+	info->schema = get_namespace_name(classform->relnamespace);
+	info->relkind = classform->relkind;
+	info->owner = classform->relowner;
+	ReleaseSysCache(tuple);
+
+	if (info->relkind != RELKIND_PARTITIONED_TABLE)
+		return;
+
+	tuple = SearchSysCache1(PARTRELID, ObjectIdGetDatum(relid));
+	if (!HeapTupleIsValid(tuple))
+		elog(ERROR, "cache lookup failed for partition key of relation %u", relid);
+	else
+	{
+		Form_pg_partitioned_table part = (Form_pg_partitioned_table) GETSTRUCT(tuple);
+
+		info->strategy = part->partstrat;
+		info->nkeys = part->partnatts;
+		info->key_attnum = part->partattrs.values[0];
+		info->default_oid = part->partdefid;
+		ReleaseSysCache(tuple);
+	}
+	if (info->key_attnum != InvalidAttrNumber)
+		info->key_type = get_atttype(relid, info->key_attnum);
+}
+
+/*
+ * range_datum_point
+ *		The point of one PartitionRangeDatum of a range bound.
+ */
+static PartmgrPoint
+range_datum_point(const PartmgrAxis *axis, List *datums)
+{
+	PartitionRangeDatum *prd = linitial_node(PartitionRangeDatum, datums);
+
+	if (prd->kind == PARTITION_RANGE_DATUM_MINVALUE)
+		return PARTMGR_POINT_MIN;
+	if (prd->kind == PARTITION_RANGE_DATUM_MAXVALUE)
+		return PARTMGR_POINT_MAX;
+	return partmgr_point_from_datum(axis, castNode(Const, prd->value)->constvalue);
+}
+
+/*
+ * child_bounds
+ *		Lower and upper points of a child from its PartitionBoundSpec.  A list
+ *		child covers [smallest value, largest value + 1).
+ */
+static void
+child_bounds(const PartmgrSet *set, PartitionBoundSpec *spec, PartmgrChild *child)
+{
+	if (spec->strategy == PARTITION_STRATEGY_RANGE)
+	{
+		child->lower = range_datum_point(&set->axis, spec->lowerdatums);
+		child->upper = range_datum_point(&set->axis, spec->upperdatums);
+		return;
+	}
+	if (spec->strategy == PARTITION_STRATEGY_LIST)
+	{
+		ListCell   *lc;
+		bool		first = true;
+
+		child->lower = child->upper = 0;
+		foreach(lc, spec->listdatums)
+		{
+			Const	   *value = lfirst_node(Const, lc);
+			PartmgrPoint p;
+
+			if (value->constisnull)
+				continue;
+			p = partmgr_point_from_datum(&set->axis, value->constvalue);
+			if (first || p < child->lower)
+				child->lower = p;
+			if (first || p + 1 > child->upper)
+				child->upper = p + 1;
+			first = false;
+		}
+		return;
+	}
+	elog(ERROR, "unsupported partition strategy \"%c\"", spec->strategy);
+}
+
+static int
+child_cmp(const void *a, const void *b)
+{
+	const PartmgrChild *ca = (const PartmgrChild *) a;
+	const PartmgrChild *cb = (const PartmgrChild *) b;
+
+	if (ca->lower != cb->lower)
+		return ca->lower < cb->lower ? -1 : 1;
+	if (ca->upper != cb->upper)
+		return ca->upper < cb->upper ? -1 : 1;
+	return 0;
+}
+
+/*
+ * partmgr_read_tree
+ *		Every direct child of the set's parent with its bounds, sorted by
+ *		lower bound, and the default partition.  Children whose DETACH
+ *		CONCURRENTLY has not finished are listed with detach_pending set (they
+ *		still hold their range).  Allocated in the current memory context.
+ */
+PartmgrTree *
+partmgr_read_tree(const PartmgrSet *set)
+{
+	PartmgrTree *tree = palloc0(sizeof(PartmgrTree));
+	Relation	inhrel;
+	SysScanDesc scan;
+	ScanKeyData key;
+	HeapTuple	inhtup;
+	int			allocated = 16;
+
+	tree->children = palloc(sizeof(PartmgrChild) * allocated);
+
+	ScanKeyInit(&key, Anum_pg_inherits_inhparent, BTEqualStrategyNumber,
+				F_OIDEQ, ObjectIdGetDatum(set->parent_oid));
+	inhrel = table_open(InheritsRelationId, AccessShareLock);
+	scan = systable_beginscan(inhrel, InheritsParentIndexId, true, NULL, 1, &key);
+	while ((inhtup = systable_getnext(scan)) != NULL)
+	{
+		Form_pg_inherits inh = (Form_pg_inherits) GETSTRUCT(inhtup);
+		HeapTuple	reltup;
+		Form_pg_class classform;
+		Datum		boundtext;
+		bool		isnull;
+		PartitionBoundSpec *spec;
+		PartmgrChild child;
+
+		reltup = SearchSysCache1(RELOID, ObjectIdGetDatum(inh->inhrelid));
+		if (!HeapTupleIsValid(reltup))
+			continue;			/* dropped concurrently */
+		classform = (Form_pg_class) GETSTRUCT(reltup);
+		boundtext = SysCacheGetAttr(RELOID, reltup, Anum_pg_class_relpartbound, &isnull);
+		if (isnull)
+		{
+			ReleaseSysCache(reltup);
+			continue;			/* attach not yet visible */
+		}
+		spec = castNode(PartitionBoundSpec,
+						stringToNode(TextDatumGetCString(boundtext)));
+
+		memset(&child, 0, sizeof(child));
+		child.relid = inh->inhrelid;
+		child.name = pstrdup(NameStr(classform->relname));
+		child.schema = get_namespace_name(classform->relnamespace);
+		child.relkind = classform->relkind;
+		child.detach_pending = inh->inhdetachpending;
+		ReleaseSysCache(reltup);
+
+		if (spec->is_default)
+		{
+			tree->default_oid = child.relid;
+			tree->default_schema = child.schema;
+			tree->default_name = child.name;
+			continue;
+		}
+		child_bounds(set, spec, &child);
+
+		if (tree->nchildren == allocated)
+		{
+			allocated *= 2;
+			tree->children = repalloc(tree->children, sizeof(PartmgrChild) * allocated);
+		}
+		tree->children[tree->nchildren++] = child;
+	}
+	systable_endscan(scan);
+	table_close(inhrel, AccessShareLock);
+
+	qsort(tree->children, tree->nchildren, sizeof(PartmgrChild), child_cmp);
+	return tree;
+}
+
+/*
+ * partmgr_tree_find_overlap
+ *		A child whose range shares any value with [lower, upper), or NULL.
+ */
+const PartmgrChild *
+partmgr_tree_find_overlap(const PartmgrTree *tree, PartmgrPoint lower,
+						  PartmgrPoint upper)
+{
+	for (int i = 0; i < tree->nchildren; i++)
+	{
+		const PartmgrChild *child = &tree->children[i];
+
+		if (child->lower < upper && lower < child->upper)
+			return child;
+	}
+	return NULL;
+}
+
+/*
+ * partmgr_tree_find_child
+ *		The child with this OID, or NULL if it is not a (non-default) child.
+ */
+const PartmgrChild *
+partmgr_tree_find_child(const PartmgrTree *tree, Oid relid)
+{
+	for (int i = 0; i < tree->nchildren; i++)
+	{
+		if (tree->children[i].relid == relid)
+			return &tree->children[i];
+	}
+	return NULL;
+}

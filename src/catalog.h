@@ -1,0 +1,72 @@
+/*-------------------------------------------------------------------------
+ *
+ * catalog.h
+ *	  What the system catalogs say about a partition set: table names,
+ *	  the parent's partition key, and every child with its bounds.
+ *
+ * Reads catalogs through the syscache and index scans only (no SPI, no
+ * locks on the tables described), so an idle maintenance pass costs no
+ * query per child.  Bounds always come from pg_class.relpartbound, never
+ * from child names.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/catalog.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PARTMGR_CATALOG_H
+#define PARTMGR_CATALOG_H
+
+#include "pg_partmgr.h"
+
+/* The partitioning facts of a parent table. */
+typedef struct PartmgrParentInfo
+{
+	Oid			relid;
+	char	   *schema;
+	char	   *name;
+	char		relkind;
+	Oid			owner;
+	char		strategy;		/* 0 when the table is not partitioned */
+	int			nkeys;			/* number of partition key columns */
+	AttrNumber	key_attnum;		/* first key column, 0 for an expression */
+	Oid			key_type;
+	Oid			default_oid;	/* InvalidOid when there is none */
+} PartmgrParentInfo;
+
+/* One child of a partition set with its bounds on the set's axis. */
+typedef struct PartmgrChild
+{
+	Oid			relid;
+	char	   *schema;
+	char	   *name;
+	char		relkind;
+	bool		detach_pending; /* DETACH ... CONCURRENTLY not finished */
+	PartmgrPoint lower;			/* inclusive; PARTMGR_POINT_MIN for MINVALUE */
+	PartmgrPoint upper;			/* exclusive; PARTMGR_POINT_MAX for MAXVALUE */
+} PartmgrChild;
+
+/* Every child of a set, sorted by lower bound, and its default partition. */
+typedef struct PartmgrTree
+{
+	int			nchildren;
+	PartmgrChild *children;
+	Oid			default_oid;
+	char	   *default_schema;
+	char	   *default_name;
+} PartmgrTree;
+
+extern Oid	partmgr_resolve_table(const char *name, bool missing_ok);
+extern char *partmgr_table_key(Oid relid);
+extern char *partmgr_key_display(const char *key);
+extern void partmgr_read_parent(Oid relid, PartmgrParentInfo *info);
+extern PartmgrTree *partmgr_read_tree(const PartmgrSet *set);
+extern const PartmgrChild *partmgr_tree_find_overlap(const PartmgrTree *tree,
+													 PartmgrPoint lower,
+													 PartmgrPoint upper);
+extern const PartmgrChild *partmgr_tree_find_child(const PartmgrTree *tree, Oid relid);
+
+#endif							/* PARTMGR_CATALOG_H */

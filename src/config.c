@@ -1,0 +1,378 @@
+/*-------------------------------------------------------------------------
+ *
+ * config.c
+ *	  Read, validate and write partition set configuration
+ *	  (partmgr.part_config and partmgr.part_config_ext).
+ *
+ * A configuration row is only trusted after partmgr_config_bind has
+ * checked it against the catalogs: the parent still exists and is
+ * partitioned by the control column, the interval parses for the key's
+ * type, the time zone is known.  Users may UPDATE part_config directly, so
+ * every load validates again; errors name the set.
+ *
+ * Locks: none of its own; the statements take the usual row and table
+ * locks on the configuration tables.  Runs in the caller's transaction,
+ * which must be connected to SPI.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/config.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "nodes/pg_list.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+
+#include "bounds.h"
+#include "catalog.h"
+#include "config.h"
+#include "spi_util.h"
+
+static const char *const load_sql =
+"SELECT c.parent_table, c.control, c.partition_interval, c.partition_type,"
+"       c.premake, c.automatic_maintenance, c.template_table, c.retention,"
+"       c.retention_schema, c.retention_keep_index, c.retention_keep_table,"
+"       c.epoch, c.constraint_cols, c.optimize_constraint,"
+"       c.infinite_time_partitions, c.datetime_string, c.jobmon,"
+"       c.sub_partition_set_full, c.undo_in_progress, c.inherit_privileges,"
+"       c.constraint_valid, c.ignore_default_data, c.default_table,"
+"       c.date_trunc_interval, c.maintenance_order,"
+"       c.retention_keep_publication, coalesce(e.time_zone, 'UTC')"
+"  FROM partmgr.part_config c"
+"  LEFT JOIN partmgr.part_config_ext e ON e.parent_table = c.parent_table"
+" WHERE c.parent_table = $1";
+
+static void
+set_context_callback(void *arg)
+{
+	PartmgrSetContext *ctx = (PartmgrSetContext *) arg;
+
+	errcontext("partition set \"%s\"", ctx->key);
+}
+
+/*
+ * partmgr_set_context_push
+ *		Name the set in the CONTEXT of every error raised until the matching
+ *		pop.  ctx must stay valid until then (a local variable will do).
+ */
+void
+partmgr_set_context_push(PartmgrSetContext *ctx, const char *key)
+{
+	ctx->key = key;
+	ctx->callback.callback = set_context_callback;
+	ctx->callback.arg = ctx;
+	ctx->callback.previous = error_context_stack;
+	error_context_stack = &ctx->callback;
+}
+
+void
+partmgr_set_context_pop(PartmgrSetContext *ctx)
+{
+	error_context_stack = ctx->callback.previous;
+}
+
+static bool
+row_bool(int col)
+{
+	bool		isnull;
+	Datum		d = partmgr_spi_value(0, col, &isnull);
+
+	return !isnull && DatumGetBool(d);
+}
+
+static List *
+row_text_array(int col)
+{
+	bool		isnull;
+	Datum		d = partmgr_spi_value(0, col, &isnull);
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n;
+	List	   *result = NIL;
+
+	if (isnull)
+		return NIL;
+	deconstruct_array(DatumGetArrayTypeP(d), TEXTOID, -1, false, TYPALIGN_INT,
+					  &elems, &nulls, &n);
+	for (int i = 0; i < n; i++)
+	{
+		if (!nulls[i])
+			result = lappend(result, TextDatumGetCString(elems[i]));
+	}
+	return result;
+}
+
+/*
+ * partmgr_config_load
+ *		The set whose part_config.parent_table is key, validated against the
+ *		catalogs (see partmgr_config_bind).  Returns NULL when there is no
+ *		such row and missing_ok; otherwise raises 42P01.  Allocated in the
+ *		current memory context.
+ */
+PartmgrSet *
+partmgr_config_load(const char *key, bool missing_ok)
+{
+	Oid			argtypes[1] = {TEXTOID};
+	Datum		values[1];
+	PartmgrSet *set;
+	bool		isnull;
+	Datum		d;
+
+	values[0] = CStringGetTextDatum(key);
+	/* not read-only: a set written earlier in this transaction must be seen */
+	if (partmgr_spi_exec_cached(load_sql, 1, argtypes, values, NULL, false,
+								SPI_OK_SELECT) == 0)
+	{
+		if (missing_ok)
+			return NULL;
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("table \"%s\" is not managed by pg_partmgr", key),
+				 errhint("Register it with partmgr.create_parent() first.")));
+	}
+
+	set = palloc0(sizeof(PartmgrSet));
+	set->key = partmgr_spi_text(0, 1);
+	set->control = partmgr_spi_text(0, 2);
+	set->interval_text = partmgr_spi_text(0, 3);
+	set->strategy = strcmp(partmgr_spi_text(0, 4), "list") == 0 ?
+		PARTITION_STRATEGY_LIST : PARTITION_STRATEGY_RANGE;
+	set->premake = DatumGetInt32(partmgr_spi_value(0, 5, &isnull));
+	set->automatic_maintenance = strcmp(partmgr_spi_text(0, 6), "on") == 0;
+	set->template_table = partmgr_spi_text(0, 7);
+	set->retention = partmgr_spi_text(0, 8);
+	set->retention_schema = partmgr_spi_text(0, 9);
+	set->retention_keep_index = row_bool(10);
+	set->retention_keep_table = row_bool(11);
+	set->epoch = partmgr_spi_text(0, 12);
+	set->constraint_cols = row_text_array(13);
+	set->optimize_constraint = DatumGetInt32(partmgr_spi_value(0, 14, &isnull));
+	set->infinite_time_partitions = row_bool(15);
+	set->datetime_string = partmgr_spi_text(0, 16);
+	set->jobmon = row_bool(17);
+	set->sub_partition_set_full = row_bool(18);
+	set->undo_in_progress = row_bool(19);
+	set->inherit_privileges = row_bool(20);
+	set->constraint_valid = row_bool(21);
+	set->ignore_default_data = row_bool(22);
+	set->default_table = row_bool(23);
+	set->date_trunc_interval = partmgr_spi_text(0, 24);
+	d = partmgr_spi_value(0, 25, &set->maintenance_order_isnull);
+	set->maintenance_order = set->maintenance_order_isnull ? 0 : DatumGetInt32(d);
+	set->retention_keep_publication = row_bool(26);
+	set->axis.zone_name = partmgr_spi_text(0, 27);
+
+	partmgr_config_bind(set);
+	return set;
+}
+
+/*
+ * partmgr_config_load_table
+ *		The set of a table named by a user (any spelling that
+ *		partmgr_resolve_table accepts).  Raises an error if the table does
+ *		not exist or is not registered.
+ */
+PartmgrSet *
+partmgr_config_load_table(const char *table_name)
+{
+	Oid			relid = partmgr_resolve_table(table_name, false);
+
+	return partmgr_config_load(partmgr_table_key(relid), false);
+}
+
+/*
+ * partmgr_config_bind
+ *		Check a configuration against the catalogs and fill in what they
+ *		say: the parent's OID and names, the control column's number and
+ *		type, the axis and the parsed interval.  Every error names the set.
+ */
+void
+partmgr_config_bind(PartmgrSet *set)
+{
+	PartmgrSetContext ctx;
+	PartmgrParentInfo parent;
+	Oid			key_type;
+
+	partmgr_set_context_push(&ctx, set->key);
+
+	set->parent_oid = partmgr_resolve_table(set->key, true);
+	if (!OidIsValid(set->parent_oid))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("parent table \"%s\" of a partition set does not exist", set->key),
+				 errhint("Remove the set with DELETE FROM partmgr.part_config WHERE parent_table = '%s', or recreate the table.",
+						 set->key)));
+
+	partmgr_read_parent(set->parent_oid, &parent);
+	set->parent_schema = parent.schema;
+	set->parent_name = parent.name;
+	if (parent.strategy == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("table \"%s\" is not partitioned", set->key)));
+
+	set->control_attnum = get_attnum(set->parent_oid, set->control);
+	if (set->control_attnum == InvalidAttrNumber)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("control column \"%s\" of partition set \"%s\" does not exist",
+						set->control, set->key)));
+	if (parent.nkeys != 1 || parent.key_attnum != set->control_attnum)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TABLE_DEFINITION),
+				 errmsg("column \"%s\" is not the partition key of \"%s\"",
+						set->control, set->key)));
+	if ((set->strategy == PARTITION_STRATEGY_LIST) !=
+		(parent.strategy == PARTITION_STRATEGY_LIST) ||
+		parent.strategy == PARTITION_STRATEGY_HASH)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TABLE_DEFINITION),
+				 errmsg("partition_type of \"%s\" does not match the table's partitioning strategy",
+						set->key)));
+
+	key_type = get_atttype(set->parent_oid, set->control_attnum);
+	partmgr_axis_init(&set->axis, key_type, set->axis.zone_name);
+	if (set->epoch != NULL && strcmp(set->epoch, "none") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("epoch partition sets are not supported yet")));
+	if (set->strategy == PARTITION_STRATEGY_LIST)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("list partition sets are not supported yet")));
+	partmgr_step_parse(&set->axis, set->interval_text, &set->step);
+	if (set->axis.kind == PARTMGR_KEY_TIME && set->datetime_string == NULL)
+		set->datetime_string = pstrdup(partmgr_default_datetime_string(&set->step));
+	if (set->date_trunc_interval != NULL &&
+		!partmgr_trunc_unit_is_valid(set->date_trunc_interval))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("date_trunc_interval \"%s\" is not a date_trunc() unit",
+						set->date_trunc_interval)));
+
+	partmgr_set_context_pop(&ctx);
+}
+
+/*
+ * partmgr_config_insert
+ *		Write a new set's rows into part_config and part_config_ext.  A
+ *		second registration of the same parent fails on the primary key.
+ */
+void
+partmgr_config_insert(const PartmgrSet *set)
+{
+	Oid			types[14] = {TEXTOID, TEXTOID, TEXTOID, TEXTOID, INT4OID,
+		TEXTOID, TEXTOID, TEXTOID, TEXTARRAYOID, TEXTOID, BOOLOID, BOOLOID,
+	BOOLOID, TEXTOID};
+	Datum		values[14];
+	char		nulls[14];
+	Oid			ext_types[2] = {TEXTOID, TEXTOID};
+	Datum		ext_values[2];
+
+	memset(nulls, ' ', sizeof(nulls));
+	values[0] = CStringGetTextDatum(set->key);
+	values[1] = CStringGetTextDatum(set->control);
+	values[2] = CStringGetTextDatum(set->interval_text);
+	values[3] = CStringGetTextDatum(set->strategy == PARTITION_STRATEGY_LIST ? "list" : "range");
+	values[4] = Int32GetDatum(set->premake);
+	values[5] = CStringGetTextDatum(set->automatic_maintenance ? "on" : "off");
+	if (set->template_table)
+		values[6] = CStringGetTextDatum(set->template_table);
+	else
+		nulls[6] = 'n';
+	values[7] = CStringGetTextDatum(set->epoch);
+	if (set->constraint_cols != NIL)
+	{
+		int			n = list_length(set->constraint_cols);
+		Datum	   *elems = palloc(sizeof(Datum) * n);
+		int			i = 0;
+		ListCell   *lc;
+
+		foreach(lc, set->constraint_cols)
+			elems[i++] = CStringGetTextDatum((char *) lfirst(lc));
+		values[8] = PointerGetDatum(construct_array(elems, n, TEXTOID, -1, false,
+													TYPALIGN_INT));
+	}
+	else
+		nulls[8] = 'n';
+	if (set->datetime_string)
+		values[9] = CStringGetTextDatum(set->datetime_string);
+	else
+		nulls[9] = 'n';
+	values[10] = BoolGetDatum(set->jobmon);
+	values[11] = BoolGetDatum(set->inherit_privileges);
+	values[12] = BoolGetDatum(set->default_table);
+	if (set->date_trunc_interval)
+		values[13] = CStringGetTextDatum(set->date_trunc_interval);
+	else
+		nulls[13] = 'n';
+
+	partmgr_spi_exec("INSERT INTO partmgr.part_config"
+					 " (parent_table, control, partition_interval, partition_type,"
+					 "  premake, automatic_maintenance, template_table, epoch,"
+					 "  constraint_cols, datetime_string, jobmon,"
+					 "  inherit_privileges, default_table, date_trunc_interval)"
+					 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+					 14, types, values, nulls, false, SPI_OK_INSERT);
+
+	ext_values[0] = values[0];
+	ext_values[1] = CStringGetTextDatum(set->axis.zone_name);
+	partmgr_spi_exec("INSERT INTO partmgr.part_config_ext (parent_table, time_zone)"
+					 " VALUES ($1, $2)",
+					 2, ext_types, ext_values, NULL, false, SPI_OK_INSERT);
+}
+
+/*
+ * partmgr_config_list
+ *		Keys of the sets to maintain, in maintenance order (maintenance_order
+ *		ascending, NULLs last, then parent_table), leaving out sets being
+ *		undone.  automatic_only keeps the sets with automatic_maintenance on.
+ *		Allocated in the current memory context.
+ */
+List *
+partmgr_config_list(bool automatic_only)
+{
+	static const char *const all_sql =
+	"SELECT parent_table FROM partmgr.part_config"
+	" WHERE NOT undo_in_progress"
+	" ORDER BY maintenance_order ASC NULLS LAST, parent_table";
+	static const char *const auto_sql =
+	"SELECT parent_table FROM partmgr.part_config"
+	" WHERE NOT undo_in_progress AND automatic_maintenance = 'on'"
+	" ORDER BY maintenance_order ASC NULLS LAST, parent_table";
+	uint64		n;
+	List	   *result = NIL;
+
+	n = partmgr_spi_exec_cached(automatic_only ? auto_sql : all_sql, 0, NULL,
+								NULL, NULL, false, SPI_OK_SELECT);
+	for (uint64 i = 0; i < n; i++)
+		result = lappend(result, partmgr_spi_text(i, 1));
+	return result;
+}
+
+/*
+ * partmgr_config_mark_run
+ *		Record a successful maintenance of the set: maintenance_last_run is
+ *		set to clock_timestamp(), so sets run in one transaction still get
+ *		increasing times in the order they ran.
+ */
+void
+partmgr_config_mark_run(const char *key)
+{
+	static const char *const sql =
+	"UPDATE partmgr.part_config SET maintenance_last_run = clock_timestamp()"
+	" WHERE parent_table = $1";
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1];
+
+	values[0] = CStringGetTextDatum(key);
+	partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_UPDATE);
+}

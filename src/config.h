@@ -1,0 +1,39 @@
+/*-------------------------------------------------------------------------
+ *
+ * config.h
+ *	  partmgr.part_config <-> PartmgrSet.
+ *
+ * Reads, validates and writes the configuration of partition sets.  The
+ * caller is connected to SPI and inside a transaction.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/config.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PARTMGR_CONFIG_H
+#define PARTMGR_CONFIG_H
+
+#include "pg_partmgr.h"
+
+/* Adds "partition set "x"" to the context of errors raised while active. */
+typedef struct PartmgrSetContext
+{
+	ErrorContextCallback callback;
+	const char *key;
+} PartmgrSetContext;
+
+extern void partmgr_set_context_push(PartmgrSetContext *ctx, const char *key);
+extern void partmgr_set_context_pop(PartmgrSetContext *ctx);
+
+extern PartmgrSet *partmgr_config_load(const char *key, bool missing_ok);
+extern PartmgrSet *partmgr_config_load_table(const char *table_name);
+extern void partmgr_config_bind(PartmgrSet *set);
+extern void partmgr_config_insert(const PartmgrSet *set);
+extern List *partmgr_config_list(bool automatic_only);
+extern void partmgr_config_mark_run(const char *key);
+
+#endif							/* PARTMGR_CONFIG_H */

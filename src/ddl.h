@@ -1,0 +1,36 @@
+/*-------------------------------------------------------------------------
+ *
+ * ddl.h
+ *	  The SQL text pg_partmgr runs: the only place that quotes names and
+ *	  writes values into statements.
+ *
+ * Names come from the catalogs and go through quote_identifier; bounds go
+ * through partmgr_point_literal (DDL cannot take $n parameters).
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/ddl.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PARTMGR_DDL_H
+#define PARTMGR_DDL_H
+
+#include "pg_partmgr.h"
+
+extern char *partmgr_ddl_create_like(const PartmgrSet *set, const char *schema,
+									 const char *name);
+extern char *partmgr_ddl_attach_range(const PartmgrSet *set, const char *schema,
+									  const char *name, PartmgrPoint lower,
+									  PartmgrPoint upper);
+extern char *partmgr_ddl_attach_default(const PartmgrSet *set, const char *schema,
+										const char *name);
+extern char *partmgr_ddl_analyze(const PartmgrSet *set);
+extern char *partmgr_ddl_max_control(const PartmgrSet *set, const char *schema,
+									 const char *name, bool only);
+extern char *partmgr_ddl_count_rows(const char *schema, const char *name,
+									bool exact);
+
+#endif							/* PARTMGR_DDL_H */

@@ -1,0 +1,340 @@
+/*-------------------------------------------------------------------------
+ *
+ * execute.c
+ *	  Carry out a plan for one partition set without making the
+ *	  application wait.
+ *
+ * Locks.  Before an action runs its statements, the locks they need are
+ * taken here, in a fixed order -- the parent (SHARE UPDATE EXCLUSIVE), then
+ * the default partition (ACCESS EXCLUSIVE, because ATTACH checks it) -- and
+ * conditionally: a request that cannot be granted at once is withdrawn, not
+ * queued, so no query ever waits behind maintenance for these locks.  The
+ * request is retried with a growing pause until pg_partmgr.lock_timeout has
+ * passed; then the action fails with SQLSTATE 55P03 and an error that names
+ * the table, the mode and the processes holding conflicting locks.  The
+ * statements themselves run with lock_timeout set to the same value, which
+ * bounds any further lock (an index of the parent, a table named by a
+ * foreign key) that could not be taken ahead.  Locks are held to the end of
+ * the transaction, as DDL requires.
+ *
+ * Transactions.  Each action runs in its own subtransaction inside the
+ * caller's transaction; execution stops at the first failure, keeping the
+ * actions already done.  Committing is the caller's business.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/execute.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "catalog/partition.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "storage/latch.h"
+#include "storage/lmgr.h"
+#include "storage/lock.h"
+#include "storage/proc.h"
+#include "storage/sinvaladt.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/resowner.h"
+#include "utils/syscache.h"
+#include "utils/timestamp.h"
+
+#include "bounds.h"
+#include "ddl.h"
+#include "execute.h"
+#include "spi_util.h"
+
+/* longest pause between two attempts to take a lock */
+#define MAX_LOCK_RETRY_PAUSE_MS 20
+
+static const char *
+lock_mode_text(LOCKMODE mode)
+{
+	switch (mode)
+	{
+		case AccessShareLock:
+			return "ACCESS SHARE";
+		case RowShareLock:
+			return "ROW SHARE";
+		case RowExclusiveLock:
+			return "ROW EXCLUSIVE";
+		case ShareUpdateExclusiveLock:
+			return "SHARE UPDATE EXCLUSIVE";
+		case ShareLock:
+			return "SHARE";
+		case ShareRowExclusiveLock:
+			return "SHARE ROW EXCLUSIVE";
+		case ExclusiveLock:
+			return "EXCLUSIVE";
+		case AccessExclusiveLock:
+			return "ACCESS EXCLUSIVE";
+	}
+	return "unknown";
+}
+
+/*
+ * conflicting_pids
+ *		Comma-separated PIDs of the processes holding locks on relid that
+ *		conflict with mode, and how many there are.
+ */
+static char *
+conflicting_pids(Oid relid, LOCKMODE mode, int *count)
+{
+	LOCKTAG		tag;
+	VirtualTransactionId *vxids;
+	StringInfoData buf;
+
+	SET_LOCKTAG_RELATION(tag, MyDatabaseId, relid);
+	vxids = GetLockConflicts(&tag, mode, count);
+	initStringInfo(&buf);
+	for (int i = 0; i < *count; i++)
+	{
+		PGPROC	   *proc;
+
+#if PG_VERSION_NUM >= 170000
+		proc = ProcNumberGetProc(vxids[i].procNumber);
+#else
+		proc = BackendIdGetProc(vxids[i].backendId);
+#endif
+		if (proc == NULL)
+			continue;
+		appendStringInfo(&buf, "%s%d", buf.len > 0 ? ", " : "", proc->pid);
+	}
+	return buf.data;
+}
+
+static void
+report_lock_unavailable(Oid relid, LOCKMODE mode)
+{
+	int			count = 0;
+	char	   *pids = conflicting_pids(relid, mode, &count);
+	char	   *relname = get_rel_name(relid);
+	char	   *nspname = get_namespace_name(get_rel_namespace(relid));
+
+	ereport(ERROR,
+			(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+			 errmsg("could not lock table \"%s\" in %s mode within %d ms",
+					relname ? quote_qualified_identifier(nspname, relname) : "?",
+					lock_mode_text(mode), partmgr_lock_timeout),
+			 pids[0] != '\0' ?
+			 errdetail_plural("Process %s holds a conflicting lock.",
+							  "Processes %s hold conflicting locks.",
+							  count, pids) :
+			 errdetail("A conflicting lock request is queued ahead of it."),
+			 errhint("The work is left for the next maintenance run; pg_partmgr.lock_timeout sets how long to try.")));
+}
+
+/*
+ * partmgr_lock_relation
+ *		Take a lock on a table without ever queueing for it: ask
+ *		conditionally, and on refusal wait a little (1, 2, 4 ... up to 20 ms)
+ *		and ask again, until pg_partmgr.lock_timeout has passed, then raise
+ *		55P03.  A request already held is granted at once.  Raises 42P01 if
+ *		the table was dropped meanwhile.  The lock lasts until the end of the
+ *		transaction (or of the subtransaction, if that aborts).
+ */
+void
+partmgr_lock_relation(Oid relid, LOCKMODE mode)
+{
+	TimestampTz start = GetCurrentTimestamp();
+	long		pause_ms = 1;
+
+	while (!ConditionalLockRelationOid(relid, mode))
+	{
+		long		waited = TimestampDifferenceMilliseconds(start, GetCurrentTimestamp());
+		long		left = partmgr_lock_timeout - waited;
+
+		if (left <= 0)
+			report_lock_unavailable(relid, mode);
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 Min(pause_ms, left), PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+		pause_ms = Min(pause_ms * 2, MAX_LOCK_RETRY_PAUSE_MS);
+	}
+
+	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("table with OID %u was dropped while maintenance ran", relid)));
+}
+
+/*
+ * partmgr_try_lock_set
+ *		Take the transaction-level advisory lock that marks a set as being
+ *		maintained, without waiting.  False if another session holds it.
+ */
+bool
+partmgr_try_lock_set(Oid parent_oid)
+{
+	LOCKTAG		tag;
+
+	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, PARTMGR_ADVISORY_KEY, parent_oid, 2);
+	return LockAcquire(&tag, ExclusiveLock, false, true) != LOCKACQUIRE_NOT_AVAIL;
+}
+
+/*
+ * partmgr_run_subxact
+ *		Run fn(arg) in a subtransaction.  On success the subtransaction is
+ *		committed into the caller's transaction and true is returned.  On
+ *		error it is rolled back, *error receives a copy of the error
+ *		(allocated in the caller's memory context) and false is returned --
+ *		except for a query cancel, which is re-thrown: a cancelled call stops.
+ */
+bool
+partmgr_run_subxact(void (*fn) (void *arg), void *arg, ErrorData **error)
+{
+	MemoryContext caller = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	volatile bool ok = true;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(caller);
+	PG_TRY();
+	{
+		fn(arg);
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(caller);
+		CurrentResourceOwner = owner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(caller);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(caller);
+		CurrentResourceOwner = owner;
+		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED)
+			ReThrowError(edata);
+		*error = edata;
+		ok = false;
+	}
+	PG_END_TRY();
+	return ok;
+}
+
+typedef struct ActionContext
+{
+	const PartmgrPlan *plan;
+	const PartmgrAction *action;
+} ActionContext;
+
+/*
+ * execute_action
+ *		Take the action's locks (parent, then default partition) and run its
+ *		statements with lock_timeout bounded.  Called in a subtransaction.
+ */
+static void
+execute_action(void *arg)
+{
+	ActionContext *ctx = (ActionContext *) arg;
+	const PartmgrSet *set = ctx->plan->set;
+	const PartmgrAction *action = ctx->action;
+	int			nestlevel = NewGUCNestLevel();
+	Oid			default_oid;
+
+	(void) set_config_option("lock_timeout", psprintf("%d", partmgr_lock_timeout),
+							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+							 true, 0, false);
+
+	partmgr_lock_relation(set->parent_oid, ShareUpdateExclusiveLock);
+
+	switch (action->kind)
+	{
+		case PARTMGR_ACTION_CREATE_CHILD:
+			/* read under the parent's lock: attaching a default needs it too */
+			default_oid = get_default_partition_oid(set->parent_oid);
+			if (OidIsValid(default_oid))
+				partmgr_lock_relation(default_oid, AccessExclusiveLock);
+			partmgr_spi_utility(partmgr_ddl_create_like(set, action->schema, action->name));
+			partmgr_spi_utility(partmgr_ddl_attach_range(set, action->schema, action->name,
+														 action->lower, action->upper));
+			break;
+		case PARTMGR_ACTION_CREATE_DEFAULT:
+			partmgr_spi_utility(partmgr_ddl_create_like(set, action->schema, action->name));
+			partmgr_spi_utility(partmgr_ddl_attach_default(set, action->schema, action->name));
+			break;
+	}
+
+	AtEOXact_GUC(true, nestlevel);
+	ereport(LOG,
+			(errmsg("pg_partmgr: created %s", partmgr_action_describe(ctx->plan, action))));
+}
+
+/*
+ * explain_failure
+ *		Recognize the failure everyone meets -- rows in the default partition
+ *		inside the new child's range -- and replace PostgreSQL's message by
+ *		one that says which rows and what to do.  True if it was that one.
+ */
+static bool
+explain_failure(const PartmgrPlan *plan, const PartmgrAction *action,
+				ErrorData *edata)
+{
+	const PartmgrAxis *axis = &plan->set->axis;
+
+	if (action->kind != PARTMGR_ACTION_CREATE_CHILD ||
+		edata->sqlerrcode != ERRCODE_CHECK_VIOLATION)
+		return false;
+	edata->message = psprintf("the default partition of \"%s\" holds rows for the new child \"%s\"",
+							  plan->set->key, action->name);
+	edata->detail = psprintf("Rows with %s from %s to %s are in the default partition, so the child cannot be attached.",
+							 quote_identifier(plan->set->control),
+							 partmgr_point_display(axis, action->lower),
+							 partmgr_point_display(axis, action->upper));
+	edata->hint = pstrdup("Move those rows out of the default partition, then run maintenance again.");
+	edata->context = NULL;
+	return true;
+}
+
+/*
+ * partmgr_execute_plan
+ *		Run the plan's actions in order, each in its own subtransaction.  A
+ *		child that cannot be attached because the default partition holds
+ *		rows of its range is skipped with a WARNING that says so (the others
+ *		are still created, so new rows keep landing in proper children); any
+ *		other failure stops execution.  result says how far it got and why it
+ *		stopped.
+ */
+void
+partmgr_execute_plan(const PartmgrPlan *plan, PartmgrExecResult *result)
+{
+	ListCell   *lc;
+
+	memset(result, 0, sizeof(*result));
+	foreach(lc, plan->actions)
+	{
+		ActionContext ctx;
+		ErrorData  *edata = NULL;
+
+		ctx.plan = plan;
+		ctx.action = (const PartmgrAction *) lfirst(lc);
+		if (partmgr_run_subxact(execute_action, &ctx, &edata))
+		{
+			result->ndone++;
+			continue;
+		}
+		if (explain_failure(plan, ctx.action, edata))
+		{
+			edata->elevel = WARNING;
+			ThrowErrorData(edata);
+			result->nskipped++;
+			continue;
+		}
+		result->error = edata;
+		result->failed = ctx.action;
+		return;
+	}
+}

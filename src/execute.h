@@ -1,0 +1,37 @@
+/*-------------------------------------------------------------------------
+ *
+ * execute.h
+ *	  Carry out a plan: bounded lock acquisition, one subtransaction per
+ *	  action, one LOG line per change.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/execute.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PARTMGR_EXECUTE_H
+#define PARTMGR_EXECUTE_H
+
+#include "storage/lockdefs.h"
+
+#include "plan.h"
+
+/* What partmgr_execute_plan did. */
+typedef struct PartmgrExecResult
+{
+	int			ndone;			/* actions carried out */
+	int			nskipped;		/* children skipped: default holds their rows */
+	ErrorData  *error;			/* why execution stopped, or NULL */
+	const PartmgrAction *failed;	/* the action that failed, or NULL */
+} PartmgrExecResult;
+
+extern void partmgr_lock_relation(Oid relid, LOCKMODE mode);
+extern bool partmgr_try_lock_set(Oid parent_oid);
+extern bool partmgr_run_subxact(void (*fn) (void *arg), void *arg,
+								ErrorData **error);
+extern void partmgr_execute_plan(const PartmgrPlan *plan, PartmgrExecResult *result);
+
+#endif							/* PARTMGR_EXECUTE_H */

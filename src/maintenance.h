@@ -1,0 +1,36 @@
+/*-------------------------------------------------------------------------
+ *
+ * maintenance.h
+ *	  Child creation for one partition set: the initial children of
+ *	  create_parent, premake, gap fill, explicit bounds; and the
+ *	  maintenance run over many sets.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/maintenance.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PARTMGR_MAINTENANCE_H
+#define PARTMGR_MAINTENANCE_H
+
+#include "catalog.h"
+#include "plan.h"
+
+extern PartmgrPlan *partmgr_plan_initial(PartmgrSet *set, PartmgrTree *tree,
+										 bool have_start, PartmgrPoint start,
+										 bool with_default, TimestampTz now);
+extern PartmgrPlan *partmgr_plan_premake(PartmgrSet *set, PartmgrTree *tree,
+										 TimestampTz now);
+extern PartmgrPlan *partmgr_plan_gap_fill(PartmgrSet *set, PartmgrTree *tree);
+extern PartmgrPlan *partmgr_plan_explicit(PartmgrSet *set, PartmgrTree *tree,
+										  const PartmgrPoint *lowers, int n);
+extern int	partmgr_execute_or_raise(const PartmgrPlan *plan);
+extern PartmgrPoint partmgr_slot_lower(const PartmgrSet *set,
+									   const PartmgrTree *tree,
+									   PartmgrPoint value);
+extern void partmgr_run_maintenance(const char *table_name, bool analyze);
+
+#endif							/* PARTMGR_MAINTENANCE_H */

@@ -1,0 +1,125 @@
+/*-------------------------------------------------------------------------
+ *
+ * pg_partmgr.h
+ *	  Types shared by every room of pg_partmgr: the in-memory form of one
+ *	  partition set (PartmgrSet), a point on a set's key axis
+ *	  (PartmgrPoint) and the GUC variables.
+ *
+ * A partition set is one row of partmgr.part_config plus what the system
+ * catalogs say about its parent table.  Every job works on one set at a
+ * time; nothing here is shared between backends.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/pg_partmgr.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PG_PARTMGR_H
+#define PG_PARTMGR_H
+
+#include "datatype/timestamp.h"
+#include "pgtime.h"
+
+/* Schema that holds every SQL object of the extension. */
+#define PARTMGR_SCHEMA			"partmgr"
+
+/*
+ * First key of the transaction-level advisory lock that keeps two
+ * maintenance runs off one set; the second key is the parent's OID.  Shown
+ * in pg_locks as locktype 'advisory', classid 1886418285, objsubid 2.
+ */
+#define PARTMGR_ADVISORY_KEY	0x7070676D	/* "ppgm" */
+
+/*
+ * A position on a set's key axis.  Time sets use microseconds as in
+ * Timestamp: real instants for timestamptz keys, wall-clock time read as UTC
+ * for timestamp and date keys.  Id sets use the integer itself.  The two
+ * extremes stand for MINVALUE and MAXVALUE bounds (and for -infinity and
+ * infinity, which sort the same way).
+ */
+typedef int64 PartmgrPoint;
+
+#define PARTMGR_POINT_MIN		PG_INT64_MIN
+#define PARTMGR_POINT_MAX		PG_INT64_MAX
+
+typedef enum PartmgrKeyKind
+{
+	PARTMGR_KEY_TIME,
+	PARTMGR_KEY_ID
+} PartmgrKeyKind;
+
+/* The partition interval of a set: a time span or an integer width. */
+typedef struct PartmgrStep
+{
+	PartmgrKeyKind kind;
+	Interval	time;			/* PARTMGR_KEY_TIME */
+	int64		id;				/* PARTMGR_KEY_ID */
+} PartmgrStep;
+
+/*
+ * How points of one set are computed: the key's type and the time zone in
+ * which calendar arithmetic (days, months, truncation, names) happens.
+ */
+typedef struct PartmgrAxis
+{
+	PartmgrKeyKind kind;
+	Oid			typid;			/* type of the control column */
+	const char *zone_name;		/* the set's time zone, e.g. "UTC" */
+	pg_tz	   *zone;			/* the same, loaded */
+	const char *calc_zone_name; /* zone used for arithmetic on points */
+	pg_tz	   *calc_zone;		/* UTC unless the key is timestamptz */
+} PartmgrAxis;
+
+/*
+ * One partition set: its configuration row and the catalog facts every job
+ * needs.  Filled by config.c (from partmgr.part_config) or by create_parent.
+ */
+typedef struct PartmgrSet
+{
+	/* identity */
+	char	   *key;			/* part_config.parent_table: "schema.table" */
+	Oid			parent_oid;
+	char	   *parent_schema;
+	char	   *parent_name;
+
+	/* partition key */
+	char	   *control;		/* control column name */
+	AttrNumber	control_attnum;
+	char		strategy;		/* PARTITION_STRATEGY_RANGE or _LIST */
+	PartmgrAxis axis;
+	PartmgrStep step;
+	char	   *interval_text;	/* part_config.partition_interval */
+	char	   *epoch;			/* part_config.epoch ("none") */
+
+	/* behaviour */
+	int			premake;
+	bool		automatic_maintenance;
+	bool		infinite_time_partitions;
+	bool		ignore_default_data;
+	bool		undo_in_progress;
+	bool		jobmon;
+	bool		default_table;
+	bool		inherit_privileges;
+	bool		constraint_valid;
+	bool		retention_keep_table;
+	bool		retention_keep_index;
+	bool		retention_keep_publication;
+	bool		sub_partition_set_full;
+	int			optimize_constraint;
+	char	   *datetime_string;	/* to_char() format of time suffixes */
+	char	   *date_trunc_interval;	/* NULL: derived from the interval */
+	char	   *template_table;
+	char	   *retention;
+	char	   *retention_schema;
+	List	   *constraint_cols;	/* List of char * */
+	bool		maintenance_order_isnull;
+	int			maintenance_order;
+} PartmgrSet;
+
+/* GUC variables, defined in pg_partmgr.c */
+extern int	partmgr_lock_timeout;
+
+#endif							/* PG_PARTMGR_H */

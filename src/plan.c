@@ -1,0 +1,213 @@
+/*-------------------------------------------------------------------------
+ *
+ * plan.c
+ *	  Build the action list for one partition set.
+ *
+ * Jobs decide which child ranges a set needs; this file turns a range into
+ * an action after checking it is safe: no existing child is overlapped, the
+ * child's name (pg_partman's "<parent>_p<suffix>", cut to 63 bytes) is free,
+ * and the bound fits the key's type.  A plan is pure data: building it reads
+ * catalogs but changes nothing and takes no locks.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/plan.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/namespace.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+
+#include "bounds.h"
+#include "plan.h"
+
+/*
+ * partmgr_plan_new
+ *		An empty plan for a set whose children are described by tree.
+ */
+PartmgrPlan *
+partmgr_plan_new(PartmgrSet *set, PartmgrTree *tree)
+{
+	PartmgrPlan *plan = palloc0(sizeof(PartmgrPlan));
+
+	plan->set = set;
+	plan->tree = tree;
+	return plan;
+}
+
+/*
+ * partmgr_child_name
+ *		Name of the child whose lower bound is given: the parent's name, "_p"
+ *		and the suffix (the lower bound formatted with datetime_string for
+ *		time sets, the number for id sets), the parent part shortened to fit.
+ */
+char *
+partmgr_child_name(const PartmgrSet *set, PartmgrPoint lower)
+{
+	char	   *suffix;
+
+	if (set->axis.kind == PARTMGR_KEY_TIME)
+		suffix = partmgr_time_suffix(&set->axis, lower, set->datetime_string);
+	else
+		suffix = psprintf(INT64_FORMAT, lower);
+	return partmgr_name_with_suffix(set->parent_name, psprintf("_p%s", suffix));
+}
+
+/*
+ * check_name_free
+ *		Raise 42P07 if a relation already holds the name a new table of this
+ *		plan needs, or if the plan itself already uses it.
+ */
+static void
+check_name_free(const PartmgrPlan *plan, const char *name, const char *purpose)
+{
+	Oid			nspid = get_namespace_oid(plan->set->parent_schema, false);
+	ListCell   *lc;
+
+	foreach(lc, plan->actions)
+	{
+		PartmgrAction *other = (PartmgrAction *) lfirst(lc);
+
+		if (strcmp(other->name, name) == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_DUPLICATE_TABLE),
+					 errmsg("two children of \"%s\" would both be named \"%s\"",
+							plan->set->key, name),
+					 errdetail("The suffix format \"%s\" does not tell their lower bounds apart.",
+							   plan->set->datetime_string ? plan->set->datetime_string : ""),
+					 errhint("Set part_config.datetime_string to a format precise enough for the interval.")));
+	}
+
+	if (OidIsValid(get_relname_relid(name, nspid)))
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_TABLE),
+				 errmsg("relation \"%s\" already exists",
+						quote_qualified_identifier(plan->set->parent_schema, name)),
+				 errdetail("pg_partmgr needs this name for %s of \"%s\".",
+						   purpose, plan->set->key),
+				 errhint("Rename or drop that table, or attach it to the set yourself.")));
+}
+
+/*
+ * partmgr_plan_add_child
+ *		Append "create the child for [lower, upper)" unless a child with that
+ *		exact range exists, or the range would overlap another child (or one
+ *		already planned), which is reported with a WARNING and skipped.  An
+ *		upper bound beyond the key's type becomes MAXVALUE when executed.
+ */
+PartmgrSlotResult
+partmgr_plan_add_child(PartmgrPlan *plan, PartmgrPoint lower, PartmgrPoint upper)
+{
+	PartmgrSet *set = plan->set;
+	const PartmgrChild *overlap;
+	PartmgrAction *action;
+	ListCell   *lc;
+	char	   *name;
+
+	if (!partmgr_point_fits_type(&set->axis, lower))
+		return PARTMGR_SLOT_OUT_OF_RANGE;
+
+	for (int i = 0; i < plan->tree->nchildren; i++)
+	{
+		const PartmgrChild *child = &plan->tree->children[i];
+
+		if (child->lower == lower && child->upper == upper)
+			return PARTMGR_SLOT_EXISTS;
+	}
+
+	overlap = partmgr_tree_find_overlap(plan->tree, lower, upper);
+	if (overlap != NULL)
+	{
+		ereport(WARNING,
+				(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+				 errmsg("skipped the child of \"%s\" for values from %s to %s",
+						set->key,
+						partmgr_point_display(&set->axis, lower),
+						partmgr_point_display(&set->axis, upper)),
+				 errdetail("It would overlap \"%s\", which covers values from %s to %s.",
+						   quote_qualified_identifier(overlap->schema, overlap->name),
+						   partmgr_point_display(&set->axis, overlap->lower),
+						   partmgr_point_display(&set->axis, overlap->upper))));
+		return PARTMGR_SLOT_OVERLAP;
+	}
+	foreach(lc, plan->actions)
+	{
+		PartmgrAction *other = (PartmgrAction *) lfirst(lc);
+
+		if (other->kind == PARTMGR_ACTION_CREATE_CHILD &&
+			other->lower < upper && lower < other->upper)
+		{
+			if (other->lower == lower && other->upper == upper)
+				return PARTMGR_SLOT_EXISTS;
+			ereport(WARNING,
+					(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+					 errmsg("skipped the child of \"%s\" for values from %s to %s",
+							set->key,
+							partmgr_point_display(&set->axis, lower),
+							partmgr_point_display(&set->axis, upper)),
+					 errdetail("It would overlap \"%s\", which is also being created.",
+							   other->name)));
+			return PARTMGR_SLOT_OVERLAP;
+		}
+	}
+
+	name = partmgr_child_name(set, lower);
+	check_name_free(plan, name, psprintf("the child for values from %s to %s",
+										 partmgr_point_display(&set->axis, lower),
+										 partmgr_point_display(&set->axis, upper)));
+
+	action = palloc0(sizeof(PartmgrAction));
+	action->kind = PARTMGR_ACTION_CREATE_CHILD;
+	action->schema = set->parent_schema;
+	action->name = name;
+	action->lower = lower;
+	action->upper = upper;
+	plan->actions = lappend(plan->actions, action);
+	return PARTMGR_SLOT_ADDED;
+}
+
+/*
+ * partmgr_plan_add_default
+ *		Append "create the default partition <parent>_default".
+ */
+void
+partmgr_plan_add_default(PartmgrPlan *plan)
+{
+	PartmgrAction *action = palloc0(sizeof(PartmgrAction));
+
+	action->kind = PARTMGR_ACTION_CREATE_DEFAULT;
+	action->schema = plan->set->parent_schema;
+	action->name = partmgr_name_with_suffix(plan->set->parent_name, "_default");
+	check_name_free(plan, action->name, "the default partition");
+	plan->actions = lappend(plan->actions, action);
+}
+
+/*
+ * partmgr_action_describe
+ *		What an action creates, as a noun phrase for logs and messages
+ *		("partition "s"."t" of "s"."p" for values from .. to ..").
+ */
+char *
+partmgr_action_describe(const PartmgrPlan *plan, const PartmgrAction *action)
+{
+	const PartmgrAxis *axis = &plan->set->axis;
+	const char *table = quote_qualified_identifier(action->schema, action->name);
+
+	switch (action->kind)
+	{
+		case PARTMGR_ACTION_CREATE_CHILD:
+			return psprintf("partition %s of %s for values from %s to %s",
+							table, partmgr_key_display(plan->set->key),
+							partmgr_point_literal(axis, action->lower),
+							partmgr_point_literal(axis, action->upper));
+		case PARTMGR_ACTION_CREATE_DEFAULT:
+			return psprintf("default partition %s of %s", table,
+							partmgr_key_display(plan->set->key));
+	}
+	return NULL;				/* keep compiler quiet */
+}

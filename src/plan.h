@@ -1,0 +1,65 @@
+/*-------------------------------------------------------------------------
+ *
+ * plan.h
+ *	  What maintenance will do to one partition set: an ordered list of
+ *	  actions, computed by a job and carried out by execute.c.
+ *
+ * Keeping "what" apart from "how" lets one executor handle locks,
+ * transactions and logging for every job, and lets a plan be shown
+ * without being run.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/plan.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PARTMGR_PLAN_H
+#define PARTMGR_PLAN_H
+
+#include "catalog.h"
+#include "pg_partmgr.h"
+
+typedef enum PartmgrActionKind
+{
+	PARTMGR_ACTION_CREATE_CHILD,	/* create a table, attach it for a range */
+	PARTMGR_ACTION_CREATE_DEFAULT	/* create a table, attach it as DEFAULT */
+} PartmgrActionKind;
+
+typedef struct PartmgrAction
+{
+	PartmgrActionKind kind;
+	char	   *schema;			/* schema of the table acted on */
+	char	   *name;			/* table acted on */
+	PartmgrPoint lower;			/* CREATE_CHILD: inclusive */
+	PartmgrPoint upper;			/* CREATE_CHILD: exclusive */
+} PartmgrAction;
+
+typedef struct PartmgrPlan
+{
+	PartmgrSet *set;
+	PartmgrTree *tree;			/* children when the plan was made */
+	List	   *actions;		/* of PartmgrAction *, in execution order */
+} PartmgrPlan;
+
+/* Outcome of asking for one child range. */
+typedef enum PartmgrSlotResult
+{
+	PARTMGR_SLOT_ADDED,			/* a CREATE_CHILD action was appended */
+	PARTMGR_SLOT_EXISTS,		/* a child with exactly this range exists */
+	PARTMGR_SLOT_OVERLAP,		/* skipped, with a WARNING: would overlap */
+	PARTMGR_SLOT_OUT_OF_RANGE	/* lower bound beyond the key type */
+} PartmgrSlotResult;
+
+extern PartmgrPlan *partmgr_plan_new(PartmgrSet *set, PartmgrTree *tree);
+extern PartmgrSlotResult partmgr_plan_add_child(PartmgrPlan *plan,
+												PartmgrPoint lower,
+												PartmgrPoint upper);
+extern void partmgr_plan_add_default(PartmgrPlan *plan);
+extern char *partmgr_child_name(const PartmgrSet *set, PartmgrPoint lower);
+extern char *partmgr_action_describe(const PartmgrPlan *plan,
+									 const PartmgrAction *action);
+
+#endif							/* PARTMGR_PLAN_H */

@@ -1,0 +1,31 @@
+/*-------------------------------------------------------------------------
+ *
+ * spi_util.h
+ *	  Checked SPI wrappers: every call is compared with the one SPI_OK_*
+ *	  code it must return, and values always travel as $n parameters.
+ *
+ * The caller must be connected to SPI (SPI_connect) and inside a
+ * transaction.  Results stay in SPI_tuptable until the next call.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/spi_util.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PARTMGR_SPI_UTIL_H
+#define PARTMGR_SPI_UTIL_H
+
+extern uint64 partmgr_spi_exec(const char *sql, int nargs, Oid *argtypes,
+							   Datum *values, const char *nulls,
+							   bool read_only, int expected);
+extern uint64 partmgr_spi_exec_cached(const char *sql, int nargs, Oid *argtypes,
+									  Datum *values, const char *nulls,
+									  bool read_only, int expected);
+extern void partmgr_spi_utility(const char *sql);
+extern Datum partmgr_spi_value(uint64 row, int col, bool *isnull);
+extern char *partmgr_spi_text(uint64 row, int col);
+
+#endif							/* PARTMGR_SPI_UTIL_H */
