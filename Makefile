@@ -28,7 +28,7 @@ endif
 
 # pg_regress: sql/<name>.sql with expected/<name>.out
 REGRESS = setup create_parent_id create_parent_time maintenance show_functions bad_input
-REGRESS_OPTS = --temp-config=$(srcdir)/test/conf/regress.conf
+REGRESS_OPTS = --temp-config=$(srcdir)/test/conf/regress.conf --encoding=UTF8 --no-locale
 
 # isolationtester: test/specs/<name>.spec with test/expected/<name>.out
 ISOLATION = premake_long_reader premake_concurrent_runs
@@ -42,3 +42,7 @@ endif
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# make print-REGRESS: the value of a variable (used by test/run_tests.sh)
+print-%:
+	@echo $($*)

@@ -204,12 +204,15 @@ partmgr_step_parse(const PartmgrAxis *axis, const char *text, PartmgrStep *step)
 				 errmsg("partition interval \"%s\" is not a valid interval", text),
 				 errhint("Use an interval such as '1 day', '1 hour', '15 minutes', '1 week', '1 month' or '1 year'.")));
 
-	if (step->time.month < 0 || step->time.day < 0 || step->time.time < 0 ||
-		interval_usecs(&step->time) < (double) USECS_PER_SEC)
+	if (step->time.month < 0 || step->time.day < 0 || step->time.time < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("partition interval \"%s\" is too small", text),
-				 errdetail("A time partition interval must be at least one second and have no negative part.")));
+				 errmsg("partition interval \"%s\" has a negative part", text),
+				 errdetail("Months, days and time of a partition interval must each be zero or more.")));
+	if (interval_usecs(&step->time) < (double) USECS_PER_SEC)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("partition interval \"%s\" is shorter than one second", text)));
 
 	if (axis->typid == DATEOID && step->time.time != 0)
 		ereport(ERROR,

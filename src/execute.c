@@ -290,7 +290,7 @@ explain_failure(const PartmgrPlan *plan, const PartmgrAction *action,
 		return false;
 	edata->message = psprintf("the default partition of \"%s\" holds rows for the new child \"%s\"",
 							  plan->set->key, action->name);
-	edata->detail = psprintf("Rows with %s from %s to %s are in the default partition, so the child cannot be attached.",
+	edata->detail = psprintf("Rows with %s from %s (inclusive) to %s (exclusive) are in the default partition, so the child cannot be attached.",
 							 quote_identifier(plan->set->control),
 							 partmgr_point_display(axis, action->lower),
 							 partmgr_point_display(axis, action->upper));

@@ -39,6 +39,7 @@
 #include "executor/tuptable.h"
 #include "storage/bufmgr.h"
 #include "utils/builtins.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
@@ -468,6 +469,8 @@ partmgr_run_maintenance(const char *table_name, bool analyze)
 {
 	List	   *keys;
 	ListCell   *lc;
+	MemoryContext caller = CurrentMemoryContext;
+	MemoryContext per_set;
 
 	if (RecoveryInProgress())
 		return;
@@ -477,6 +480,9 @@ partmgr_run_maintenance(const char *table_name, bool analyze)
 	else
 		keys = partmgr_config_list(true);
 
+	/* what one set allocates is freed before the next, however many there are */
+	per_set = AllocSetContextCreate(caller, "pg_partmgr set maintenance",
+									ALLOCSET_DEFAULT_SIZES);
 	foreach(lc, keys)
 	{
 		SetRun		run;
@@ -486,15 +492,20 @@ partmgr_run_maintenance(const char *table_name, bool analyze)
 		run.key = (const char *) lfirst(lc);
 		run.analyze = analyze;
 		run.now = GetCurrentTransactionStartTimestamp();
+		MemoryContextSwitchTo(per_set);
 		if (partmgr_run_subxact(maintain_set, &run, &edata))
 			edata = run.error;
-		if (edata == NULL)
-			continue;
-		if (edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
-			report_set_failure(run.key, edata, true);
-		else if (table_name != NULL)
-			ReThrowError(edata);
-		else
-			report_set_failure(run.key, edata, false);
+		if (edata != NULL)
+		{
+			if (edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
+				report_set_failure(run.key, edata, true);
+			else if (table_name != NULL)
+				ReThrowError(edata);
+			else
+				report_set_failure(run.key, edata, false);
+		}
+		MemoryContextSwitchTo(caller);
+		MemoryContextReset(per_set);
 	}
+	MemoryContextDelete(per_set);
 }
