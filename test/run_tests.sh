@@ -4,15 +4,18 @@
 #   pg_regress (sql/, expected/), isolationtester (test/specs, test/expected)
 #   and pgTAP (test/pgtap, run with pg_prove).
 #
-# Run it as root (it builds and installs the extension, then runs the
-# servers as the postgres user) or as a user who can install into the
-# server's directories.  Each runner prints its own summary; the script
-# exits non-zero if any suite failed.  Set PG_CONFIG to pick a server.
+# Run it as root: it installs the Debian packages the tests need if they are
+# missing (.ci/install-deps), builds and installs the extension, then runs
+# the servers as the postgres user.  Each runner prints its own summary; the
+# script exits non-zero if any suite failed.  Set PG_CONFIG to pick another
+# server installation.
 #
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-PG_CONFIG=${PG_CONFIG:-pg_config}
+bash "$top/.ci/install-deps" || exit 1
+
+PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 bindir=$("$PG_CONFIG" --bindir)
 pgxs_src=$(cd "$(dirname "$("$PG_CONFIG" --pgxs)")/.." && pwd)
 pg_regress=$pgxs_src/test/regress/pg_regress
@@ -28,8 +31,8 @@ as_postgres() {
 }
 
 echo "== build and install"
-make -s -C "$top" WERROR=1 || exit 1
-make -s -C "$top" install >/dev/null || exit 1
+make -s -C "$top" PG_CONFIG="$PG_CONFIG" WERROR=1 || exit 1
+make -s -C "$top" PG_CONFIG="$PG_CONFIG" install >/dev/null || exit 1
 
 # The servers run as postgres, which may not be able to read the checkout:
 # work on a copy of the test inputs in a directory postgres owns.
