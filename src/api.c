@@ -385,6 +385,13 @@ pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 		arg_context_push(&argctx, "p_start_partition");
 		start = partmgr_point_parse(&proto.axis, start_text);
 		arg_context_pop(&argctx);
+		if (!partmgr_point_fits_type(&proto.axis, start))
+			ereport(ERROR,
+					(errcode(proto.axis.kind == PARTMGR_KEY_TIME ?
+							 ERRCODE_DATETIME_VALUE_OUT_OF_RANGE :
+							 ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("p_start_partition \"%s\" is out of range for type %s",
+							start_text, format_type_be(parent.key_type))));
 	}
 
 	SPI_connect();

@@ -29,7 +29,7 @@
 /*
  * First key of the transaction-level advisory lock that keeps two
  * maintenance runs off one set; the second key is the parent's OID.  Shown
- * in pg_locks as locktype 'advisory', classid 1886418285, objsubid 2.
+ * in pg_locks as locktype 'advisory', classid 1886414701, objsubid 2.
  */
 #define PARTMGR_ADVISORY_KEY	0x7070676D	/* "ppgm" */
 
