@@ -309,24 +309,26 @@ raise_out_of_range(void)
 
 /*
  * time_add
- *		ts + span, with PostgreSQL's timestamptz + interval rules evaluated in
- *		the given zone: the month part, then the day part move the wall
- *		clock; the time part moves the instant.
+ *		*ts + span, with PostgreSQL's timestamptz + interval rules evaluated
+ *		in the given zone: the month part, then the day part move the wall
+ *		clock; the time part moves the instant.  False when the result falls
+ *		outside the range of timestamps.
  */
-static TimestampTz
-time_add(TimestampTz ts, const Interval *span, pg_tz *zone)
+static bool
+time_add(TimestampTz *ts, const Interval *span, pg_tz *zone)
 {
 	struct pg_tm tt;
 	fsec_t		fsec;
 	int			tzoff;
+	TimestampTz t = *ts;
 
-	if (TIMESTAMP_NOT_FINITE(ts))
-		return ts;
+	if (TIMESTAMP_NOT_FINITE(t))
+		return true;
 
 	if (span->month != 0)
 	{
-		if (timestamp2tm(ts, &tzoff, &tt, &fsec, NULL, zone) != 0)
-			raise_out_of_range();
+		if (timestamp2tm(t, &tzoff, &tt, &fsec, NULL, zone) != 0)
+			return false;
 		tt.tm_mon += span->month;
 		if (tt.tm_mon > MONTHS_PER_YEAR)
 		{
@@ -341,38 +343,46 @@ time_add(TimestampTz ts, const Interval *span, pg_tz *zone)
 		if (tt.tm_mday > day_tab[isleap(tt.tm_year)][tt.tm_mon - 1])
 			tt.tm_mday = day_tab[isleap(tt.tm_year)][tt.tm_mon - 1];
 		tzoff = DetermineTimeZoneOffset(&tt, zone);
-		if (tm2timestamp(&tt, fsec, &tzoff, &ts) != 0)
-			raise_out_of_range();
+		if (tm2timestamp(&tt, fsec, &tzoff, &t) != 0)
+			return false;
 	}
 
 	if (span->day != 0)
 	{
 		int			julian;
 
-		if (timestamp2tm(ts, &tzoff, &tt, &fsec, NULL, zone) != 0)
-			raise_out_of_range();
+		if (timestamp2tm(t, &tzoff, &tt, &fsec, NULL, zone) != 0)
+			return false;
 		julian = date2j(tt.tm_year, tt.tm_mon, tt.tm_mday) + span->day;
 		j2date(julian, &tt.tm_year, &tt.tm_mon, &tt.tm_mday);
 		tzoff = DetermineTimeZoneOffset(&tt, zone);
-		if (tm2timestamp(&tt, fsec, &tzoff, &ts) != 0)
-			raise_out_of_range();
+		if (tm2timestamp(&tt, fsec, &tzoff, &t) != 0)
+			return false;
 	}
 
-	if (pg_add_s64_overflow(ts, span->time, &ts) || !IS_VALID_TIMESTAMP(ts))
-		raise_out_of_range();
-	return ts;
+	if (pg_add_s64_overflow(t, span->time, &t) || !IS_VALID_TIMESTAMP(t))
+		return false;
+	*ts = t;
+	return true;
 }
 
 /*
  * partmgr_point_add
  *		point + times * step.  For time sets the interval is multiplied
  *		first (so three months from January 31 is April 30, as with
- *		timestamptz + 3 * '1 month').  Raises an error on overflow.
+ *		timestamptz + 3 * '1 month').  A result beyond what the axis can hold
+ *		is PARTMGR_POINT_MAX (or _MIN going down): as an upper bound it is
+ *		written MAXVALUE, as a lower bound it is refused by
+ *		partmgr_point_fits_type.
  */
 PartmgrPoint
 partmgr_point_add(const PartmgrAxis *axis, const PartmgrStep *step,
 				  PartmgrPoint point, int64 times)
 {
+	PartmgrPoint beyond = times < 0 ? PARTMGR_POINT_MIN : PARTMGR_POINT_MAX;
+
+	if (point == PARTMGR_POINT_MIN || point == PARTMGR_POINT_MAX)
+		return point;
 	if (step->kind == PARTMGR_KEY_ID)
 	{
 		int64		delta;
@@ -380,9 +390,7 @@ partmgr_point_add(const PartmgrAxis *axis, const PartmgrStep *step,
 
 		if (pg_mul_s64_overflow(step->id, times, &delta) ||
 			pg_add_s64_overflow(point, delta, &result))
-			ereport(ERROR,
-					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-					 errmsg("partition bound out of range for type bigint")));
+			return beyond;
 		return result;
 	}
 	else
@@ -390,6 +398,7 @@ partmgr_point_add(const PartmgrAxis *axis, const PartmgrStep *step,
 		Interval	span;
 		int64		month;
 		int64		day;
+		TimestampTz result = point;
 
 		if (times < PG_INT32_MIN || times > PG_INT32_MAX ||
 			pg_mul_s64_overflow(step->time.month, times, &month) ||
@@ -397,10 +406,12 @@ partmgr_point_add(const PartmgrAxis *axis, const PartmgrStep *step,
 			pg_mul_s64_overflow(step->time.time, times, &span.time) ||
 			month < PG_INT32_MIN || month > PG_INT32_MAX ||
 			day < PG_INT32_MIN || day > PG_INT32_MAX)
-			raise_out_of_range();
+			return beyond;
 		span.month = (int32) month;
 		span.day = (int32) day;
-		return time_add(point, &span, axis->calc_zone);
+		if (!time_add(&result, &span, axis->calc_zone))
+			return beyond;
+		return result;
 	}
 }
 
@@ -711,20 +722,45 @@ partmgr_steps_between(const PartmgrAxis *axis, const PartmgrStep *step,
  * partmgr_time_suffix
  *		to_char() of a time point in the set's zone with the set's format:
  *		"20240131" or "20240131_130000" with pg_partman 5's formats.
+ *
+ *		When clocks go back, an hour of wall-clock time happens twice; two
+ *		children of a sub-day set would then get one name.  When the format
+ *		shows the time of day and the point is the first of two instants with
+ *		the same wall-clock time, "_dst" is appended ("_early" if that first
+ *		instant is not daylight saving time, as when a zone moves its
+ *		standard offset back), so every child keeps a name of its own.
  */
 char *
 partmgr_time_suffix(const PartmgrAxis *axis, PartmgrPoint point,
 					const char *datetime_string)
 {
 	Timestamp	local = point;
-	text	   *out;
+	char	   *suffix;
+	struct pg_tm tt;
+	fsec_t		fsec;
+	int			tzoff;
+	bool		repeated = false;
+	bool		dst = false;
 
-	if (axis->typid == TIMESTAMPTZOID)
-		local = wall_clock(point, axis->zone);
-	out = DatumGetTextPP(DirectFunctionCall2(timestamp_to_char,
-											 TimestampGetDatum(local),
-											 CStringGetTextDatum(datetime_string)));
-	return text_to_cstring(out);
+	if (axis->typid == TIMESTAMPTZOID && !TIMESTAMP_NOT_FINITE(point))
+	{
+		TimestampTz again;
+
+		if (timestamp2tm(point, &tzoff, &tt, &fsec, NULL, axis->zone) != 0 ||
+			tm2timestamp(&tt, fsec, NULL, &local) != 0)
+			raise_out_of_range();
+		dst = tt.tm_isdst > 0;
+		/* read back, the wall-clock time gives the later instant */
+		tzoff = DetermineTimeZoneOffset(&tt, axis->zone);
+		repeated = tm2timestamp(&tt, fsec, &tzoff, &again) == 0 &&
+			again != point && strstr(datetime_string, "HH") != NULL;
+	}
+	suffix = text_to_cstring(DatumGetTextPP(DirectFunctionCall2(timestamp_to_char,
+																TimestampGetDatum(local),
+																CStringGetTextDatum(datetime_string))));
+	if (repeated)
+		suffix = psprintf("%s%s", suffix, dst ? "_dst" : "_early");
+	return suffix;
 }
 
 /*

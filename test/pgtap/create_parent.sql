@@ -13,7 +13,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = warning;
 
-SELECT plan(56);
+SELECT plan(58);
 
 -- Children of a parent with their bounds as pg_get_expr prints them (in the
 -- session's TimeZone, so read them with TimeZone = 'UTC').
@@ -214,6 +214,20 @@ SELECT results_eq(
              ('tap_small_p20000', 'FOR VALUES FROM (''20000'') TO (''30000'')'),
              ('tap_small_p30000', 'FOR VALUES FROM (''30000'') TO (MAXVALUE)')$$,
     'smallint, 10000: children up to the type''s limit, the last one to MAXVALUE');
+
+-- bigint at the top of its range: the child whose upper bound would pass
+-- the type's maximum ends at MAXVALUE, as for smallint above (the bound
+-- arithmetic once overflowed here and create_parent failed with 22003).
+CREATE TABLE public.tap_bigtop (id bigint NOT NULL) PARTITION BY RANGE (id);
+SELECT lives_ok(
+    $$SELECT partmgr.create_parent('public.tap_bigtop', 'id', '1000',
+                                   p_start_partition => '9223372036854775000')$$,
+    'bigint, start in the last interval below the type''s maximum: create_parent succeeds');
+SELECT results_eq(
+    $$SELECT child, bound FROM tap_children('public.tap_bigtop')$$,
+    $$VALUES ('tap_bigtop_default', 'DEFAULT'),
+             ('tap_bigtop_p9223372036854775000', 'FOR VALUES FROM (''9223372036854775000'') TO (MAXVALUE)')$$,
+    'bigint at the top of its range: the last child ends at MAXVALUE');
 
 -- numeric with a fractional start: floored
 CREATE TABLE public.tap_num (n numeric NOT NULL) PARTITION BY RANGE (n);
