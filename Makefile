@@ -18,6 +18,8 @@ OBJS = \
 	src/catalog.o \
 	src/bounds.o \
 	src/ddl.o \
+	src/log.o \
+	src/worker.o \
 	src/spi_util.o
 
 DATA = $(wildcard sql/$(EXTENSION)--*.sql)
@@ -46,3 +48,6 @@ include $(PGXS)
 # make print-REGRESS: the value of a variable (used by test/run_tests.sh)
 print-%:
 	@echo $($*)
+
+# PGXS tracks no header dependencies: rebuild every object when a header changes
+$(OBJS): $(wildcard src/*.h)

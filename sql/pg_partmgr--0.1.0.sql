@@ -120,6 +120,44 @@ COMMENT ON COLUMN partmgr.part_config_ext.time_zone IS
 CREATE TYPE partmgr.check_default_table AS (default_table text, count bigint);
 
 /*
+ * What maintenance did: one row per action taken (and per set that could
+ * not be maintained), written by the background worker, run_maintenance(),
+ * run_maintenance_proc and the functions that create children.  The worker
+ * deletes rows older than pg_partmgr.log_retention days.  Not saved by
+ * pg_dump: it is a record of this server's work, not configuration.
+ */
+CREATE TABLE partmgr.maintenance_log (
+    log_id bigint GENERATED ALWAYS AS IDENTITY,
+    parent_table text NOT NULL,
+    action text NOT NULL,
+    object text,
+    detail text,
+    started_at timestamptz NOT NULL,
+    finished_at timestamptz NOT NULL,
+    duration interval GENERATED ALWAYS AS (finished_at - started_at) STORED,
+    outcome text NOT NULL,
+    sqlstate text,
+    error text,
+    error_detail text,
+    error_hint text,
+    run_by text NOT NULL,
+    pid int NOT NULL DEFAULT pg_catalog.pg_backend_pid(),
+    CONSTRAINT maintenance_log_pkey PRIMARY KEY (log_id),
+    CONSTRAINT maintenance_log_outcome_check CHECK (outcome IN ('done', 'skipped', 'failed'))
+);
+CREATE INDEX maintenance_log_finished_at_idx ON partmgr.maintenance_log (finished_at);
+CREATE INDEX maintenance_log_parent_table_idx ON partmgr.maintenance_log (parent_table, finished_at);
+
+COMMENT ON TABLE partmgr.maintenance_log IS
+    'One row per maintenance action (done, skipped or failed), with its error; kept pg_partmgr.log_retention days.';
+COMMENT ON COLUMN partmgr.maintenance_log.action IS
+    'create partition, create default partition, analyze, or maintain set (a set stopped before any action).';
+COMMENT ON COLUMN partmgr.maintenance_log.outcome IS
+    'done; skipped (left for the next run: a lock not granted in time, rows in the default); failed.';
+COMMENT ON COLUMN partmgr.maintenance_log.run_by IS
+    'worker, run_maintenance, run_maintenance_proc, create_parent, partition_gap_fill, create_partition_time or create_partition_id.';
+
+/*
  * Functions.  All are SECURITY INVOKER: they act with the caller's rights,
  * and PostgreSQL's own checks apply to every table they touch.
  */
@@ -155,6 +193,15 @@ CREATE FUNCTION partmgr.run_maintenance(
     AS 'MODULE_PATHNAME', 'pg_partmgr_run_maintenance';
 COMMENT ON FUNCTION partmgr.run_maintenance(text, boolean, boolean) IS
     'Create the children each set needs ahead of its data (premake), for one set or for every set with automatic_maintenance on. Locks are bounded by pg_partmgr.lock_timeout; a set that cannot get them is skipped with a WARNING.';
+
+CREATE PROCEDURE partmgr.run_maintenance_proc(
+    p_wait int DEFAULT 0,
+    p_analyze boolean DEFAULT false,
+    p_jobmon boolean DEFAULT true)
+    LANGUAGE C
+    AS 'MODULE_PATHNAME', 'pg_partmgr_run_maintenance_proc';
+COMMENT ON PROCEDURE partmgr.run_maintenance_proc(int, boolean, boolean) IS
+    'Maintain every set with automatic_maintenance on, committing after each set and waiting p_wait seconds between sets. For pg_cron: CALL it as a top-level statement.';
 
 CREATE FUNCTION partmgr.show_partitions(
     p_parent_table text,

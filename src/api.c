@@ -25,6 +25,7 @@
 
 #include "access/htup_details.h"
 #include "access/xact.h"
+#include "access/xlog.h"
 #include "catalog/namespace.h"
 #include "catalog/partition.h"
 #include "catalog/pg_attribute.h"
@@ -34,10 +35,15 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "nodes/parsenodes.h"
+#include "pgstat.h"
+#include "storage/latch.h"
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
 
@@ -52,6 +58,7 @@
 PG_FUNCTION_INFO_V1(pg_partmgr_is_valid_time_zone);
 PG_FUNCTION_INFO_V1(pg_partmgr_create_parent);
 PG_FUNCTION_INFO_V1(pg_partmgr_run_maintenance);
+PG_FUNCTION_INFO_V1(pg_partmgr_run_maintenance_proc);
 PG_FUNCTION_INFO_V1(pg_partmgr_show_partitions);
 PG_FUNCTION_INFO_V1(pg_partmgr_show_partition_name);
 PG_FUNCTION_INFO_V1(pg_partmgr_show_partition_info);
@@ -406,7 +413,8 @@ pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 	(void) partmgr_execute_or_raise(partmgr_plan_initial(set, partmgr_read_tree(set),
 														 start_text != NULL, start,
 														 with_default,
-														 GetCurrentTransactionStartTimestamp()));
+														 GetCurrentTransactionStartTimestamp()),
+									"create_parent");
 	SPI_finish();
 	PG_RETURN_BOOL(true);
 }
@@ -423,7 +431,75 @@ pg_partmgr_run_maintenance(PG_FUNCTION_ARGS)
 	bool		analyze = !PG_ARGISNULL(1) && PG_GETARG_BOOL(1);
 
 	SPI_connect();
-	partmgr_run_maintenance(table, analyze);
+	partmgr_run_maintenance(table, analyze, "run_maintenance");
+	SPI_finish();
+	PG_RETURN_VOID();
+}
+
+/*
+ * pg_partmgr_run_maintenance_proc
+ *		PROCEDURE partmgr.run_maintenance_proc(p_wait, p_analyze, p_jobmon):
+ *		maintain every set with automatic maintenance on, committing after
+ *		each set and pausing p_wait seconds between sets.  Called inside a
+ *		transaction block (where it cannot commit) it maintains the sets in
+ *		that transaction, as run_maintenance() does.  A failing set is a
+ *		WARNING and the next set is maintained.
+ */
+Datum
+pg_partmgr_run_maintenance_proc(PG_FUNCTION_ARGS)
+{
+	int			wait = PG_ARGISNULL(0) ? 0 : PG_GETARG_INT32(0);
+	bool		analyze = !PG_ARGISNULL(1) && PG_GETARG_BOOL(1);
+	bool		nonatomic = fcinfo->context != NULL &&
+		IsA(fcinfo->context, CallContext) &&
+		!castNode(CallContext, fcinfo->context)->atomic;
+	List	   *keys;
+	ListCell   *lc;
+	MemoryContext per_set;
+
+	if (wait < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("p_wait must not be negative, not %d", wait)));
+	if (RecoveryInProgress())
+		PG_RETURN_VOID();
+
+	/* in a non-atomic connection, SPI's memory survives our commits */
+	SPI_connect_ext(nonatomic ? SPI_OPT_NONATOMIC : 0);
+	keys = partmgr_config_list(true);
+	per_set = AllocSetContextCreate(CurrentMemoryContext,
+									"pg_partmgr run_maintenance_proc",
+									ALLOCSET_DEFAULT_SIZES);
+	foreach(lc, keys)
+	{
+		const char *key = (const char *) lfirst(lc);
+		MemoryContext caller = MemoryContextSwitchTo(per_set);
+		PartmgrSetOutcome outcome;
+		bool		snapshot = false;
+
+		if (!ActiveSnapshotSet())
+		{
+			PushActiveSnapshot(GetTransactionSnapshot());
+			snapshot = true;
+		}
+		partmgr_maintain_set(key, analyze, "run_maintenance_proc", &outcome);
+		if (outcome.error != NULL)
+			partmgr_report_set_failure(key, outcome.error);
+		if (snapshot)
+			PopActiveSnapshot();
+		MemoryContextSwitchTo(caller);
+		MemoryContextReset(per_set);
+
+		if (nonatomic)
+			SPI_commit();
+		if (wait > 0 && lnext(keys, lc) != NULL)
+		{
+			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+							 wait * 1000L, PG_WAIT_EXTENSION);
+			ResetLatch(MyLatch);
+			CHECK_FOR_INTERRUPTS();
+		}
+	}
 	SPI_finish();
 	PG_RETURN_VOID();
 }
@@ -682,7 +758,8 @@ pg_partmgr_partition_gap_fill(PG_FUNCTION_ARGS)
 	SPI_connect();
 	set = partmgr_config_load_table(table);
 	lock_set_or_raise(set->parent_oid, set->key);
-	created = partmgr_execute_or_raise(partmgr_plan_gap_fill(set, partmgr_read_tree(set)));
+	created = partmgr_execute_or_raise(partmgr_plan_gap_fill(set, partmgr_read_tree(set)),
+									   "partition_gap_fill");
 	SPI_finish();
 	PG_RETURN_INT32(created);
 }
@@ -732,7 +809,9 @@ create_explicit(FunctionCallInfo fcinfo, PartmgrKeyKind kind, Oid elemtype)
 	}
 	lock_set_or_raise(set->parent_oid, set->key);
 	created = partmgr_execute_or_raise(partmgr_plan_explicit(set, partmgr_read_tree(set),
-															 lowers, n));
+															 lowers, n),
+									   kind == PARTMGR_KEY_TIME ?
+									   "create_partition_time" : "create_partition_id");
 	SPI_finish();
 	return created > 0;
 }

@@ -214,6 +214,7 @@ partmgr_config_bind(PartmgrSet *set)
 	partmgr_read_parent(set->parent_oid, &parent);
 	set->parent_schema = parent.schema;
 	set->parent_name = parent.name;
+	set->parent_owner = parent.owner;
 	if (parent.strategy == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),

@@ -19,7 +19,11 @@
  *
  * Transactions.  Each action runs in its own subtransaction inside the
  * caller's transaction; execution stops at the first failure, keeping the
- * actions already done.  Committing is the caller's business.
+ * actions already done.  Every action is recorded in the maintenance log.
+ * Committing is the caller's business.
+ *
+ * Rights.  Actions run as the parent's owner when the caller has that
+ * role's rights, so children belong to the owner (see execute_action).
  *
  * Copyright (c) 2026, the pg_partmgr authors
  * Licensed under the PostgreSQL License; see LICENSE.
@@ -41,6 +45,7 @@
 #include "storage/lock.h"
 #include "storage/proc.h"
 #include "storage/sinvaladt.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
@@ -51,6 +56,7 @@
 #include "bounds.h"
 #include "ddl.h"
 #include "execute.h"
+#include "log.h"
 #include "spi_util.h"
 
 /* longest pause between two attempts to take a lock */
@@ -244,6 +250,22 @@ execute_action(void *arg)
 	const PartmgrAction *action = ctx->action;
 	int			nestlevel = NewGUCNestLevel();
 	Oid			default_oid;
+	Oid			owner = set->parent_owner;
+	Oid			save_userid;
+	int			save_sec_context;
+
+	/*
+	 * Act as the parent's owner when we have that role's rights (a superuser
+	 * does), so new tables belong to the owner, not to whoever ran
+	 * maintenance; and in a security-restricted context, so nothing the owner
+	 * controls can act with our rights.  Otherwise act as ourselves, and
+	 * PostgreSQL's checks decide.  Aborting the subtransaction restores both.
+	 */
+	GetUserIdAndSecContext(&save_userid, &save_sec_context);
+	if (owner != save_userid && has_privs_of_role(save_userid, owner))
+		SetUserIdAndSecContext(owner, save_sec_context |
+							   SECURITY_LOCAL_USERID_CHANGE |
+							   SECURITY_RESTRICTED_OPERATION);
 
 	(void) set_config_option("lock_timeout", psprintf("%d", partmgr_lock_timeout),
 							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
@@ -269,6 +291,7 @@ execute_action(void *arg)
 	}
 
 	AtEOXact_GUC(true, nestlevel);
+	SetUserIdAndSecContext(save_userid, save_sec_context);
 	ereport(LOG,
 			(errmsg("pg_partmgr: created %s", partmgr_action_describe(ctx->plan, action))));
 }
@@ -301,15 +324,17 @@ explain_failure(const PartmgrPlan *plan, const PartmgrAction *action,
 
 /*
  * partmgr_execute_plan
- *		Run the plan's actions in order, each in its own subtransaction.  A
- *		child that cannot be attached because the default partition holds
- *		rows of its range is skipped with a WARNING that says so (the others
- *		are still created, so new rows keep landing in proper children); any
- *		other failure stops execution.  result says how far it got and why it
- *		stopped.
+ *		Run the plan's actions in order, each in its own subtransaction, and
+ *		record each in the maintenance log as run_by.  A child that cannot be
+ *		attached because the default partition holds rows of its range is
+ *		skipped with a WARNING that says so (the others are still created, so
+ *		new rows keep landing in proper children); any other failure stops
+ *		execution.  result says how far it got and why it stopped.  Raises no
+ *		error of its own except a query cancel.
  */
 void
-partmgr_execute_plan(const PartmgrPlan *plan, PartmgrExecResult *result)
+partmgr_execute_plan(const PartmgrPlan *plan, const char *run_by,
+					 PartmgrExecResult *result)
 {
 	ListCell   *lc;
 
@@ -318,15 +343,29 @@ partmgr_execute_plan(const PartmgrPlan *plan, PartmgrExecResult *result)
 	{
 		ActionContext ctx;
 		ErrorData  *edata = NULL;
+		TimestampTz started = GetCurrentTimestamp();
+		bool		ok;
+		bool		blocked = false;
 
 		ctx.plan = plan;
 		ctx.action = (const PartmgrAction *) lfirst(lc);
-		if (partmgr_run_subxact(execute_action, &ctx, &edata))
+		ok = partmgr_run_subxact(execute_action, &ctx, &edata);
+		if (!ok)
+			blocked = explain_failure(plan, ctx.action, edata);
+		partmgr_log_action(plan->set->key, run_by,
+						   partmgr_action_name(ctx.action),
+						   quote_qualified_identifier(ctx.action->schema, ctx.action->name),
+						   partmgr_action_bounds(plan, ctx.action), started,
+						   ok ? PARTMGR_OUTCOME_DONE :
+						   (blocked || edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE) ?
+						   PARTMGR_OUTCOME_SKIPPED : PARTMGR_OUTCOME_FAILED,
+						   edata);
+		if (ok)
 		{
 			result->ndone++;
 			continue;
 		}
-		if (explain_failure(plan, ctx.action, edata))
+		if (blocked)
 		{
 			edata->elevel = WARNING;
 			ThrowErrorData(edata);

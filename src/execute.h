@@ -32,6 +32,7 @@ extern void partmgr_lock_relation(Oid relid, LOCKMODE mode);
 extern bool partmgr_try_lock_set(Oid parent_oid);
 extern bool partmgr_run_subxact(void (*fn) (void *arg), void *arg,
 								ErrorData **error);
-extern void partmgr_execute_plan(const PartmgrPlan *plan, PartmgrExecResult *result);
+extern void partmgr_execute_plan(const PartmgrPlan *plan, const char *run_by,
+								 PartmgrExecResult *result);
 
 #endif							/* PARTMGR_EXECUTE_H */

@@ -42,11 +42,13 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
+#include "utils/timestamp.h"
 
 #include "bounds.h"
 #include "config.h"
 #include "ddl.h"
 #include "execute.h"
+#include "log.h"
 #include "maintenance.h"
 #include "spi_util.h"
 
@@ -374,76 +376,134 @@ partmgr_plan_explicit(PartmgrSet *set, PartmgrTree *tree,
  *		rolls back the caller's statement).  Returns how many actions ran.
  */
 int
-partmgr_execute_or_raise(const PartmgrPlan *plan)
+partmgr_execute_or_raise(const PartmgrPlan *plan, const char *run_by)
 {
 	PartmgrExecResult result;
 
-	partmgr_execute_plan(plan, &result);
+	partmgr_execute_plan(plan, run_by, &result);
 	if (result.error != NULL)
 		ReThrowError(result.error);
 	return result.ndone;
 }
 
-/* State of the maintenance of one set inside a run. */
+/* State of the maintenance of one set, passed into its subtransaction. */
 typedef struct SetRun
 {
 	const char *key;
-	bool		analyze;
-	TimestampTz now;
-	bool		skipped;		/* another run holds the set */
-	int			created;
-	ErrorData  *error;			/* failure after some work was kept */
+	const char *run_by;
+	PartmgrSet *set;			/* loaded configuration, or NULL */
+	PartmgrSetOutcome *outcome;
 } SetRun;
 
 /*
- * maintain_set
- *		Maintain one set (called in a subtransaction): take its advisory
- *		lock, plan premake, execute, analyze if asked and something was made,
- *		and stamp maintenance_last_run when it all succeeded.
+ * plan_and_execute_set
+ *		Load the set, take its advisory lock, plan premake and execute the
+ *		plan.  Runs in a subtransaction; execution itself raises nothing, so
+ *		an error here means no action was taken.
  */
 static void
-maintain_set(void *arg)
+plan_and_execute_set(void *arg)
 {
 	SetRun	   *run = (SetRun *) arg;
 	PartmgrSetContext ctx;
-	PartmgrSet *set;
-	PartmgrPlan *plan;
 	PartmgrExecResult result;
+	PartmgrPlan *plan;
 
 	partmgr_set_context_push(&ctx, run->key);
-	set = partmgr_config_load(run->key, false);
-	if (!partmgr_try_lock_set(set->parent_oid))
+	run->set = partmgr_config_load(run->key, false);
+	if (run->set->undo_in_progress)
+	{
+		ereport(NOTICE,
+				(errmsg("skipped partition set \"%s\": undo_partition is in progress",
+						run->key)));
+		run->outcome->skipped = true;
+	}
+	else if (!partmgr_try_lock_set(run->set->parent_oid))
 	{
 		ereport(NOTICE,
 				(errmsg("skipped partition set \"%s\": another maintenance run is working on it",
 						run->key)));
-		run->skipped = true;
-		partmgr_set_context_pop(&ctx);
-		return;
+		run->outcome->skipped = true;
 	}
-
-	plan = partmgr_plan_premake(set, partmgr_read_tree(set), run->now);
-	partmgr_execute_plan(plan, &result);
-	run->created = result.ndone;
-	if (result.error != NULL)
-		run->error = result.error;
 	else
 	{
-		if (run->analyze && result.ndone > 0)
-			partmgr_spi_utility(partmgr_ddl_analyze(set));
-		partmgr_config_mark_run(set->key);
+		plan = partmgr_plan_premake(run->set, partmgr_read_tree(run->set),
+									GetCurrentTransactionStartTimestamp());
+		partmgr_execute_plan(plan, run->run_by, &result);
+		run->outcome->created = result.ndone;
+		run->outcome->error = result.error;
 	}
 	partmgr_set_context_pop(&ctx);
 }
 
+static void
+analyze_set(void *arg)
+{
+	partmgr_spi_utility(partmgr_ddl_analyze((PartmgrSet *) arg));
+}
+
 /*
- * report_set_failure
+ * partmgr_maintain_set
+ *		Maintain one set in the caller's transaction: plan and execute premake
+ *		in a subtransaction, analyze the parent if asked and children were
+ *		made, stamp maintenance_last_run when nothing failed, and record every
+ *		action -- and a failure that stopped the set before any action -- in
+ *		the maintenance log.  Errors are returned in outcome, not raised
+ *		(except a query cancel).
+ */
+void
+partmgr_maintain_set(const char *key, bool analyze, const char *run_by,
+					 PartmgrSetOutcome *outcome)
+{
+	SetRun		run;
+	ErrorData  *edata = NULL;
+	TimestampTz started = GetCurrentTimestamp();
+
+	memset(outcome, 0, sizeof(*outcome));
+	memset(&run, 0, sizeof(run));
+	run.key = key;
+	run.run_by = run_by;
+	run.outcome = outcome;
+
+	if (!partmgr_run_subxact(plan_and_execute_set, &run, &edata))
+	{
+		/* nothing was done: record why */
+		outcome->error = edata;
+		partmgr_log_action(key, run_by, "maintain set", NULL, NULL, started,
+						   edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE ?
+						   PARTMGR_OUTCOME_SKIPPED : PARTMGR_OUTCOME_FAILED,
+						   edata);
+		return;
+	}
+	if (outcome->skipped || outcome->error != NULL)
+		return;
+
+	if (analyze && outcome->created > 0)
+	{
+		started = GetCurrentTimestamp();
+		edata = NULL;
+		if (!partmgr_run_subxact(analyze_set, run.set, &edata))
+			outcome->error = edata;
+		partmgr_log_action(key, run_by, "analyze",
+						   partmgr_key_display(key), NULL, started,
+						   edata ? PARTMGR_OUTCOME_FAILED : PARTMGR_OUTCOME_DONE,
+						   edata);
+		if (edata != NULL)
+			return;
+	}
+	partmgr_config_mark_run(key);
+}
+
+/*
+ * partmgr_report_set_failure
  *		Tell the caller a set could not be (fully) maintained: a WARNING that
  *		keeps the original SQLSTATE, message, detail and hint.
  */
-static void
-report_set_failure(const char *key, ErrorData *edata, bool lock_timeout)
+void
+partmgr_report_set_failure(const char *key, const ErrorData *edata)
 {
+	bool		lock_timeout = edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE;
+
 	ereport(WARNING,
 			(errcode(edata->sqlerrcode),
 			 lock_timeout ?
@@ -456,16 +516,16 @@ report_set_failure(const char *key, ErrorData *edata, bool lock_timeout)
 
 /*
  * partmgr_run_maintenance
- *		Premake for one set (table_name, whatever its automatic_maintenance
- *		says) or for every set with automatic maintenance on, in
- *		maintenance_order.  Each set is maintained in its own subtransaction.
- *		A set whose locks cannot be had within pg_partmgr.lock_timeout is
- *		skipped with a WARNING; so is a failing set when all sets are
- *		maintained, while for a single named set the error is raised.  Does
- *		nothing during recovery.
+ *		Maintain one set (table_name, whatever its automatic_maintenance
+ *		says) or every set with automatic maintenance on, in
+ *		maintenance_order, all in the caller's transaction, each in its own
+ *		subtransaction (see partmgr_maintain_set).  A set whose locks cannot
+ *		be had within pg_partmgr.lock_timeout is skipped with a WARNING; so is
+ *		a failing set when all sets are maintained, while for a single named
+ *		set the error is raised.  Does nothing during recovery.
  */
 void
-partmgr_run_maintenance(const char *table_name, bool analyze)
+partmgr_run_maintenance(const char *table_name, bool analyze, const char *run_by)
 {
 	List	   *keys;
 	ListCell   *lc;
@@ -485,24 +545,17 @@ partmgr_run_maintenance(const char *table_name, bool analyze)
 									ALLOCSET_DEFAULT_SIZES);
 	foreach(lc, keys)
 	{
-		SetRun		run;
-		ErrorData  *edata = NULL;
+		const char *key = (const char *) lfirst(lc);
+		PartmgrSetOutcome outcome;
 
-		memset(&run, 0, sizeof(run));
-		run.key = (const char *) lfirst(lc);
-		run.analyze = analyze;
-		run.now = GetCurrentTransactionStartTimestamp();
 		MemoryContextSwitchTo(per_set);
-		if (partmgr_run_subxact(maintain_set, &run, &edata))
-			edata = run.error;
-		if (edata != NULL)
+		partmgr_maintain_set(key, analyze, run_by, &outcome);
+		if (outcome.error != NULL)
 		{
-			if (edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
-				report_set_failure(run.key, edata, true);
-			else if (table_name != NULL)
-				ReThrowError(edata);
-			else
-				report_set_failure(run.key, edata, false);
+			if (table_name != NULL &&
+				outcome.error->sqlerrcode != ERRCODE_LOCK_NOT_AVAILABLE)
+				ReThrowError(outcome.error);
+			partmgr_report_set_failure(key, outcome.error);
 		}
 		MemoryContextSwitchTo(caller);
 		MemoryContextReset(per_set);

@@ -27,10 +27,22 @@ extern PartmgrPlan *partmgr_plan_premake(PartmgrSet *set, PartmgrTree *tree,
 extern PartmgrPlan *partmgr_plan_gap_fill(PartmgrSet *set, PartmgrTree *tree);
 extern PartmgrPlan *partmgr_plan_explicit(PartmgrSet *set, PartmgrTree *tree,
 										  const PartmgrPoint *lowers, int n);
-extern int	partmgr_execute_or_raise(const PartmgrPlan *plan);
+/* What partmgr_maintain_set did with one set. */
+typedef struct PartmgrSetOutcome
+{
+	int			created;		/* children created */
+	bool		skipped;		/* undo in progress, or another run holds it */
+	ErrorData  *error;			/* why it stopped, or NULL */
+} PartmgrSetOutcome;
+
+extern int	partmgr_execute_or_raise(const PartmgrPlan *plan, const char *run_by);
 extern PartmgrPoint partmgr_slot_lower(const PartmgrSet *set,
 									   const PartmgrTree *tree,
 									   PartmgrPoint value);
-extern void partmgr_run_maintenance(const char *table_name, bool analyze);
+extern void partmgr_maintain_set(const char *key, bool analyze,
+								 const char *run_by, PartmgrSetOutcome *outcome);
+extern void partmgr_report_set_failure(const char *key, const ErrorData *edata);
+extern void partmgr_run_maintenance(const char *table_name, bool analyze,
+									const char *run_by);
 
 #endif							/* PARTMGR_MAINTENANCE_H */

@@ -1,11 +1,13 @@
 /*-------------------------------------------------------------------------
  *
  * pg_partmgr.c
- *	  Module entry point: defines the GUCs of the pg_partmgr. namespace.
+ *	  Module entry point: defines the GUCs of the pg_partmgr. namespace and,
+ *	  when loaded through shared_preload_libraries, registers the launcher
+ *	  background worker.
  *
  * Nothing here touches a database.  The SQL functions work whether or not
- * the library is in shared_preload_libraries: it is loaded on first use and
- * the GUCs are defined then (a value set before that is picked up).
+ * the library is preloaded: it is loaded on first use and the GUCs are
+ * defined then (a value set before that is picked up).
  *
  * Copyright (c) 2026, the pg_partmgr authors
  * Licensed under the PostgreSQL License; see LICENSE.
@@ -20,20 +22,29 @@
 #include <limits.h>
 
 #include "fmgr.h"
+#include "miscadmin.h"
 #include "utils/guc.h"
 
 #include "pg_partmgr.h"
+#include "worker.h"
 
 PG_MODULE_MAGIC;
 
-/* pg_partmgr.lock_timeout, in milliseconds */
+/* GUC variables; see _PG_init for their meaning */
 int			partmgr_lock_timeout = 100;
+bool		partmgr_enabled = true;
+int			partmgr_interval = 600;
+char	   *partmgr_role = NULL;
+int			partmgr_max_workers = 2;
+char	   *partmgr_databases = NULL;
+int			partmgr_log_retention = 30;
 
 void		_PG_init(void);
 
 /*
  * _PG_init
- *		Define the GUCs and reserve their prefix.
+ *		Define the GUCs, reserve their prefix and, at server start, register
+ *		the launcher.
  */
 void
 _PG_init(void)
@@ -45,12 +56,64 @@ _PG_init(void)
 							"runs get it as lock_timeout. When it runs out, the work "
 							"is skipped with a WARNING and done by the next run.",
 							&partmgr_lock_timeout,
-							100,
-							1,
-							INT_MAX,
-							PGC_USERSET,
-							GUC_UNIT_MS,
+							100, 1, INT_MAX,
+							PGC_USERSET, GUC_UNIT_MS,
+							NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("pg_partmgr.enabled",
+							 "Whether the background worker runs maintenance.",
+							 NULL,
+							 &partmgr_enabled,
+							 true,
+							 PGC_SIGHUP, 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomIntVariable("pg_partmgr.interval",
+							"Time between two maintenance runs of the background worker.",
+							"Runs are aligned to the wall clock: they start at every "
+							"whole multiple of this interval after midnight, in the "
+							"server's time zone.",
+							&partmgr_interval,
+							600, 1, 7 * 24 * 3600,
+							PGC_SIGHUP, GUC_UNIT_S,
+							NULL, NULL, NULL);
+
+	DefineCustomStringVariable("pg_partmgr.role",
+							   "Role the background worker connects as.",
+							   "Empty means the bootstrap superuser. Each set is "
+							   "maintained with its parent table owner's rights when "
+							   "this role has them.",
+							   &partmgr_role,
+							   "",
+							   PGC_SIGHUP, 0,
+							   NULL, NULL, NULL);
+
+	DefineCustomIntVariable("pg_partmgr.max_workers",
+							"Most databases maintained at the same time by the background worker.",
+							NULL,
+							&partmgr_max_workers,
+							2, 1, 64,
+							PGC_SIGHUP, 0,
+							NULL, NULL, NULL);
+
+	DefineCustomStringVariable("pg_partmgr.databases",
+							   "Databases the background worker maintains (comma-separated).",
+							   "Empty means every database that has the extension.",
+							   &partmgr_databases,
+							   "",
+							   PGC_SIGHUP, GUC_LIST_INPUT,
+							   NULL, NULL, NULL);
+
+	DefineCustomIntVariable("pg_partmgr.log_retention",
+							"Days of partmgr.maintenance_log that the background worker keeps.",
+							"0 keeps every row.",
+							&partmgr_log_retention,
+							30, 0, 36500,
+							PGC_SIGHUP, 0,
 							NULL, NULL, NULL);
 
 	MarkGUCPrefixReserved("pg_partmgr");
+
+	if (process_shared_preload_libraries_in_progress && !IsBinaryUpgrade)
+		partmgr_register_launcher();
 }

@@ -84,6 +84,7 @@ typedef struct PartmgrSet
 	Oid			parent_oid;
 	char	   *parent_schema;
 	char	   *parent_name;
+	Oid			parent_owner;
 
 	/* partition key */
 	char	   *control;		/* control column name */
@@ -119,7 +120,16 @@ typedef struct PartmgrSet
 	int			maintenance_order;
 } PartmgrSet;
 
+/* Version of the SQL objects this library was built for. */
+#define PARTMGR_EXTVERSION		"0.1.0"
+
 /* GUC variables, defined in pg_partmgr.c */
 extern int	partmgr_lock_timeout;
+extern bool partmgr_enabled;
+extern int	partmgr_interval;
+extern char *partmgr_role;
+extern int	partmgr_max_workers;
+extern char *partmgr_databases;
+extern int	partmgr_log_retention;
 
 #endif							/* PG_PARTMGR_H */

@@ -188,6 +188,39 @@ partmgr_plan_add_default(PartmgrPlan *plan)
 }
 
 /*
+ * partmgr_action_name
+ *		What an action does, in words, for the maintenance log.
+ */
+const char *
+partmgr_action_name(const PartmgrAction *action)
+{
+	switch (action->kind)
+	{
+		case PARTMGR_ACTION_CREATE_CHILD:
+			return "create partition";
+		case PARTMGR_ACTION_CREATE_DEFAULT:
+			return "create default partition";
+	}
+	return NULL;				/* keep compiler quiet */
+}
+
+/*
+ * partmgr_action_bounds
+ *		"for values from .. to .." of an action that has bounds, else NULL.
+ */
+char *
+partmgr_action_bounds(const PartmgrPlan *plan, const PartmgrAction *action)
+{
+	const PartmgrAxis *axis = &plan->set->axis;
+
+	if (action->kind != PARTMGR_ACTION_CREATE_CHILD)
+		return NULL;
+	return psprintf("for values from %s to %s",
+					partmgr_point_literal(axis, action->lower),
+					partmgr_point_literal(axis, action->upper));
+}
+
+/*
  * partmgr_action_describe
  *		What an action creates, as a noun phrase for logs and messages
  *		("partition "s"."t" of "s"."p" for values from .. to ..").
@@ -195,16 +228,14 @@ partmgr_plan_add_default(PartmgrPlan *plan)
 char *
 partmgr_action_describe(const PartmgrPlan *plan, const PartmgrAction *action)
 {
-	const PartmgrAxis *axis = &plan->set->axis;
 	const char *table = quote_qualified_identifier(action->schema, action->name);
 
 	switch (action->kind)
 	{
 		case PARTMGR_ACTION_CREATE_CHILD:
-			return psprintf("partition %s of %s for values from %s to %s",
-							table, partmgr_key_display(plan->set->key),
-							partmgr_point_literal(axis, action->lower),
-							partmgr_point_literal(axis, action->upper));
+			return psprintf("partition %s of %s %s", table,
+							partmgr_key_display(plan->set->key),
+							partmgr_action_bounds(plan, action));
 		case PARTMGR_ACTION_CREATE_DEFAULT:
 			return psprintf("default partition %s of %s", table,
 							partmgr_key_display(plan->set->key));

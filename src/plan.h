@@ -59,6 +59,9 @@ extern PartmgrSlotResult partmgr_plan_add_child(PartmgrPlan *plan,
 												PartmgrPoint upper);
 extern void partmgr_plan_add_default(PartmgrPlan *plan);
 extern char *partmgr_child_name(const PartmgrSet *set, PartmgrPoint lower);
+extern const char *partmgr_action_name(const PartmgrAction *action);
+extern char *partmgr_action_bounds(const PartmgrPlan *plan,
+								   const PartmgrAction *action);
 extern char *partmgr_action_describe(const PartmgrPlan *plan,
 									 const PartmgrAction *action);
 

@@ -5,7 +5,9 @@
  *
  * Every statement is compared with the single SPI_OK_* code it must
  * return; anything else is a bug and raises an internal error that names
- * the statement.  Statements run on every maintenance pass go through
+ * the statement.  The caller's memory context is current again when a
+ * wrapper returns (SPI itself leaves its procedure context current), so
+ * callers decide where results live.  Statements run on every maintenance pass go through
  * partmgr_spi_exec_cached, which prepares each one once per backend and
  * keeps the plan (PostgreSQL's plan cache revalidates it when the tables
  * it reads change).
@@ -53,10 +55,12 @@ uint64
 partmgr_spi_exec(const char *sql, int nargs, Oid *argtypes, Datum *values,
 				 const char *nulls, bool read_only, int expected)
 {
+	MemoryContext caller = CurrentMemoryContext;
 	int			ret;
 
 	ret = SPI_execute_with_args(sql, nargs, argtypes, values, nulls,
 								read_only, 0);
+	MemoryContextSwitchTo(caller);
 	check_result(sql, ret, expected);
 	return SPI_processed;
 }
@@ -71,9 +75,10 @@ partmgr_spi_exec_cached(const char *sql, int nargs, Oid *argtypes,
 						Datum *values, const char *nulls, bool read_only,
 						int expected)
 {
-	KeptPlan *entry;
+	KeptPlan   *entry;
 	bool		found;
 	int			ret;
+	MemoryContext caller = CurrentMemoryContext;
 
 	if (plan_cache == NULL)
 	{
@@ -101,6 +106,7 @@ partmgr_spi_exec_cached(const char *sql, int nargs, Oid *argtypes,
 	}
 
 	ret = SPI_execute_plan(entry->plan, values, nulls, read_only, 0);
+	MemoryContextSwitchTo(caller);
 	check_result(sql, ret, expected);
 	return SPI_processed;
 }
@@ -112,8 +118,10 @@ partmgr_spi_exec_cached(const char *sql, int nargs, Oid *argtypes,
 void
 partmgr_spi_utility(const char *sql)
 {
+	MemoryContext caller = CurrentMemoryContext;
 	int			ret = SPI_execute(sql, false, 0);
 
+	MemoryContextSwitchTo(caller);
 	check_result(sql, ret, SPI_OK_UTILITY);
 }
 

@@ -1,0 +1,612 @@
+/*-------------------------------------------------------------------------
+ *
+ * worker.c
+ *	  Background maintenance: a launcher that starts, on a schedule, one
+ *	  worker per database; each worker maintains that database's sets.
+ *
+ * The launcher is registered at server start (shared_preload_libraries),
+ * starts once recovery has finished (so never on a standby, and right after
+ * a promotion) and is restarted by the postmaster if it dies.  It connects
+ * to no database: it reads the shared catalogs pg_database and pg_authid.
+ * Runs are aligned to the wall clock -- every pg_partmgr.interval seconds
+ * after midnight in the server's time zone -- so they do not drift by the
+ * time a run takes.  At each run it starts a dynamic worker for each
+ * database that allows connections (or each one in pg_partmgr.databases),
+ * at most pg_partmgr.max_workers at once, and skips a database whose
+ * previous worker is still running.  A bad setting (unknown role or
+ * database) is reported once per run and that run is skipped or narrowed;
+ * the launcher keeps running and picks up the corrected value on reload.
+ *
+ * A worker connects to its database as pg_partmgr.role, checks that the
+ * extension is installed at the version this library was built for, and
+ * maintains each set with automatic maintenance on, in maintenance_order,
+ * each in its own transaction: an error in one set is reported, recorded in
+ * partmgr.maintenance_log, and the worker goes on with the next set.  It
+ * holds no transaction or snapshot between sets, and exits when done.
+ *
+ * Signals: SIGHUP reloads the configuration; SIGTERM ends the process at
+ * once (die); postmaster death ends it from any latch wait.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/worker.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/heapam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "access/xact.h"
+#include "catalog/pg_authid.h"
+#include "catalog/pg_database.h"
+#include "commands/dbcommands.h"
+#include "commands/extension.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "postmaster/interrupt.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "tcop/tcopprot.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/datetime.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+#include "utils/syscache.h"
+#include "utils/timestamp.h"
+#include "utils/varlena.h"
+
+#include "config.h"
+#include "log.h"
+#include "maintenance.h"
+#include "pg_partmgr.h"
+#include "spi_util.h"
+#include "worker.h"
+
+/* What a worker needs to know, passed in bgw_extra. */
+typedef struct WorkerArgs
+{
+	Oid			dboid;
+	Oid			roleoid;
+} WorkerArgs;
+
+/* A database the launcher maintains, and its worker when one runs. */
+typedef struct DatabaseSlot
+{
+	Oid			dboid;
+	char		name[NAMEDATALEN];
+	BackgroundWorkerHandle *handle; /* NULL when no worker runs */
+} DatabaseSlot;
+
+/* launcher state, in TopMemoryContext */
+static DatabaseSlot *slots = NULL;
+static int	nslots = 0;
+static List *pending = NIL;		/* of Oid: databases due for a worker */
+static Oid	round_role = InvalidOid;
+
+/* pause before trying again when no worker slot was free */
+#define RETRY_START_MS	5000
+
+/*
+ * partmgr_register_launcher
+ *		Register the launcher; called from _PG_init at server start.
+ */
+void
+partmgr_register_launcher(void)
+{
+	BackgroundWorker worker;
+
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
+	worker.bgw_restart_time = 10;
+	snprintf(worker.bgw_library_name, BGW_MAXLEN, "pg_partmgr");
+	snprintf(worker.bgw_function_name, BGW_MAXLEN, "pg_partmgr_launcher_main");
+	snprintf(worker.bgw_name, BGW_MAXLEN, "pg_partmgr launcher");
+	snprintf(worker.bgw_type, BGW_MAXLEN, "pg_partmgr launcher");
+	RegisterBackgroundWorker(&worker);
+}
+
+/*
+ * next_run_time
+ *		The first instant after now that is a whole number of intervals after
+ *		the last midnight in the server's time zone (runs restart from
+ *		midnight every day when the interval does not divide a day).
+ */
+static TimestampTz
+next_run_time(TimestampTz now)
+{
+	struct pg_tm tm;
+	fsec_t		fsec;
+	int			tz;
+	TimestampTz midnight;
+	TimestampTz next_midnight;
+	int64		step = (int64) partmgr_interval * USECS_PER_SEC;
+	int			julian;
+
+	if (timestamp2tm(now, &tz, &tm, &fsec, NULL, session_timezone) != 0)
+		return now + step;
+	tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+	tz = DetermineTimeZoneOffset(&tm, session_timezone);
+	if (tm2timestamp(&tm, 0, &tz, &midnight) != 0)
+		return now + step;
+	julian = date2j(tm.tm_year, tm.tm_mon, tm.tm_mday) + 1;
+	j2date(julian, &tm.tm_year, &tm.tm_mon, &tm.tm_mday);
+	tz = DetermineTimeZoneOffset(&tm, session_timezone);
+	if (tm2timestamp(&tm, 0, &tz, &next_midnight) != 0)
+		next_midnight = midnight + USECS_PER_DAY;
+
+	return Min(midnight + ((now - midnight) / step + 1) * step, next_midnight);
+}
+
+static DatabaseSlot *
+find_slot(Oid dboid)
+{
+	for (int i = 0; i < nslots; i++)
+	{
+		if (slots[i].dboid == dboid)
+			return &slots[i];
+	}
+	return NULL;
+}
+
+/*
+ * database_slot
+ *		The slot of a database, created on first use.
+ */
+static DatabaseSlot *
+database_slot(Oid dboid, const char *name)
+{
+	DatabaseSlot *slot = find_slot(dboid);
+
+	if (slot != NULL)
+		return slot;
+	if (slots == NULL)
+		slots = MemoryContextAllocZero(TopMemoryContext, sizeof(DatabaseSlot));
+	else
+		slots = repalloc(slots, sizeof(DatabaseSlot) * (nslots + 1));
+	slot = &slots[nslots++];
+	memset(slot, 0, sizeof(*slot));
+	slot->dboid = dboid;
+	strlcpy(slot->name, name, NAMEDATALEN);
+	return slot;
+}
+
+/*
+ * resolve_role
+ *		OID of the role workers connect as, or InvalidOid (with a WARNING)
+ *		when pg_partmgr.role names no role that can log in.  Needs a
+ *		transaction.
+ */
+static Oid
+resolve_role(void)
+{
+	HeapTuple	tuple;
+	Oid			roleoid;
+	bool		canlogin;
+
+	if (partmgr_role == NULL || partmgr_role[0] == '\0')
+		return BOOTSTRAP_SUPERUSERID;
+	tuple = SearchSysCache1(AUTHNAME, PointerGetDatum(partmgr_role));
+	if (!HeapTupleIsValid(tuple))
+	{
+		ereport(WARNING,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("role \"%s\" named by pg_partmgr.role does not exist", partmgr_role),
+				 errdetail("No maintenance runs until the setting is corrected and reloaded.")));
+		return InvalidOid;
+	}
+	roleoid = ((Form_pg_authid) GETSTRUCT(tuple))->oid;
+	canlogin = ((Form_pg_authid) GETSTRUCT(tuple))->rolcanlogin;
+	ReleaseSysCache(tuple);
+	if (!canlogin)
+	{
+		ereport(WARNING,
+				(errcode(ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION),
+				 errmsg("role \"%s\" named by pg_partmgr.role cannot log in", partmgr_role),
+				 errdetail("No maintenance runs until the setting is corrected and reloaded.")));
+		return InvalidOid;
+	}
+	return roleoid;
+}
+
+/*
+ * queue_databases
+ *		Put every database due for maintenance on the pending list: all that
+ *		allow connections, or those named in pg_partmgr.databases (an unknown
+ *		name is reported).  A database whose previous worker still runs is
+ *		passed over this time.  Needs a transaction.
+ */
+static void
+queue_databases(void)
+{
+	Relation	rel;
+	TableScanDesc scan;
+	HeapTuple	tuple;
+	List	   *wanted = NIL;
+	List	   *found = NIL;
+	char	   *raw = pstrdup(partmgr_databases ? partmgr_databases : "");
+	ListCell   *lc;
+
+	if (raw[0] != '\0' && !SplitIdentifierString(raw, ',', &wanted))
+	{
+		ereport(WARNING,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("pg_partmgr.databases is not a valid list of database names: \"%s\"",
+						partmgr_databases),
+				 errdetail("No maintenance runs until the setting is corrected and reloaded.")));
+		return;
+	}
+
+	rel = table_open(DatabaseRelationId, AccessShareLock);
+	scan = table_beginscan_catalog(rel, 0, NULL);
+	while ((tuple = heap_getnext(scan, ForwardScanDirection)) != NULL)
+	{
+		Form_pg_database db = (Form_pg_database) GETSTRUCT(tuple);
+		const char *name = NameStr(db->datname);
+		bool		listed = wanted == NIL;
+		DatabaseSlot *slot;
+
+		foreach(lc, wanted)
+		{
+			if (strcmp((char *) lfirst(lc), name) == 0)
+			{
+				listed = true;
+				found = lappend(found, lfirst(lc));
+			}
+		}
+		if (!listed || !db->datallowconn || (db->datistemplate && wanted == NIL))
+			continue;
+
+		slot = database_slot(db->oid, name);
+		if (slot->handle != NULL || list_member_oid(pending, db->oid))
+		{
+			ereport(LOG,
+					(errmsg("pg_partmgr: maintenance of database \"%s\" from the previous run is still going; skipped this run",
+							name)));
+			continue;
+		}
+		pending = lappend_oid(pending, db->oid);
+	}
+	table_endscan(scan);
+	table_close(rel, AccessShareLock);
+
+	foreach(lc, wanted)
+	{
+		if (!list_member_ptr(found, lfirst(lc)))
+			ereport(WARNING,
+					(errcode(ERRCODE_UNDEFINED_DATABASE),
+					 errmsg("database \"%s\" named by pg_partmgr.databases does not exist",
+							(char *) lfirst(lc))));
+	}
+}
+
+/*
+ * start_round
+ *		Begin a maintenance run: check the role and queue the databases.
+ */
+static void
+start_round(void)
+{
+	MemoryContext saved = CurrentMemoryContext;
+
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	round_role = resolve_role();
+	if (OidIsValid(round_role))
+	{
+		MemoryContext outer = MemoryContextSwitchTo(TopMemoryContext);
+
+		queue_databases();
+		MemoryContextSwitchTo(outer);
+	}
+	CommitTransactionCommand();
+	MemoryContextSwitchTo(saved);
+}
+
+/*
+ * reap_workers
+ *		Forget the handles of workers that have exited.
+ */
+static void
+reap_workers(void)
+{
+	for (int i = 0; i < nslots; i++)
+	{
+		pid_t		pid;
+
+		if (slots[i].handle != NULL &&
+			GetBackgroundWorkerPid(slots[i].handle, &pid) == BGWH_STOPPED)
+		{
+			pfree(slots[i].handle);
+			slots[i].handle = NULL;
+		}
+	}
+}
+
+static int
+running_workers(void)
+{
+	int			n = 0;
+
+	for (int i = 0; i < nslots; i++)
+		n += slots[i].handle != NULL;
+	return n;
+}
+
+/*
+ * start_pending
+ *		Start workers for pending databases while fewer than
+ *		pg_partmgr.max_workers run.  False if the server had no free
+ *		background worker slot (max_worker_processes), to try again later.
+ */
+static bool
+start_pending(void)
+{
+	while (pending != NIL && running_workers() < partmgr_max_workers)
+	{
+		Oid			dboid = linitial_oid(pending);
+		DatabaseSlot *slot = find_slot(dboid);
+		BackgroundWorker worker;
+		WorkerArgs	args;
+		BackgroundWorkerHandle *handle;
+		MemoryContext outer;
+
+		memset(&worker, 0, sizeof(worker));
+		worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+		worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
+		worker.bgw_restart_time = BGW_NEVER_RESTART;
+		snprintf(worker.bgw_library_name, BGW_MAXLEN, "pg_partmgr");
+		snprintf(worker.bgw_function_name, BGW_MAXLEN, "pg_partmgr_worker_main");
+		snprintf(worker.bgw_name, BGW_MAXLEN, "pg_partmgr worker for database %s", slot->name);
+		snprintf(worker.bgw_type, BGW_MAXLEN, "pg_partmgr worker");
+		worker.bgw_notify_pid = MyProcPid;
+		args.dboid = dboid;
+		args.roleoid = round_role;
+		memcpy(worker.bgw_extra, &args, sizeof(args));
+
+		outer = MemoryContextSwitchTo(TopMemoryContext);
+		if (!RegisterDynamicBackgroundWorker(&worker, &handle))
+		{
+			MemoryContextSwitchTo(outer);
+			ereport(WARNING,
+					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+					 errmsg("pg_partmgr: no background worker slot free for database \"%s\"",
+							slot->name),
+					 errhint("Raise max_worker_processes; the launcher tries again in %d seconds.",
+							 RETRY_START_MS / 1000)));
+			return false;
+		}
+		slot->handle = handle;
+		pending = list_delete_first(pending);
+		MemoryContextSwitchTo(outer);
+	}
+	return true;
+}
+
+/*
+ * pg_partmgr_launcher_main
+ *		Entry point of the launcher.
+ */
+void
+pg_partmgr_launcher_main(Datum arg)
+{
+	TimestampTz next_run;
+	int			interval_seen;
+
+	pqsignal(SIGHUP, SignalHandlerForConfigReload);
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+
+	/* shared catalogs only: pg_database and pg_authid */
+	BackgroundWorkerInitializeConnection(NULL, NULL, 0);
+
+	interval_seen = partmgr_interval;
+	next_run = next_run_time(GetCurrentTimestamp());
+	ereport(LOG,
+			(errmsg("pg_partmgr launcher started: maintenance every %d s, next run at %s",
+					partmgr_interval, timestamptz_to_str(next_run))));
+
+	for (;;)
+	{
+		TimestampTz now;
+		long		sleep_ms;
+		bool		started = true;
+
+		CHECK_FOR_INTERRUPTS();
+		if (ConfigReloadPending)
+		{
+			ConfigReloadPending = false;
+			ProcessConfigFile(PGC_SIGHUP);
+			if (partmgr_interval != interval_seen)
+			{
+				interval_seen = partmgr_interval;
+				next_run = next_run_time(GetCurrentTimestamp());
+				ereport(LOG,
+						(errmsg("pg_partmgr launcher: maintenance every %d s, next run at %s",
+								partmgr_interval, timestamptz_to_str(next_run))));
+			}
+		}
+
+		reap_workers();
+		now = GetCurrentTimestamp();
+		if (now >= next_run)
+		{
+			if (partmgr_enabled)
+				start_round();
+			next_run = next_run_time(now);
+		}
+		if (pending != NIL)
+			started = start_pending();
+
+		sleep_ms = TimestampDifferenceMilliseconds(GetCurrentTimestamp(), next_run);
+		if (!started)
+			sleep_ms = Min(sleep_ms, RETRY_START_MS);
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 Max(sleep_ms, 1), PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+	}
+}
+
+/*
+ * extension_ready
+ *		True if the extension is installed in this database at the version
+ *		this library was built for.  Needs a transaction and SPI.
+ */
+static bool
+extension_ready(void)
+{
+	char	   *version;
+
+	if (!OidIsValid(get_extension_oid("pg_partmgr", true)))
+		return false;
+	partmgr_spi_exec("SELECT extversion FROM pg_catalog.pg_extension"
+					 " WHERE extname = 'pg_partmgr'",
+					 0, NULL, NULL, NULL, true, SPI_OK_SELECT);
+	version = SPI_processed == 1 ? partmgr_spi_text(0, 1) : NULL;
+	if (version == NULL || strcmp(version, PARTMGR_EXTVERSION) != 0)
+	{
+		ereport(WARNING,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("pg_partmgr %s is installed in database \"%s\", but the loaded library is %s",
+						version ? version : "?", get_database_name(MyDatabaseId),
+						PARTMGR_EXTVERSION),
+				 errhint("Run ALTER EXTENSION pg_partmgr UPDATE.")));
+		return false;
+	}
+	return true;
+}
+
+/*
+ * record_crash
+ *		After a set's transaction was aborted by an error that escaped its
+ *		own handling, record the failure in a new transaction.
+ */
+static void
+record_crash(const char *key, const ErrorData *edata, TimestampTz started)
+{
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	SPI_connect();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	partmgr_log_action(key, "worker", "maintain set", NULL, NULL, started,
+					   PARTMGR_OUTCOME_FAILED, edata);
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+}
+
+/*
+ * maintain_in_transaction
+ *		Maintain one set in a transaction of its own.  Errors inside the set
+ *		are handled by partmgr_maintain_set (logged, reported as WARNING); an
+ *		error escaping it is reported, the transaction aborted, and the
+ *		failure recorded.
+ */
+static void
+maintain_in_transaction(const char *key, MemoryContext cxt)
+{
+	TimestampTz started = GetCurrentTimestamp();
+
+	PG_TRY();
+	{
+		PartmgrSetOutcome outcome;
+
+		SetCurrentStatementStartTimestamp();
+		StartTransactionCommand();
+		SPI_connect();
+		PushActiveSnapshot(GetTransactionSnapshot());
+		pgstat_report_activity(STATE_RUNNING,
+							   psprintf("pg_partmgr: maintaining partition set %s", key));
+		MemoryContextSwitchTo(cxt);
+		partmgr_maintain_set(key, false, "worker", &outcome);
+		if (outcome.error != NULL)
+			partmgr_report_set_failure(key, outcome.error);
+		SPI_finish();
+		PopActiveSnapshot();
+		CommitTransactionCommand();
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		EmitErrorReport();
+		FlushErrorState();
+		AbortCurrentTransaction();
+		record_crash(key, edata, started);
+	}
+	PG_END_TRY();
+	pgstat_report_stat(false);
+	pgstat_report_activity(STATE_IDLE, NULL);
+}
+
+/*
+ * pg_partmgr_worker_main
+ *		Entry point of a per-database worker: maintain the database's sets
+ *		once and exit.
+ */
+void
+pg_partmgr_worker_main(Datum arg)
+{
+	WorkerArgs	args;
+	MemoryContext keep;
+	MemoryContext per_set;
+	List	   *keys = NIL;
+	ListCell   *lc;
+
+	memcpy(&args, MyBgworkerEntry->bgw_extra, sizeof(args));
+	pqsignal(SIGHUP, SignalHandlerForConfigReload);
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+	BackgroundWorkerInitializeConnectionByOid(args.dboid, args.roleoid, 0);
+	pgstat_report_appname("pg_partmgr worker");
+
+	keep = AllocSetContextCreate(TopMemoryContext, "pg_partmgr worker",
+								 ALLOCSET_DEFAULT_SIZES);
+	per_set = AllocSetContextCreate(keep, "pg_partmgr worker set",
+									ALLOCSET_DEFAULT_SIZES);
+
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	SPI_connect();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	pgstat_report_activity(STATE_RUNNING, "pg_partmgr: listing partition sets");
+	if (!RecoveryInProgress() && extension_ready())
+	{
+		MemoryContext outer = MemoryContextSwitchTo(keep);
+
+		keys = partmgr_config_list(true);
+		MemoryContextSwitchTo(outer);
+		partmgr_log_prune(partmgr_log_retention);
+	}
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+
+	foreach(lc, keys)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (ConfigReloadPending)
+		{
+			ConfigReloadPending = false;
+			ProcessConfigFile(PGC_SIGHUP);
+		}
+		maintain_in_transaction((const char *) lfirst(lc), per_set);
+		MemoryContextSwitchTo(keep);
+		MemoryContextReset(per_set);
+	}
+	if (keys != NIL)
+		ereport(DEBUG1,
+				(errmsg("pg_partmgr: maintained %d partition sets in database \"%s\"",
+						list_length(keys), get_database_name(MyDatabaseId))));
+	proc_exit(0);
+}
