@@ -437,6 +437,30 @@ pg_partmgr_run_maintenance(PG_FUNCTION_ARGS)
 }
 
 /*
+ * pause_seconds
+ *		Sleep, interruptibly, until the given number of seconds has passed
+ *		(a latch set by someone else does not cut it short).
+ */
+static void
+pause_seconds(int seconds)
+{
+	TimestampTz until = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
+												   seconds * 1000L);
+
+	for (;;)
+	{
+		long		left = TimestampDifferenceMilliseconds(GetCurrentTimestamp(), until);
+
+		if (left <= 0)
+			break;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 left, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/*
  * pg_partmgr_run_maintenance_proc
  *		PROCEDURE partmgr.run_maintenance_proc(p_wait, p_analyze, p_jobmon):
  *		maintain every set with automatic maintenance on, committing after
@@ -493,12 +517,7 @@ pg_partmgr_run_maintenance_proc(PG_FUNCTION_ARGS)
 		if (nonatomic)
 			SPI_commit();
 		if (wait > 0 && lnext(keys, lc) != NULL)
-		{
-			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-							 wait * 1000L, PG_WAIT_EXTENSION);
-			ResetLatch(MyLatch);
-			CHECK_FOR_INTERRUPTS();
-		}
+			pause_seconds(wait);
 	}
 	SPI_finish();
 	PG_RETURN_VOID();

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 #
 # Run every pg_partmgr test suite on throwaway PostgreSQL clusters:
-#   pg_regress (sql/, expected/), isolationtester (test/specs, test/expected)
-#   and pgTAP (test/pgtap, run with pg_prove).
+#   pg_regress (sql/, expected/), isolationtester (test/specs, test/expected),
+#   pgTAP (test/pgtap, run with pg_prove) and TAP (test/t, run with prove and
+#   PostgreSQL::Test::Cluster: the background worker, standbys, pg_cron).
 #
 # Run it as root: it installs the Debian packages the tests need if they are
 # missing (.ci/install-deps), builds and installs the extension, then runs
@@ -38,6 +39,7 @@ make -s -C "$top" PG_CONFIG="$PG_CONFIG" install >/dev/null || exit 1
 # work on a copy of the test inputs in a directory postgres owns.
 work=$(mktemp -d /tmp/pg_partmgr_tests.XXXXXX)
 cp -r "$top/sql" "$top/expected" "$top/test" "$work/"
+mkdir -p "$work/tap"
 [ "$(id -u)" -eq 0 ] && chown -R postgres "$work"
 regress_tests=$(make -s -C "$top" print-REGRESS)
 isolation_tests=$(make -s -C "$top" print-ISOLATION)
@@ -83,6 +85,15 @@ if as_postgres "$bindir/pg_ctl" -D "$data" -l "$work/pgtap/server.log" -w start 
 else
 	cat "$work/pgtap/server.log"
 	failed+=(pgTAP)
+fi
+
+echo "== TAP"
+if ! (cd "$work" && as_postgres env PATH="$bindir:$PATH" TESTDIR="$work/tap" \
+	PG_REGRESS="$pg_regress" prove -I "$pgxs_src/test/perl" test/t/*.pl); then
+	failed+=(TAP)
+	for f in "$work"/tap/tmp_check/log/regress_log_*; do
+		[ -f "$f" ] && { echo "--- $f"; tail -40 "$f"; }
+	done
 fi
 
 echo

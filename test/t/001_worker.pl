@@ -1,0 +1,157 @@
+#
+# The background worker: maintenance without any call, in every database
+# that has the extension, one broken set not stopping the others, a visible
+# maintenance log, bad settings survived, SIGHUP, and restarts.
+#
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('worker');
+$node->init;
+$node->append_conf('postgresql.conf', q{
+shared_preload_libraries = 'pg_partmgr'
+pg_partmgr.interval = 1
+timezone = 'UTC'
+});
+$node->start;
+
+# two databases with the extension, one without
+$node->safe_psql('postgres', 'CREATE DATABASE second');
+$node->safe_psql('postgres', 'CREATE DATABASE plain');
+for my $db ('postgres', 'second')
+{
+	$node->safe_psql($db, q{
+		CREATE EXTENSION pg_partmgr;
+		CREATE TABLE public.events (id bigint NOT NULL, v text) PARTITION BY RANGE (id);
+		SELECT partmgr.create_parent('public.events', 'id', '10', p_premake => 1);
+	});
+}
+
+# the launcher runs and is visible
+ok( $node->poll_query_until('postgres',
+		"SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'pg_partmgr launcher'"),
+	'the launcher is running and visible in pg_stat_activity');
+
+# rows reach the last child: the worker creates the next one in both
+# databases, with no call from anybody
+for my $db ('postgres', 'second')
+{
+	$node->safe_psql($db, 'INSERT INTO public.events VALUES (15)');
+}
+for my $db ('postgres', 'second')
+{
+	ok( $node->poll_query_until($db,
+			"SELECT to_regclass('public.events_p20') IS NOT NULL"),
+		"the worker created events_p20 in database $db");
+}
+is( $node->safe_psql('postgres',
+		"SELECT run_by || ' ' || action || ' ' || object || ' ' || outcome
+		   FROM partmgr.maintenance_log WHERE object = 'public.events_p20'"),
+	'worker create partition public.events_p20 done',
+	'the maintenance log records what the worker did');
+isnt( $node->safe_psql('postgres',
+		"SELECT maintenance_last_run FROM partmgr.part_config WHERE parent_table = 'public.events'"),
+	'', 'maintenance_last_run is stamped by the worker');
+
+# a broken set does not stop the others; its error lands in the log
+$node->safe_psql('postgres', q{
+	CREATE TABLE public.aaa_broken (id bigint NOT NULL) PARTITION BY RANGE (id);
+	SELECT partmgr.create_parent('public.aaa_broken', 'id', '10', p_premake => 1);
+	UPDATE partmgr.part_config SET partition_interval = 'ten', maintenance_order = 1
+	 WHERE parent_table = 'public.aaa_broken';
+	INSERT INTO public.events VALUES (25);
+});
+ok( $node->poll_query_until('postgres',
+		"SELECT to_regclass('public.events_p30') IS NOT NULL"),
+	'a set maintained after a broken one still gets its child');
+ok( $node->poll_query_until('postgres', q{
+		SELECT count(*) > 0 FROM partmgr.maintenance_log
+		 WHERE parent_table = 'public.aaa_broken' AND outcome = 'failed'
+		   AND sqlstate = '22023' AND error LIKE 'partition interval "ten"%'
+		   AND run_by = 'worker'}),
+	'the broken set\'s error is in the maintenance log with its SQLSTATE');
+$node->safe_psql('postgres',
+	"DELETE FROM partmgr.part_config WHERE parent_table = 'public.aaa_broken'");
+
+# nothing happens in a database without the extension, and nothing goes wrong
+ok(!$node->log_contains('database "plain".*ERROR|ERROR.*plain'),
+	'no error for a database without the extension');
+
+# SIGHUP: a new interval takes effect without a restart
+my $offset = -s $node->logfile;
+$node->append_conf('postgresql.conf', 'pg_partmgr.interval = 2');
+$node->reload;
+ok($node->wait_for_log(qr/pg_partmgr launcher: maintenance every 2 s/, $offset),
+	'a changed interval is picked up on reload');
+
+# bad settings: the launcher reports them, keeps running, and recovers
+$offset = -s $node->logfile;
+$node->append_conf('postgresql.conf', q{
+pg_partmgr.role = 'no_such_role'
+pg_partmgr.databases = 'no_such_db, postgres'
+});
+$node->reload;
+ok($node->wait_for_log(qr/role "no_such_role" named by pg_partmgr.role does not exist/, $offset),
+	'an unknown role is reported');
+$node->safe_psql('postgres', 'INSERT INTO public.events VALUES (35)');
+sleep(3);
+is($node->safe_psql('postgres', "SELECT to_regclass('public.events_p40') IS NULL"),
+	't', 'with an unknown role nothing is maintained');
+$node->append_conf('postgresql.conf', q{pg_partmgr.role = ''});
+$offset = -s $node->logfile;
+$node->reload;
+ok($node->wait_for_log(qr/database "no_such_db" named by pg_partmgr.databases does not exist/, $offset),
+	'an unknown database is reported');
+ok( $node->poll_query_until('postgres',
+		"SELECT to_regclass('public.events_p40') IS NOT NULL"),
+	'once the role is fixed, maintenance resumes for the databases that exist');
+# (database second has children up to events_p20)
+$node->safe_psql('second', 'INSERT INTO public.events VALUES (25)');
+sleep(5);
+is($node->safe_psql('second', "SELECT to_regclass('public.events_p30') IS NULL"),
+	't', 'a database left out of pg_partmgr.databases is not maintained');
+$node->append_conf('postgresql.conf', q{pg_partmgr.databases = ''});
+$node->reload;
+ok( $node->poll_query_until('second',
+		"SELECT to_regclass('public.events_p30') IS NOT NULL"),
+	'with the restriction lifted, it is maintained again');
+
+# the launcher survives pg_terminate_backend (the postmaster restarts it)
+my $pid = $node->safe_psql('postgres',
+	"SELECT pid FROM pg_stat_activity WHERE backend_type = 'pg_partmgr launcher'");
+$node->safe_psql('postgres', "SELECT pg_terminate_backend($pid)");
+ok( $node->poll_query_until('postgres',
+		"SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'pg_partmgr launcher' AND pid <> $pid"),
+	'a terminated launcher is restarted');
+$node->safe_psql('postgres', 'INSERT INTO public.events VALUES (45)');
+ok( $node->poll_query_until('postgres',
+		"SELECT to_regclass('public.events_p50') IS NOT NULL"),
+	'and maintains again');
+
+# ... and a server restart
+$node->restart;
+$node->safe_psql('postgres', 'INSERT INTO public.events VALUES (55)');
+ok( $node->poll_query_until('postgres',
+		"SELECT to_regclass('public.events_p60') IS NOT NULL"),
+	'after a restart the worker maintains again');
+
+# disabled: no runs
+$node->append_conf('postgresql.conf', 'pg_partmgr.enabled = off');
+$node->reload;
+sleep(1);
+$node->safe_psql('postgres', 'INSERT INTO public.events VALUES (65)');
+sleep(5);
+is($node->safe_psql('postgres', "SELECT to_regclass('public.events_p70') IS NULL"),
+	't', 'pg_partmgr.enabled = off stops the runs');
+
+# the worker holds no transaction open between runs
+is( $node->safe_psql('postgres',
+		"SELECT count(*) FROM pg_stat_activity
+		  WHERE backend_type LIKE 'pg_partmgr%' AND xact_start IS NOT NULL"),
+	'0', 'no pg_partmgr process holds a transaction while idle');
+
+$node->stop;
+done_testing();
