@@ -75,35 +75,6 @@ static const char *const create_parent_args[] = {
 	"p_jobmon", "p_date_trunc_interval", "p_control_not_null", "p_time_zone"
 };
 
-/* Adds "argument p_x" to the context of errors raised while it is active. */
-typedef struct ArgContext
-{
-	ErrorContextCallback callback;
-	const char *name;
-} ArgContext;
-
-static void
-arg_context_callback(void *arg)
-{
-	errcontext("argument %s", ((ArgContext *) arg)->name);
-}
-
-static void
-arg_context_push(ArgContext *ctx, const char *name)
-{
-	ctx->name = name;
-	ctx->callback.callback = arg_context_callback;
-	ctx->callback.arg = ctx;
-	ctx->callback.previous = error_context_stack;
-	error_context_stack = &ctx->callback;
-}
-
-static void
-arg_context_pop(ArgContext *ctx)
-{
-	error_context_stack = ctx->callback.previous;
-}
-
 /*
  * require_arg
  *		Raise 22004 when a required argument is NULL.
@@ -291,7 +262,7 @@ pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 	PartmgrSet	proto;
 	PartmgrSet *set;
 	PartmgrPoint start = 0;
-	ArgContext argctx;
+	PartmgrErrorContext argctx;
 
 	for (int i = 0; i < lengthof(required); i++)
 		require_arg(fcinfo, required[i], create_parent_args[required[i]]);
@@ -372,9 +343,9 @@ pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 	proto.default_table = with_default;
 	partmgr_axis_init(&proto.axis, parent.key_type, zone);
 
-	arg_context_push(&argctx, "p_interval");
+	partmgr_context_push(&argctx, "argument %s", "p_interval");
 	partmgr_step_parse(&proto.axis, interval, &proto.step);
-	arg_context_pop(&argctx);
+	partmgr_context_pop(&argctx);
 	if (proto.axis.kind == PARTMGR_KEY_ID && proto.step.id < 2)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -389,9 +360,9 @@ pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 	proto.date_trunc_interval = trunc_unit;
 	if (start_text != NULL)
 	{
-		arg_context_push(&argctx, "p_start_partition");
+		partmgr_context_push(&argctx, "argument %s", "p_start_partition");
 		start = partmgr_point_parse(&proto.axis, start_text);
-		arg_context_pop(&argctx);
+		partmgr_context_pop(&argctx);
 		if (!partmgr_point_fits_type(&proto.axis, start))
 			ereport(ERROR,
 					(errcode(proto.axis.kind == PARTMGR_KEY_TIME ?
@@ -589,16 +560,16 @@ pg_partmgr_show_partition_name(PG_FUNCTION_ARGS)
 	Datum		values[5];
 	bool		nulls[5] = {false, false, false, false, false};
 	HeapTuple	tuple;
-	ArgContext argctx;
+	PartmgrErrorContext argctx;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 
 	SPI_connect();
 	set = partmgr_config_load_table(table);
-	arg_context_push(&argctx, "p_value");
+	partmgr_context_push(&argctx, "argument %s", "p_value");
 	value = partmgr_point_parse(&set->axis, value_text);
-	arg_context_pop(&argctx);
+	partmgr_context_pop(&argctx);
 	lower = partmgr_slot_lower(set, partmgr_read_tree(set), value);
 	name = partmgr_child_name(set, lower);
 

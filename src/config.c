@@ -51,32 +51,44 @@ static const char *const load_sql =
 " WHERE c.parent_table = $1";
 
 static void
-set_context_callback(void *arg)
+context_callback(void *arg)
 {
-	PartmgrSetContext *ctx = (PartmgrSetContext *) arg;
+	PartmgrErrorContext *ctx = (PartmgrErrorContext *) arg;
 
-	errcontext("partition set \"%s\"", ctx->key);
+	errcontext(ctx->format, ctx->name);
 }
 
 /*
- * partmgr_set_context_push
- *		Name the set in the CONTEXT of every error raised until the matching
- *		pop.  ctx must stay valid until then (a local variable will do).
+ * partmgr_context_push
+ *		Add format (with one %s for name) to the CONTEXT of every error raised
+ *		until the matching pop.  ctx must stay valid until then (a local
+ *		variable will do); format must be a string constant.
  */
 void
-partmgr_set_context_push(PartmgrSetContext *ctx, const char *key)
+partmgr_context_push(PartmgrErrorContext *ctx, const char *format, const char *name)
 {
-	ctx->key = key;
-	ctx->callback.callback = set_context_callback;
+	ctx->format = format;
+	ctx->name = name;
+	ctx->callback.callback = context_callback;
 	ctx->callback.arg = ctx;
 	ctx->callback.previous = error_context_stack;
 	error_context_stack = &ctx->callback;
 }
 
 void
-partmgr_set_context_pop(PartmgrSetContext *ctx)
+partmgr_context_pop(PartmgrErrorContext *ctx)
 {
 	error_context_stack = ctx->callback.previous;
+}
+
+/*
+ * partmgr_set_context_push
+ *		Name the set in the CONTEXT of errors: 'partition set "x"'.
+ */
+void
+partmgr_set_context_push(PartmgrErrorContext *ctx, const char *key)
+{
+	partmgr_context_push(ctx, "partition set \"%s\"", key);
 }
 
 static bool
@@ -197,7 +209,7 @@ partmgr_config_load_table(const char *table_name)
 void
 partmgr_config_bind(PartmgrSet *set)
 {
-	PartmgrSetContext ctx;
+	PartmgrErrorContext ctx;
 	PartmgrParentInfo parent;
 	Oid			key_type;
 
@@ -259,7 +271,7 @@ partmgr_config_bind(PartmgrSet *set)
 				 errmsg("date_trunc_interval \"%s\" is not a date_trunc() unit",
 						set->date_trunc_interval)));
 
-	partmgr_set_context_pop(&ctx);
+	partmgr_context_pop(&ctx);
 }
 
 /*

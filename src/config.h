@@ -19,15 +19,18 @@
 
 #include "pg_partmgr.h"
 
-/* Adds "partition set "x"" to the context of errors raised while active. */
-typedef struct PartmgrSetContext
+/* A line added to the CONTEXT of errors raised while it is pushed. */
+typedef struct PartmgrErrorContext
 {
 	ErrorContextCallback callback;
-	const char *key;
-} PartmgrSetContext;
+	const char *format;			/* with one %s */
+	const char *name;
+} PartmgrErrorContext;
 
-extern void partmgr_set_context_push(PartmgrSetContext *ctx, const char *key);
-extern void partmgr_set_context_pop(PartmgrSetContext *ctx);
+extern void partmgr_context_push(PartmgrErrorContext *ctx, const char *format,
+								 const char *name);
+extern void partmgr_context_pop(PartmgrErrorContext *ctx);
+extern void partmgr_set_context_push(PartmgrErrorContext *ctx, const char *key);
 
 extern PartmgrSet *partmgr_config_load(const char *key, bool missing_ok);
 extern PartmgrSet *partmgr_config_load_table(const char *table_name);

@@ -405,7 +405,7 @@ static void
 plan_and_execute_set(void *arg)
 {
 	SetRun	   *run = (SetRun *) arg;
-	PartmgrSetContext ctx;
+	PartmgrErrorContext ctx;
 	PartmgrExecResult result;
 	PartmgrPlan *plan;
 
@@ -433,7 +433,7 @@ plan_and_execute_set(void *arg)
 		run->outcome->created = result.ndone;
 		run->outcome->error = result.error;
 	}
-	partmgr_set_context_pop(&ctx);
+	partmgr_context_pop(&ctx);
 }
 
 static void

@@ -93,6 +93,19 @@ check_name_free(const PartmgrPlan *plan, const char *name, const char *purpose)
 				 errhint("Rename or drop that table, or attach it to the set yourself.")));
 }
 
+static void
+warn_overlap(const PartmgrSet *set, PartmgrPoint lower, PartmgrPoint upper,
+			 const char *detail)
+{
+	ereport(WARNING,
+			(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+			 errmsg("skipped the child of \"%s\" for values from %s to %s",
+					set->key,
+					partmgr_point_display(&set->axis, lower),
+					partmgr_point_display(&set->axis, upper)),
+			 errdetail_internal("%s", detail)));
+}
+
 /*
  * partmgr_plan_add_child
  *		Append "create the child for [lower, upper)" unless a child with that
@@ -123,16 +136,11 @@ partmgr_plan_add_child(PartmgrPlan *plan, PartmgrPoint lower, PartmgrPoint upper
 	overlap = partmgr_tree_find_overlap(plan->tree, lower, upper);
 	if (overlap != NULL)
 	{
-		ereport(WARNING,
-				(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
-				 errmsg("skipped the child of \"%s\" for values from %s to %s",
-						set->key,
-						partmgr_point_display(&set->axis, lower),
-						partmgr_point_display(&set->axis, upper)),
-				 errdetail("It would overlap \"%s\", which covers values from %s to %s.",
-						   quote_qualified_identifier(overlap->schema, overlap->name),
-						   partmgr_point_display(&set->axis, overlap->lower),
-						   partmgr_point_display(&set->axis, overlap->upper))));
+		warn_overlap(set, lower, upper,
+					 psprintf("It would overlap \"%s\", which covers values from %s to %s.",
+							  quote_qualified_identifier(overlap->schema, overlap->name),
+							  partmgr_point_display(&set->axis, overlap->lower),
+							  partmgr_point_display(&set->axis, overlap->upper)));
 		return PARTMGR_SLOT_OVERLAP;
 	}
 	foreach(lc, plan->actions)
@@ -144,14 +152,9 @@ partmgr_plan_add_child(PartmgrPlan *plan, PartmgrPoint lower, PartmgrPoint upper
 		{
 			if (other->lower == lower && other->upper == upper)
 				return PARTMGR_SLOT_EXISTS;
-			ereport(WARNING,
-					(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
-					 errmsg("skipped the child of \"%s\" for values from %s to %s",
-							set->key,
-							partmgr_point_display(&set->axis, lower),
-							partmgr_point_display(&set->axis, upper)),
-					 errdetail("It would overlap \"%s\", which is also being created.",
-							   other->name)));
+			warn_overlap(set, lower, upper,
+						 psprintf("It would overlap \"%s\", which is also being created.",
+								  other->name));
 			return PARTMGR_SLOT_OVERLAP;
 		}
 	}

@@ -57,6 +57,7 @@
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/datetime.h"
+#include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
@@ -562,6 +563,7 @@ pg_partmgr_worker_main(Datum arg)
 	MemoryContext per_set;
 	List	   *keys = NIL;
 	ListCell   *lc;
+	TimestampTz started;
 
 	memcpy(&args, MyBgworkerEntry->bgw_extra, sizeof(args));
 	pqsignal(SIGHUP, SignalHandlerForConfigReload);
@@ -569,6 +571,13 @@ pg_partmgr_worker_main(Datum arg)
 	BackgroundWorkerUnblockSignals();
 	BackgroundWorkerInitializeConnectionByOid(args.dboid, args.roleoid, 0);
 	pgstat_report_appname("pg_partmgr worker");
+
+	/*
+	 * A set's transaction needs no flush to disk at commit: after a crash, a
+	 * lost commit only means the next run does the work again.  One flush per
+	 * set would dominate the cost of maintaining many idle sets.
+	 */
+	SetConfigOption("synchronous_commit", "off", PGC_SUSET, PGC_S_OVERRIDE);
 
 	keep = AllocSetContextCreate(TopMemoryContext, "pg_partmgr worker",
 								 ALLOCSET_DEFAULT_SIZES);
@@ -592,6 +601,7 @@ pg_partmgr_worker_main(Datum arg)
 	PopActiveSnapshot();
 	CommitTransactionCommand();
 
+	started = GetCurrentTimestamp();
 	foreach(lc, keys)
 	{
 		CHECK_FOR_INTERRUPTS();
@@ -606,7 +616,8 @@ pg_partmgr_worker_main(Datum arg)
 	}
 	if (keys != NIL)
 		ereport(DEBUG1,
-				(errmsg("pg_partmgr: maintained %d partition sets in database \"%s\"",
-						list_length(keys), get_database_name(MyDatabaseId))));
+				(errmsg("pg_partmgr: maintained %d partition sets in database %u in %ld ms",
+						list_length(keys), MyDatabaseId,
+						TimestampDifferenceMilliseconds(started, GetCurrentTimestamp()))));
 	proc_exit(0);
 }

@@ -87,6 +87,17 @@ $node->reload;
 ok($node->wait_for_log(qr/pg_partmgr launcher: maintenance every 2 s/, $offset),
 	'a changed interval is picked up on reload');
 
+# an interval of 0 is refused with a clear message; the previous value stays
+$offset = -s $node->logfile;
+$node->append_conf('postgresql.conf', 'pg_partmgr.interval = 0');
+$node->reload;
+ok($node->wait_for_log(qr/0 s is outside the valid range for parameter "pg_partmgr.interval"/, $offset),
+	'an interval of 0 is refused with a message');
+is($node->safe_psql('postgres', 'SHOW pg_partmgr.interval'), '2s',
+	'and the previous interval stays in force');
+$node->append_conf('postgresql.conf', 'pg_partmgr.interval = 2');
+$node->reload;
+
 # bad settings: the launcher reports them, keeps running, and recovers
 $offset = -s $node->logfile;
 $node->append_conf('postgresql.conf', q{
