@@ -23,6 +23,7 @@
 
 #include "commands/tablespace.h"
 #include "lib/stringinfo.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
@@ -58,6 +59,18 @@ partmgr_ddl_create_like(const PartmgrSet *set, const char *schema, const char *n
 		appendStringInfo(&sql, " TABLESPACE %s",
 						 quote_identifier(get_tablespace_name(spcid)));
 	return sql.data;
+}
+
+/*
+ * partmgr_ddl_set_owner
+ *		ALTER TABLE ... OWNER TO role.
+ */
+char *
+partmgr_ddl_set_owner(const char *schema, const char *name, Oid role)
+{
+	return psprintf("ALTER TABLE %s OWNER TO %s",
+					quote_qualified_identifier(schema, name),
+					quote_identifier(GetUserNameFromId(role, false)));
 }
 
 /*

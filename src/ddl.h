@@ -22,6 +22,7 @@
 
 extern char *partmgr_ddl_create_like(const PartmgrSet *set, const char *schema,
 									 const char *name);
+extern char *partmgr_ddl_set_owner(const char *schema, const char *name, Oid role);
 extern char *partmgr_ddl_attach_range(const PartmgrSet *set, const char *schema,
 									  const char *name, PartmgrPoint lower,
 									  PartmgrPoint upper);

@@ -22,8 +22,9 @@
  * actions already done.  Every action is recorded in the maintenance log.
  * Committing is the caller's business.
  *
- * Rights.  Actions run as the parent's owner when the caller has that
- * role's rights, so children belong to the owner (see execute_action).
+ * Rights.  Children are given to the parent's owner when the caller has
+ * that role's rights; the background worker also attaches them with the
+ * owner's rights (see execute_action).
  *
  * Copyright (c) 2026, the pg_partmgr authors
  * Licensed under the PostgreSQL License; see LICENSE.
@@ -58,6 +59,9 @@
 #include "execute.h"
 #include "log.h"
 #include "spi_util.h"
+
+/* set by the background worker: attach with the parent owner's rights */
+bool		partmgr_attach_as_owner = false;
 
 /* longest pause between two attempts to take a lock */
 #define MAX_LOCK_RETRY_PAUSE_MS 20
@@ -253,45 +257,52 @@ execute_action(void *arg)
 	Oid			owner = set->parent_owner;
 	Oid			save_userid;
 	int			save_sec_context;
+	bool		as_owner;
 
-	/*
-	 * Act as the parent's owner when we have that role's rights (a superuser
-	 * does), so new tables belong to the owner, not to whoever ran
-	 * maintenance; and in a security-restricted context, so nothing the owner
-	 * controls can act with our rights.  Otherwise act as ourselves, and
-	 * PostgreSQL's checks decide.  Aborting the subtransaction restores both.
-	 */
 	GetUserIdAndSecContext(&save_userid, &save_sec_context);
-	if (owner != save_userid && has_privs_of_role(save_userid, owner))
-		SetUserIdAndSecContext(owner, save_sec_context |
-							   SECURITY_LOCAL_USERID_CHANGE |
-							   SECURITY_RESTRICTED_OPERATION);
+	as_owner = owner != save_userid && has_privs_of_role(save_userid, owner);
 
 	(void) set_config_option("lock_timeout", psprintf("%d", partmgr_lock_timeout),
 							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
 							 true, 0, false);
 
 	partmgr_lock_relation(set->parent_oid, ShareUpdateExclusiveLock);
-
-	switch (action->kind)
+	if (action->kind == PARTMGR_ACTION_CREATE_CHILD)
 	{
-		case PARTMGR_ACTION_CREATE_CHILD:
-			/* read under the parent's lock: attaching a default needs it too */
-			default_oid = get_default_partition_oid(set->parent_oid);
-			if (OidIsValid(default_oid))
-				partmgr_lock_relation(default_oid, AccessExclusiveLock);
-			partmgr_spi_utility(partmgr_ddl_create_like(set, action->schema, action->name));
-			partmgr_spi_utility(partmgr_ddl_attach_range(set, action->schema, action->name,
-														 action->lower, action->upper));
-			break;
-		case PARTMGR_ACTION_CREATE_DEFAULT:
-			partmgr_spi_utility(partmgr_ddl_create_like(set, action->schema, action->name));
-			partmgr_spi_utility(partmgr_ddl_attach_default(set, action->schema, action->name));
-			break;
+		/* read under the parent's lock, which attaching a default needs too */
+		default_oid = get_default_partition_oid(set->parent_oid);
+		if (OidIsValid(default_oid))
+			partmgr_lock_relation(default_oid, AccessExclusiveLock);
 	}
 
-	AtEOXact_GUC(true, nestlevel);
+	/*
+	 * The new table is created with our rights and given to the parent's
+	 * owner when we have that role's rights (a superuser does), so children
+	 * belong to the owner whoever ran maintenance.  Unattended maintenance
+	 * (the background worker) then attaches as the owner, in a
+	 * security-restricted context: attaching scans the default partition
+	 * and evaluates what the owner defined, and nothing the owner controls
+	 * may act with the worker's rights.  A function called by hand acts with
+	 * its caller's rights, as any DDL the caller runs.  Aborting the
+	 * subtransaction restores the user and the settings.
+	 */
+	partmgr_spi_utility(partmgr_ddl_create_like(set, action->schema, action->name));
+	if (as_owner)
+	{
+		partmgr_spi_utility(partmgr_ddl_set_owner(action->schema, action->name, owner));
+		if (partmgr_attach_as_owner)
+			SetUserIdAndSecContext(owner, save_sec_context |
+								   SECURITY_LOCAL_USERID_CHANGE |
+								   SECURITY_RESTRICTED_OPERATION);
+	}
+	if (action->kind == PARTMGR_ACTION_CREATE_CHILD)
+		partmgr_spi_utility(partmgr_ddl_attach_range(set, action->schema, action->name,
+													 action->lower, action->upper));
+	else
+		partmgr_spi_utility(partmgr_ddl_attach_default(set, action->schema, action->name));
+
 	SetUserIdAndSecContext(save_userid, save_sec_context);
+	AtEOXact_GUC(true, nestlevel);
 	ereport(LOG,
 			(errmsg("pg_partmgr: created %s", partmgr_action_describe(ctx->plan, action))));
 }

@@ -28,6 +28,8 @@ typedef struct PartmgrExecResult
 	const PartmgrAction *failed;	/* the action that failed, or NULL */
 } PartmgrExecResult;
 
+extern bool partmgr_attach_as_owner;
+
 extern void partmgr_lock_relation(Oid relid, LOCKMODE mode);
 extern bool partmgr_try_lock_set(Oid parent_oid);
 extern bool partmgr_run_subxact(void (*fn) (void *arg), void *arg,

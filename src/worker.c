@@ -65,6 +65,7 @@
 #include "utils/varlena.h"
 
 #include "config.h"
+#include "execute.h"
 #include "log.h"
 #include "maintenance.h"
 #include "pg_partmgr.h"
@@ -578,6 +579,9 @@ pg_partmgr_worker_main(Datum arg)
 	 * set would dominate the cost of maintaining many idle sets.
 	 */
 	SetConfigOption("synchronous_commit", "off", PGC_SUSET, PGC_S_OVERRIDE);
+
+	/* unattended: act on each set with its owner's rights only */
+	partmgr_attach_as_owner = true;
 
 	keep = AllocSetContextCreate(TopMemoryContext, "pg_partmgr worker",
 								 ALLOCSET_DEFAULT_SIZES);

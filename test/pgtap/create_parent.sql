@@ -13,7 +13,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = warning;
 
-SELECT plan(58);
+SELECT plan(60);
 
 -- Children of a parent with their bounds as pg_get_expr prints them (in the
 -- session's TimeZone, so read them with TimeZone = 'UTC').
@@ -478,6 +478,22 @@ SELECT is((SELECT count(*)::int FROM partmgr.part_config c
              JOIN partmgr.part_config_ext e USING (parent_table)),
           (SELECT count(*)::int FROM partmgr.part_config),
           'every registered set has its part_config_ext row');
+
+-- children belong to the parent's owner, also when a superuser creates
+-- them and the owner could not create tables in that schema itself
+CREATE ROLE tap_app_owner;
+CREATE SCHEMA tap_owned;
+CREATE TABLE tap_owned.orders (id int NOT NULL) PARTITION BY RANGE (id);
+ALTER TABLE tap_owned.orders OWNER TO tap_app_owner;
+SELECT lives_ok(
+    $$SELECT partmgr.create_parent('tap_owned.orders', 'id', '10', p_premake => 1)$$,
+    'a superuser registers a table whose owner has no rights on its schema');
+SELECT is(
+    (SELECT string_agg(DISTINCT pg_get_userbyid(c.relowner)::text, ',')
+       FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+      WHERE i.inhparent = 'tap_owned.orders'::regclass),
+    'tap_app_owner',
+    'every child, the default included, belongs to the parent''s owner');
 
 SELECT * FROM finish();
 ROLLBACK;

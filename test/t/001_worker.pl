@@ -76,6 +76,34 @@ ok( $node->poll_query_until('postgres', q{
 $node->safe_psql('postgres',
 	"DELETE FROM partmgr.part_config WHERE parent_table = 'public.aaa_broken'");
 
+# the worker gives children to the table's owner and attaches them with the
+# owner's rights: a set whose owner may not use its schema fails, reported
+$node->safe_psql('postgres', q{
+	CREATE ROLE app_owner;
+	CREATE SCHEMA app AUTHORIZATION app_owner;
+	CREATE TABLE app.orders (id bigint NOT NULL) PARTITION BY RANGE (id);
+	ALTER TABLE app.orders OWNER TO app_owner;
+	SELECT partmgr.create_parent('app.orders', 'id', '10', p_premake => 1);
+	CREATE SCHEMA locked;
+	CREATE TABLE locked.orders (id bigint NOT NULL) PARTITION BY RANGE (id);
+	ALTER TABLE locked.orders OWNER TO app_owner;
+	SELECT partmgr.create_parent('locked.orders', 'id', '10', p_premake => 1);
+	INSERT INTO app.orders VALUES (15);
+	INSERT INTO locked.orders VALUES (15);
+});
+ok( $node->poll_query_until('postgres',
+		"SELECT pg_get_userbyid(relowner) = 'app_owner' FROM pg_class
+		  WHERE oid = to_regclass('app.orders_p20')"),
+	'the worker\'s new child belongs to the table\'s owner');
+ok( $node->poll_query_until('postgres', q{
+		SELECT count(*) > 0 FROM partmgr.maintenance_log
+		 WHERE parent_table = 'locked.orders' AND outcome = 'failed'
+		   AND sqlstate = '42501' AND run_by = 'worker'}),
+	'an owner without USAGE on its schema: the set fails with a permission error in the log');
+$node->safe_psql('postgres', q{
+	DELETE FROM partmgr.part_config WHERE parent_table IN ('app.orders', 'locked.orders');
+});
+
 # nothing happens in a database without the extension, and nothing goes wrong
 ok(!$node->log_contains('database "plain".*ERROR|ERROR.*plain'),
 	'no error for a database without the extension');
