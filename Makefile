@@ -15,6 +15,8 @@ OBJS = \
 	src/plan.o \
 	src/execute.o \
 	src/config.o \
+	src/contents.o \
+	src/retention.o \
 	src/catalog.o \
 	src/bounds.o \
 	src/ddl.o \
@@ -29,11 +31,11 @@ undefine DOCS
 endif
 
 # pg_regress: sql/<name>.sql with expected/<name>.out
-REGRESS = setup create_parent_id create_parent_time maintenance show_functions bad_input
+REGRESS = setup create_parent_id create_parent_time maintenance show_functions bad_input retention
 REGRESS_OPTS = --temp-config=$(srcdir)/test/conf/regress.conf --encoding=UTF8 --no-locale
 
 # isolationtester: test/specs/<name>.spec with test/expected/<name>.out
-ISOLATION = premake_long_reader premake_concurrent_runs
+ISOLATION = premake_long_reader premake_concurrent_runs retention_long_reader
 ISOLATION_OPTS = --inputdir=test --temp-config=$(srcdir)/test/conf/regress.conf
 
 PG_CPPFLAGS = -Wmissing-prototypes

@@ -151,11 +151,11 @@ CREATE INDEX maintenance_log_parent_table_idx ON partmgr.maintenance_log (parent
 COMMENT ON TABLE partmgr.maintenance_log IS
     'One row per maintenance action (done, skipped or failed), with its error; kept pg_partmgr.log_retention days.';
 COMMENT ON COLUMN partmgr.maintenance_log.action IS
-    'create partition, create default partition, analyze, or maintain set (a set stopped before any action).';
+    'create partition, create default partition, detach partition, drop partition, detach partition and move it, finish detaching partition, analyze, apply retention or maintain set (a set stopped before any action).';
 COMMENT ON COLUMN partmgr.maintenance_log.outcome IS
     'done; skipped (left for the next run: a lock not granted in time, rows in the default); failed.';
 COMMENT ON COLUMN partmgr.maintenance_log.run_by IS
-    'worker, run_maintenance, run_maintenance_proc, create_parent, partition_gap_fill, create_partition_time or create_partition_id.';
+    'worker, run_maintenance, run_maintenance_proc, create_parent, partition_gap_fill, create_partition_time, create_partition_id, drop_partition_time or drop_partition_id.';
 
 /*
  * Functions.  All are SECURITY INVOKER: they act with the caller's rights,
@@ -192,7 +192,7 @@ CREATE FUNCTION partmgr.run_maintenance(
     LANGUAGE C VOLATILE
     AS 'MODULE_PATHNAME', 'pg_partmgr_run_maintenance';
 COMMENT ON FUNCTION partmgr.run_maintenance(text, boolean, boolean) IS
-    'Create the children each set needs ahead of its data (premake), for one set or for every set with automatic_maintenance on. Locks are bounded by pg_partmgr.lock_timeout; a set that cannot get them is skipped with a WARNING.';
+    'Create the children each set needs ahead of its data (premake), then apply its retention, for one set or for every set with automatic_maintenance on. Locks are bounded by pg_partmgr.lock_timeout; a set that cannot get them is skipped with a WARNING.';
 
 CREATE PROCEDURE partmgr.run_maintenance_proc(
     p_wait int DEFAULT 0,
@@ -202,6 +202,31 @@ CREATE PROCEDURE partmgr.run_maintenance_proc(
     AS 'MODULE_PATHNAME', 'pg_partmgr_run_maintenance_proc';
 COMMENT ON PROCEDURE partmgr.run_maintenance_proc(int, boolean, boolean) IS
     'Maintain every set with automatic_maintenance on, committing after each set and waiting p_wait seconds between sets. For pg_cron: CALL it as a top-level statement.';
+
+CREATE FUNCTION partmgr.drop_partition_time(
+    p_parent_table text,
+    p_retention interval DEFAULT NULL,
+    p_keep_table boolean DEFAULT NULL,
+    p_keep_index boolean DEFAULT NULL,
+    p_retention_schema text DEFAULT NULL,
+    p_reference_timestamp timestamptz DEFAULT CURRENT_TIMESTAMP)
+    RETURNS int
+    LANGUAGE C VOLATILE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_drop_partition_time';
+COMMENT ON FUNCTION partmgr.drop_partition_time(text, interval, boolean, boolean, text, timestamptz) IS
+    'Apply retention to a time set now: detach (and keep, move or drop) every child older than p_retention before p_reference_timestamp. NULL arguments take the set''s configuration. Returns how many children were retired.';
+
+CREATE FUNCTION partmgr.drop_partition_id(
+    p_parent_table text,
+    p_retention bigint DEFAULT NULL,
+    p_keep_table boolean DEFAULT NULL,
+    p_keep_index boolean DEFAULT NULL,
+    p_retention_schema text DEFAULT NULL)
+    RETURNS int
+    LANGUAGE C VOLATILE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_drop_partition_id';
+COMMENT ON FUNCTION partmgr.drop_partition_id(text, bigint, boolean, boolean, text) IS
+    'Apply retention to an id set now: detach (and keep, move or drop) every child whose ids all lie more than p_retention below the largest id. NULL arguments take the set''s configuration. Returns how many children were retired.';
 
 CREATE FUNCTION partmgr.show_partitions(
     p_parent_table text,

@@ -53,12 +53,15 @@
 #include "ddl.h"
 #include "execute.h"
 #include "maintenance.h"
+#include "retention.h"
 #include "spi_util.h"
 
 PG_FUNCTION_INFO_V1(pg_partmgr_is_valid_time_zone);
 PG_FUNCTION_INFO_V1(pg_partmgr_create_parent);
 PG_FUNCTION_INFO_V1(pg_partmgr_run_maintenance);
 PG_FUNCTION_INFO_V1(pg_partmgr_run_maintenance_proc);
+PG_FUNCTION_INFO_V1(pg_partmgr_drop_partition_time);
+PG_FUNCTION_INFO_V1(pg_partmgr_drop_partition_id);
 PG_FUNCTION_INFO_V1(pg_partmgr_show_partitions);
 PG_FUNCTION_INFO_V1(pg_partmgr_show_partition_name);
 PG_FUNCTION_INFO_V1(pg_partmgr_show_partition_info);
@@ -495,6 +498,119 @@ pg_partmgr_run_maintenance_proc(PG_FUNCTION_ARGS)
 }
 
 /*
+ * drop_partition
+ *		Shared body of drop_partition_time and drop_partition_id: retention
+ *		of one set now, with the arguments that are not NULL overriding the
+ *		set's configuration.  Returns the number of children retired.
+ *		Children still referenced by a foreign key are kept with a WARNING;
+ *		any other failure is raised.
+ */
+static int
+drop_partition(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
+{
+	char	   *table = text_arg(fcinfo, 0, "p_parent_table");
+	PartmgrSet *set;
+	PartmgrRetention retention;
+	PartmgrPlan *plan;
+	ListCell   *lc;
+	int			done;
+
+	SPI_connect();
+	set = partmgr_config_load_table(table);
+	if (set->axis.kind != kind)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"%s\" is not a%s partition set", set->key,
+						kind == PARTMGR_KEY_TIME ? " time" : "n id"),
+				 errhint("Use %s for this set.",
+						 kind == PARTMGR_KEY_TIME ? "drop_partition_id()" : "drop_partition_time()")));
+
+	if (!partmgr_retention_from_config(set, &retention) && PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("partition set \"%s\" has no retention", set->key),
+				 errhint("Pass p_retention, or set part_config.retention.")));
+	if (!PG_ARGISNULL(1))
+	{
+		memset(&retention.age, 0, sizeof(retention.age));
+		retention.age.kind = kind;
+		if (kind == PARTMGR_KEY_TIME)
+		{
+			retention.age.time = *PG_GETARG_INTERVAL_P(1);
+			if (retention.age.time.month < 0 || retention.age.time.day < 0 ||
+				retention.age.time.time < 0 ||
+				(retention.age.time.month == 0 && retention.age.time.day == 0 &&
+				 retention.age.time.time == 0))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("p_retention must be a positive interval")));
+		}
+		else
+		{
+			retention.age.id = PG_GETARG_INT64(1);
+			if (retention.age.id < 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("p_retention must not be negative, not " INT64_FORMAT,
+								retention.age.id)));
+		}
+		/* the other settings stay the set's unless given */
+		retention.retire.keep_table = set->retention_keep_table;
+		retention.retire.keep_index = set->retention_keep_index;
+		retention.retire.keep_publication = set->retention_keep_publication;
+		retention.retire.schema = set->retention_schema;
+	}
+	if (!PG_ARGISNULL(2))
+		retention.retire.keep_table = PG_GETARG_BOOL(2);
+	if (!PG_ARGISNULL(3))
+		retention.retire.keep_index = PG_GETARG_BOOL(3);
+	if (!PG_ARGISNULL(4))
+		retention.retire.schema = text_to_cstring(PG_GETARG_TEXT_PP(4));
+	if (retention.retire.schema != NULL)
+		partmgr_retention_check_schema(set, retention.retire.schema);
+	if (kind == PARTMGR_KEY_TIME && !PG_ARGISNULL(5))
+	{
+		retention.have_reference = true;
+		retention.reference = PG_GETARG_TIMESTAMPTZ(5);
+	}
+
+	lock_set_or_raise(set->parent_oid, set->key);
+	plan = partmgr_plan_retention(set, partmgr_read_tree(set), &retention,
+								  GetCurrentTransactionStartTimestamp());
+	done = partmgr_execute_or_raise(plan, kind == PARTMGR_KEY_TIME ?
+									"drop_partition_time" : "drop_partition_id");
+	foreach(lc, plan->actions)
+	{
+		if (((PartmgrAction *) lfirst(lc))->kind == PARTMGR_ACTION_FINALIZE_DETACH)
+			done--;
+	}
+	SPI_finish();
+	return done;
+}
+
+/*
+ * pg_partmgr_drop_partition_time
+ *		partmgr.drop_partition_time(p_parent_table, p_retention, p_keep_table,
+ *		p_keep_index, p_retention_schema, p_reference_timestamp).
+ */
+Datum
+pg_partmgr_drop_partition_time(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(drop_partition(fcinfo, PARTMGR_KEY_TIME));
+}
+
+/*
+ * pg_partmgr_drop_partition_id
+ *		partmgr.drop_partition_id(p_parent_table, p_retention, p_keep_table,
+ *		p_keep_index, p_retention_schema).
+ */
+Datum
+pg_partmgr_drop_partition_id(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(drop_partition(fcinfo, PARTMGR_KEY_ID));
+}
+
+/*
  * pg_partmgr_show_partitions
  *		partmgr.show_partitions(): children in bound order, the default
  *		partition first when p_include_default.
@@ -533,6 +649,8 @@ pg_partmgr_show_partitions(PG_FUNCTION_ARGS)
 	{
 		PartmgrChild *child = &tree->children[descending ? tree->nchildren - 1 - i : i];
 
+		if (child->detach_pending)
+			continue;			/* on its way out: no longer part of the set */
 		values[0] = CStringGetTextDatum(child->schema);
 		values[1] = CStringGetTextDatum(child->name);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);

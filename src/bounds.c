@@ -118,12 +118,12 @@ partmgr_axis_init(PartmgrAxis *axis, Oid typid, const char *zone_name)
 }
 
 /*
- * parse_interval_text
+ * partmgr_interval_parse
  *		Parse interval input the way interval_in does, but report failure by
  *		return value so the caller can name the offending parameter.
  */
-static bool
-parse_interval_text(const char *text, Interval *result)
+bool
+partmgr_interval_parse(const char *text, Interval *result)
 {
 	char		workbuf[256];
 	char	   *field[MAXDATEFIELDS];
@@ -198,7 +198,7 @@ partmgr_step_parse(const PartmgrAxis *axis, const char *text, PartmgrStep *step)
 		return;
 	}
 
-	if (!parse_interval_text(text, &step->time))
+	if (!partmgr_interval_parse(text, &step->time))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("partition interval \"%s\" is not a valid interval", text),

@@ -28,6 +28,7 @@ extern bool partmgr_zone_is_valid(const char *zone_name);
 extern void partmgr_axis_init(PartmgrAxis *axis, Oid typid, const char *zone_name);
 
 /* Intervals */
+extern bool partmgr_interval_parse(const char *text, Interval *result);
 extern void partmgr_step_parse(const PartmgrAxis *axis, const char *text,
 							   PartmgrStep *step);
 extern char *partmgr_step_text(const PartmgrStep *step);

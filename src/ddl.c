@@ -136,3 +136,59 @@ partmgr_ddl_max_control(const PartmgrSet *set, const char *schema,
 	return psprintf("SELECT max(%s) FROM %s%s", quote_identifier(set->control),
 					only ? "ONLY " : "", quote_qualified_identifier(schema, name));
 }
+
+/*
+ * partmgr_ddl_detach
+ *		ALTER TABLE parent DETACH PARTITION child, with how (empty,
+ *		" CONCURRENTLY" or " FINALIZE") appended.
+ */
+char *
+partmgr_ddl_detach(const PartmgrSet *set, const char *schema, const char *name,
+				   const char *how)
+{
+	return psprintf("ALTER TABLE %s DETACH PARTITION %s%s", parent_name(set),
+					quote_qualified_identifier(schema, name), how);
+}
+
+/*
+ * partmgr_ddl_drop_table
+ *		DROP TABLE of a detached child (never CASCADE: a dependent object
+ *		stops the drop).
+ */
+char *
+partmgr_ddl_drop_table(const char *schema, const char *name)
+{
+	return psprintf("DROP TABLE %s", quote_qualified_identifier(schema, name));
+}
+
+char *
+partmgr_ddl_drop_index(const char *schema, const char *index)
+{
+	return psprintf("DROP INDEX %s", quote_qualified_identifier(schema, index));
+}
+
+char *
+partmgr_ddl_drop_constraint(const char *schema, const char *name,
+							const char *constraint)
+{
+	return psprintf("ALTER TABLE %s DROP CONSTRAINT %s",
+					quote_qualified_identifier(schema, name),
+					quote_identifier(constraint));
+}
+
+char *
+partmgr_ddl_drop_from_publication(const char *publication, const char *schema,
+								  const char *name)
+{
+	return psprintf("ALTER PUBLICATION %s DROP TABLE %s",
+					quote_identifier(publication),
+					quote_qualified_identifier(schema, name));
+}
+
+char *
+partmgr_ddl_set_schema(const char *schema, const char *name, const char *new_schema)
+{
+	return psprintf("ALTER TABLE %s SET SCHEMA %s",
+					quote_qualified_identifier(schema, name),
+					quote_identifier(new_schema));
+}

@@ -28,6 +28,17 @@ extern char *partmgr_ddl_attach_range(const PartmgrSet *set, const char *schema,
 									  PartmgrPoint upper);
 extern char *partmgr_ddl_attach_default(const PartmgrSet *set, const char *schema,
 										const char *name);
+extern char *partmgr_ddl_detach(const PartmgrSet *set, const char *schema,
+								const char *name, const char *how);
+extern char *partmgr_ddl_drop_table(const char *schema, const char *name);
+extern char *partmgr_ddl_drop_index(const char *schema, const char *index);
+extern char *partmgr_ddl_drop_constraint(const char *schema, const char *name,
+										 const char *constraint);
+extern char *partmgr_ddl_drop_from_publication(const char *publication,
+											   const char *schema,
+											   const char *name);
+extern char *partmgr_ddl_set_schema(const char *schema, const char *name,
+									const char *new_schema);
 extern char *partmgr_ddl_analyze(const PartmgrSet *set);
 extern char *partmgr_ddl_max_control(const PartmgrSet *set, const char *schema,
 									 const char *name, bool only);

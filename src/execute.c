@@ -37,6 +37,7 @@
 #include "postgres.h"
 
 #include "access/xact.h"
+#include "executor/spi.h"
 #include "catalog/partition.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
@@ -46,11 +47,16 @@
 #include "storage/lock.h"
 #include "storage/proc.h"
 #include "storage/sinvaladt.h"
+#include "tcop/pquery.h"
+#include "tcop/tcopprot.h"
+#include "tcop/utility.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
+#include "utils/portal.h"
 #include "utils/resowner.h"
+#include "utils/snapmgr.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
 
@@ -60,8 +66,11 @@
 #include "log.h"
 #include "spi_util.h"
 
-/* set by the background worker: attach with the parent owner's rights */
-bool		partmgr_attach_as_owner = false;
+/*
+ * Set by the background worker: it attaches and detaches with the parent
+ * owner's rights, and detaches concurrently where PostgreSQL allows it.
+ */
+bool		partmgr_in_worker = false;
 
 /* longest pause between two attempts to take a lock */
 #define MAX_LOCK_RETRY_PAUSE_MS 20
@@ -246,6 +255,125 @@ typedef struct ActionContext
  *		Take the action's locks (parent, then default partition) and run its
  *		statements with lock_timeout bounded.  Called in a subtransaction.
  */
+/*
+ * lock_referencing_tables
+ *		Lock every table whose foreign key references the child: detaching
+ *		the child drops the key's clone on it (ACCESS EXCLUSIVE).
+ */
+static void
+lock_referencing_tables(Oid child)
+{
+	static const char *const sql =
+	"SELECT DISTINCT conrelid FROM pg_catalog.pg_constraint"
+	" WHERE contype = 'f' AND confrelid = $1 ORDER BY conrelid";
+	Oid			types[1] = {OIDOID};
+	Datum		values[1];
+	uint64		n;
+	Oid		   *tables;
+
+	values[0] = ObjectIdGetDatum(child);
+	n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, true, SPI_OK_SELECT);
+	tables = palloc(sizeof(Oid) * (n + 1));
+	for (uint64 i = 0; i < n; i++)
+	{
+		bool		isnull;
+
+		tables[i] = DatumGetObjectId(partmgr_spi_value(i, 1, &isnull));
+	}
+	for (uint64 i = 0; i < n; i++)
+		partmgr_lock_relation(tables[i], AccessExclusiveLock);
+}
+
+/*
+ * retire_detached
+ *		What happens to a child retention has just detached: dropped, or kept
+ *		-- without its indexes, out of its publications, in another schema --
+ *		as the action says.
+ */
+static void
+retire_detached(const PartmgrAction *action)
+{
+	const PartmgrRetirement *retire = &action->retire;
+	Oid			types[1] = {OIDOID};
+	Datum		values[1];
+	uint64		n;
+
+	if (!retire->keep_table && retire->schema == NULL)
+	{
+		partmgr_spi_utility(partmgr_ddl_drop_table(action->schema, action->name));
+		return;
+	}
+
+	values[0] = ObjectIdGetDatum(action->relid);
+	if (!retire->keep_index)
+	{
+		static const char *const sql =
+		"SELECT c.relname, con.conname FROM pg_catalog.pg_index i"
+		"  JOIN pg_catalog.pg_class c ON c.oid = i.indexrelid"
+		"  LEFT JOIN pg_catalog.pg_constraint con"
+		"    ON con.conindid = i.indexrelid AND con.conrelid = i.indrelid"
+		" WHERE i.indrelid = $1 ORDER BY c.relname";
+		List	   *statements = NIL;
+		ListCell   *lc;
+
+		n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, true, SPI_OK_SELECT);
+		for (uint64 i = 0; i < n; i++)
+		{
+			char	   *index = partmgr_spi_text(i, 1);
+			char	   *constraint = partmgr_spi_text(i, 2);
+
+			statements = lappend(statements, constraint ?
+								 partmgr_ddl_drop_constraint(action->schema, action->name, constraint) :
+								 partmgr_ddl_drop_index(action->schema, index));
+		}
+		foreach(lc, statements)
+			partmgr_spi_utility((char *) lfirst(lc));
+	}
+	if (!retire->keep_publication)
+	{
+		static const char *const sql =
+		"SELECT p.pubname FROM pg_catalog.pg_publication_rel r"
+		"  JOIN pg_catalog.pg_publication p ON p.oid = r.prpubid"
+		" WHERE r.prrelid = $1 ORDER BY p.pubname";
+		List	   *statements = NIL;
+		ListCell   *lc;
+
+		n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, true, SPI_OK_SELECT);
+		for (uint64 i = 0; i < n; i++)
+			statements = lappend(statements,
+								 partmgr_ddl_drop_from_publication(partmgr_spi_text(i, 1),
+																   action->schema,
+																   action->name));
+		foreach(lc, statements)
+			partmgr_spi_utility((char *) lfirst(lc));
+	}
+	if (retire->schema != NULL)
+		partmgr_spi_utility(partmgr_ddl_set_schema(action->schema, action->name,
+												   retire->schema));
+}
+
+/*
+ * act_as_owner
+ *		Switch to the parent owner's rights, in a security-restricted context,
+ *		when the background worker acts and has those rights.  The caller
+ *		restores save_userid and save_sec_context (aborting does too).
+ */
+static void
+act_as_owner(Oid owner, Oid save_userid, int save_sec_context)
+{
+	if (partmgr_in_worker && owner != save_userid &&
+		has_privs_of_role(save_userid, owner))
+		SetUserIdAndSecContext(owner, save_sec_context |
+							   SECURITY_LOCAL_USERID_CHANGE |
+							   SECURITY_RESTRICTED_OPERATION);
+}
+
+/*
+ * execute_action
+ *		Take the action's locks (parent, then default partition, then the
+ *		child, then tables whose foreign keys reference it) and run its
+ *		statements with lock_timeout bounded.  Called in a subtransaction.
+ */
 static void
 execute_action(void *arg)
 {
@@ -257,61 +385,84 @@ execute_action(void *arg)
 	Oid			owner = set->parent_owner;
 	Oid			save_userid;
 	int			save_sec_context;
-	bool		as_owner;
 
 	GetUserIdAndSecContext(&save_userid, &save_sec_context);
-	as_owner = owner != save_userid && has_privs_of_role(save_userid, owner);
-
 	(void) set_config_option("lock_timeout", psprintf("%d", partmgr_lock_timeout),
 							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
 							 true, 0, false);
 
-	partmgr_lock_relation(set->parent_oid, ShareUpdateExclusiveLock);
-	if (action->kind == PARTMGR_ACTION_CREATE_CHILD)
+	switch (action->kind)
 	{
-		/* read under the parent's lock, which attaching a default needs too */
-		default_oid = get_default_partition_oid(set->parent_oid);
-		if (OidIsValid(default_oid))
-			partmgr_lock_relation(default_oid, AccessExclusiveLock);
-	}
+		case PARTMGR_ACTION_CREATE_CHILD:
+		case PARTMGR_ACTION_CREATE_DEFAULT:
+			partmgr_lock_relation(set->parent_oid, ShareUpdateExclusiveLock);
+			if (action->kind == PARTMGR_ACTION_CREATE_CHILD)
+			{
+				/* read under the parent's lock, which attaching a default needs */
+				default_oid = get_default_partition_oid(set->parent_oid);
+				if (OidIsValid(default_oid))
+					partmgr_lock_relation(default_oid, AccessExclusiveLock);
+			}
 
-	/*
-	 * The new table is created with our rights and given to the parent's
-	 * owner when we have that role's rights (a superuser does), so children
-	 * belong to the owner whoever ran maintenance.  Unattended maintenance
-	 * (the background worker) then attaches as the owner, in a
-	 * security-restricted context: attaching scans the default partition
-	 * and evaluates what the owner defined, and nothing the owner controls
-	 * may act with the worker's rights.  A function called by hand acts with
-	 * its caller's rights, as any DDL the caller runs.  Aborting the
-	 * subtransaction restores the user and the settings.
-	 */
-	partmgr_spi_utility(partmgr_ddl_create_like(set, action->schema, action->name));
-	if (as_owner)
-	{
-		partmgr_spi_utility(partmgr_ddl_set_owner(action->schema, action->name, owner));
-		if (partmgr_attach_as_owner)
-			SetUserIdAndSecContext(owner, save_sec_context |
-								   SECURITY_LOCAL_USERID_CHANGE |
-								   SECURITY_RESTRICTED_OPERATION);
+			/*
+			 * The new table is created with our rights and given to the
+			 * parent's owner when we have that role's rights (a superuser
+			 * does), so children belong to the owner whoever ran maintenance.
+			 * Unattended maintenance (the background worker) then attaches as
+			 * the owner, in a security-restricted context: attaching scans the
+			 * default partition and evaluates what the owner defined, and
+			 * nothing the owner controls may act with the worker's rights. A
+			 * function called by hand acts with its caller's rights, as any
+			 * DDL the caller runs.
+			 */
+			partmgr_spi_utility(partmgr_ddl_create_like(set, action->schema, action->name));
+			if (owner != save_userid && has_privs_of_role(save_userid, owner))
+				partmgr_spi_utility(partmgr_ddl_set_owner(action->schema, action->name, owner));
+			act_as_owner(owner, save_userid, save_sec_context);
+			if (action->kind == PARTMGR_ACTION_CREATE_CHILD)
+				partmgr_spi_utility(partmgr_ddl_attach_range(set, action->schema, action->name,
+															 action->lower, action->upper));
+			else
+				partmgr_spi_utility(partmgr_ddl_attach_default(set, action->schema, action->name));
+			break;
+
+		case PARTMGR_ACTION_RETIRE_CHILD:
+			/* a plain DETACH takes all of these in ACCESS EXCLUSIVE mode */
+			partmgr_lock_relation(set->parent_oid, AccessExclusiveLock);
+			default_oid = get_default_partition_oid(set->parent_oid);
+			if (OidIsValid(default_oid))
+				partmgr_lock_relation(default_oid, AccessExclusiveLock);
+			partmgr_lock_relation(action->relid, AccessExclusiveLock);
+			lock_referencing_tables(action->relid);
+			act_as_owner(owner, save_userid, save_sec_context);
+			partmgr_spi_utility(partmgr_ddl_detach(set, action->schema, action->name, ""));
+			retire_detached(action);
+			break;
+
+		case PARTMGR_ACTION_FINALIZE_DETACH:
+			partmgr_lock_relation(set->parent_oid, ShareUpdateExclusiveLock);
+			partmgr_lock_relation(action->relid, AccessExclusiveLock);
+			act_as_owner(owner, save_userid, save_sec_context);
+			partmgr_spi_utility(partmgr_ddl_detach(set, action->schema, action->name,
+												   " FINALIZE"));
+			retire_detached(action);
+			break;
 	}
-	if (action->kind == PARTMGR_ACTION_CREATE_CHILD)
-		partmgr_spi_utility(partmgr_ddl_attach_range(set, action->schema, action->name,
-													 action->lower, action->upper));
-	else
-		partmgr_spi_utility(partmgr_ddl_attach_default(set, action->schema, action->name));
 
 	SetUserIdAndSecContext(save_userid, save_sec_context);
 	AtEOXact_GUC(true, nestlevel);
 	ereport(LOG,
-			(errmsg("pg_partmgr: created %s", partmgr_action_describe(ctx->plan, action))));
+			(errmsg("pg_partmgr: %s %s", partmgr_action_verb(action),
+					partmgr_action_describe(ctx->plan, action))));
 }
 
 /*
  * explain_failure
- *		Recognize the failure everyone meets -- rows in the default partition
- *		inside the new child's range -- and replace PostgreSQL's message by
- *		one that says which rows and what to do.  True if it was that one.
+ *		Recognize the failures that leave one child for later rather than
+ *		stop the set -- rows in the default partition inside a new child's
+ *		range, rows of an expired child still referenced by a foreign key --
+ *		and replace PostgreSQL's message by one that says what and what to
+ *		do.  True if it was one of those.
  */
 static bool
 explain_failure(const PartmgrPlan *plan, const PartmgrAction *action,
@@ -319,6 +470,21 @@ explain_failure(const PartmgrPlan *plan, const PartmgrAction *action,
 {
 	const PartmgrAxis *axis = &plan->set->axis;
 
+	if (action->kind == PARTMGR_ACTION_RETIRE_CHILD &&
+		edata->sqlerrcode == ERRCODE_FOREIGN_KEY_VIOLATION)
+	{
+		/* PostgreSQL refused to detach: rows in it are still referenced */
+		char	   *original = edata->message;
+
+		edata->detail = psprintf("%s.%s%s", original,
+								 edata->detail ? " " : "",
+								 edata->detail ? edata->detail : "");
+		edata->message = psprintf("kept partition \"%s\" of \"%s\": rows in it are still referenced by a foreign key",
+								  action->name, plan->set->key);
+		edata->hint = pstrdup("Delete or repoint the referencing rows; retention retries on the next run.");
+		edata->context = NULL;
+		return true;
+	}
 	if (action->kind != PARTMGR_ACTION_CREATE_CHILD ||
 		edata->sqlerrcode != ERRCODE_CHECK_VIOLATION)
 		return false;
@@ -360,6 +526,13 @@ partmgr_execute_plan(const PartmgrPlan *plan, const char *run_by,
 
 		ctx.plan = plan;
 		ctx.action = (const PartmgrAction *) lfirst(lc);
+		if (ctx.action->kind == PARTMGR_ACTION_RETIRE_CHILD &&
+			ctx.action->retire.concurrently)
+		{
+			/* cannot run in a transaction: the caller runs it after commit */
+			result->deferred = lappend(result->deferred, (void *) ctx.action);
+			continue;
+		}
 		ok = partmgr_run_subxact(execute_action, &ctx, &edata);
 		if (!ok)
 			blocked = explain_failure(plan, ctx.action, edata);
@@ -386,5 +559,130 @@ partmgr_execute_plan(const PartmgrPlan *plan, const char *run_by,
 		result->error = edata;
 		result->failed = ctx.action;
 		return;
+	}
+}
+
+/*
+ * run_top_level
+ *		Run one SQL statement as if a client had sent it on its own, outside
+ *		any transaction block, so that statements that manage their own
+ *		transactions (DETACH ... CONCURRENTLY) can run.  Called with no
+ *		transaction open; leaves none open.  Raises the statement's errors,
+ *		with the transaction still to be aborted by the caller.
+ */
+static void
+run_top_level(const char *sql)
+{
+	RawStmt    *parsetree;
+	List	   *plantrees;
+	Portal		portal;
+	DestReceiver *receiver;
+	QueryCompletion qc;
+
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	parsetree = linitial_node(RawStmt, pg_parse_query(sql));
+	plantrees = pg_plan_queries(pg_analyze_and_rewrite_fixedparams(parsetree, sql,
+																  NULL, 0, NULL),
+								sql, CURSOR_OPT_PARALLEL_OK, NULL);
+	portal = CreatePortal("", true, true);
+	portal->visible = false;
+	PortalDefineQuery(portal, NULL, sql, CreateCommandTag(parsetree->stmt),
+					  plantrees, NULL);
+	PortalStart(portal, NULL, 0, InvalidSnapshot);
+	receiver = CreateDestReceiver(DestNone);
+	(void) PortalRun(portal, FETCH_ALL, true, true, receiver, receiver, &qc);
+	receiver->rDestroy(receiver);
+	PortalDrop(portal, false);
+	CommitTransactionCommand();
+}
+
+/*
+ * partmgr_retire_concurrently
+ *		Retire one expired child with DETACH ... CONCURRENTLY, which takes
+ *		only SHARE UPDATE EXCLUSIVE on the parent, then (in a transaction of
+ *		its own) drop, move or trim it as the action says; record the outcome
+ *		in the maintenance log.  For the background worker: called with no
+ *		transaction open.  The detach waits for queries that use the child at
+ *		most pg_partmgr.lock_timeout; when interrupted, the child stays
+ *		"detach pending" and the next run finishes it.  Raises nothing but a
+ *		query cancel or a shutdown.
+ */
+void
+partmgr_retire_concurrently(const PartmgrPlan *plan, const PartmgrAction *action,
+							const char *run_by, MemoryContext cxt)
+{
+	const PartmgrSet *set = plan->set;
+	TimestampTz started = GetCurrentTimestamp();
+	Oid			save_userid;
+	int			save_sec_context;
+	ErrorData  *edata = NULL;
+	char	   *saved_timeout = pstrdup(GetConfigOption("lock_timeout", false, false));
+	volatile bool detached = false;
+
+	GetUserIdAndSecContext(&save_userid, &save_sec_context);
+	SetConfigOption("lock_timeout", psprintf("%d", partmgr_lock_timeout),
+					PGC_SUSET, PGC_S_SESSION);
+	PG_TRY();
+	{
+		act_as_owner(set->parent_owner, save_userid, save_sec_context);
+		run_top_level(partmgr_ddl_detach(set, action->schema, action->name,
+										 " CONCURRENTLY"));
+		detached = true;
+		SetCurrentStatementStartTimestamp();
+		StartTransactionCommand();
+		SPI_connect();
+		PushActiveSnapshot(GetTransactionSnapshot());
+		retire_detached(action);
+		SetUserIdAndSecContext(save_userid, save_sec_context);
+		partmgr_log_action(set->key, run_by, partmgr_action_name(action),
+						   quote_qualified_identifier(action->schema, action->name),
+						   partmgr_action_bounds(plan, action), started,
+						   PARTMGR_OUTCOME_DONE, NULL);
+		SPI_finish();
+		PopActiveSnapshot();
+		CommitTransactionCommand();
+		ereport(LOG,
+				(errmsg("pg_partmgr: %s %s (concurrently)", partmgr_action_verb(action),
+						partmgr_action_describe(plan, action))));
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		AbortCurrentTransaction();
+		SetUserIdAndSecContext(save_userid, save_sec_context);
+		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
+			edata->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN)
+			ReThrowError(edata);
+	}
+	PG_END_TRY();
+	SetConfigOption("lock_timeout", saved_timeout, PGC_SUSET, PGC_S_SESSION);
+
+	if (edata != NULL)
+	{
+		bool		kept = explain_failure(plan, action, edata) ||
+			edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE;
+
+		if (detached)
+			edata->detail = psprintf("The partition was detached; what retention does next with it failed.%s%s",
+									 edata->detail ? " " : "",
+									 edata->detail ? edata->detail : "");
+		edata->elevel = WARNING;
+		ThrowErrorData(edata);
+
+		SetCurrentStatementStartTimestamp();
+		StartTransactionCommand();
+		SPI_connect();
+		PushActiveSnapshot(GetTransactionSnapshot());
+		partmgr_log_action(set->key, run_by, partmgr_action_name(action),
+						   quote_qualified_identifier(action->schema, action->name),
+						   partmgr_action_bounds(plan, action), started,
+						   kept && !detached ? PARTMGR_OUTCOME_SKIPPED : PARTMGR_OUTCOME_FAILED,
+						   edata);
+		SPI_finish();
+		PopActiveSnapshot();
+		CommitTransactionCommand();
 	}
 }

@@ -26,9 +26,11 @@ typedef struct PartmgrExecResult
 	int			nskipped;		/* children skipped: default holds their rows */
 	ErrorData  *error;			/* why execution stopped, or NULL */
 	const PartmgrAction *failed;	/* the action that failed, or NULL */
+	List	   *deferred;		/* actions to run after commit (concurrent
+								 * detaches), see partmgr_retire_concurrently */
 } PartmgrExecResult;
 
-extern bool partmgr_attach_as_owner;
+extern bool partmgr_in_worker;
 
 extern void partmgr_lock_relation(Oid relid, LOCKMODE mode);
 extern bool partmgr_try_lock_set(Oid parent_oid);
@@ -36,5 +38,8 @@ extern bool partmgr_run_subxact(void (*fn) (void *arg), void *arg,
 								ErrorData **error);
 extern void partmgr_execute_plan(const PartmgrPlan *plan, const char *run_by,
 								 PartmgrExecResult *result);
+extern void partmgr_retire_concurrently(const PartmgrPlan *plan,
+										const PartmgrAction *action,
+										const char *run_by, MemoryContext cxt);
 
 #endif							/* PARTMGR_EXECUTE_H */

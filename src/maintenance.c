@@ -46,70 +46,13 @@
 
 #include "bounds.h"
 #include "config.h"
+#include "contents.h"
 #include "ddl.h"
 #include "execute.h"
 #include "log.h"
 #include "maintenance.h"
+#include "retention.h"
 #include "spi_util.h"
-
-/*
- * max_control
- *		Largest control value of a table (ONLY that table, or the whole set
- *		when only is false) as a point; false when it holds no rows.
- */
-static bool
-max_control(const PartmgrSet *set, const char *schema, const char *name,
-			bool only, PartmgrPoint *result)
-{
-	bool		isnull;
-	Datum		value;
-
-	partmgr_spi_exec(partmgr_ddl_max_control(set, schema, name, only), 0, NULL,
-					 NULL, NULL, true, SPI_OK_SELECT);
-	value = partmgr_spi_value(0, 1, &isnull);
-	if (isnull)
-		return false;
-	*result = partmgr_point_from_datum(&set->axis, value);
-	return true;
-}
-
-/*
- * child_has_rows
- *		Whether a child holds a row visible to the active snapshot.  A plain
- *		table with no blocks is empty without a scan; otherwise the first
- *		visible tuple settles it.  Other kinds (a partitioned child) are asked
- *		with a query.  Takes ACCESS SHARE on the child, bounded.
- */
-static bool
-child_has_rows(const PartmgrChild *child)
-{
-	Relation	rel;
-	TableScanDesc scan;
-	TupleTableSlot *slot;
-	bool		found;
-
-	partmgr_lock_relation(child->relid, AccessShareLock);
-	if (child->relkind != RELKIND_RELATION)
-	{
-		partmgr_spi_exec(partmgr_ddl_count_rows(child->schema, child->name, false),
-						 0, NULL, NULL, NULL, true, SPI_OK_SELECT);
-		return DatumGetInt64(partmgr_spi_value(0, 1, &found)) > 0;
-	}
-
-	rel = table_open(child->relid, NoLock);
-	if (RelationGetNumberOfBlocks(rel) == 0)
-	{
-		table_close(rel, NoLock);
-		return false;
-	}
-	scan = table_beginscan(rel, GetActiveSnapshot(), 0, NULL);
-	slot = table_slot_create(rel, NULL);
-	found = table_scan_getnextslot(scan, ForwardScanDirection, slot);
-	ExecDropSingleTupleTableSlot(slot);
-	table_endscan(scan);
-	table_close(rel, NoLock);
-	return found;
-}
 
 /*
  * partmgr_slot_lower
@@ -170,7 +113,7 @@ current_point(const PartmgrSet *set, const PartmgrTree *tree,
 		const PartmgrChild *child = &tree->children[i];
 		PartmgrPoint newest;
 
-		if (child->detach_pending || !child_has_rows(child))
+		if (child->detach_pending || !partmgr_child_has_rows(child))
 			continue;
 		found = true;
 		*current = child->lower;
@@ -178,7 +121,7 @@ current_point(const PartmgrSet *set, const PartmgrTree *tree,
 			continue;
 		/* now() counts when the newest row is older than it */
 		if (child->upper <= now ||
-			(max_control(set, child->schema, child->name, true, &newest) &&
+			(partmgr_max_control(set, child->schema, child->name, true, &newest) &&
 			 newest < now))
 			*current = now;
 	}
@@ -189,7 +132,7 @@ current_point(const PartmgrSet *set, const PartmgrTree *tree,
 	}
 
 	if (!set->ignore_default_data && OidIsValid(tree->default_oid) &&
-		max_control(set, tree->default_schema, tree->default_name, true,
+		partmgr_max_control(set, tree->default_schema, tree->default_name, true,
 					&default_max))
 	{
 		PartmgrPoint slot = partmgr_slot_lower(set, tree, default_max);
@@ -241,7 +184,7 @@ add_initial_slots(PartmgrPlan *plan, bool have_start, PartmgrPoint start,
 	}
 
 	if (!have_start &&
-		!max_control(set, set->parent_schema, set->parent_name, false, &start))
+		!partmgr_max_control(set, set->parent_schema, set->parent_name, false, &start))
 		start = 0;
 	base = partmgr_point_align(axis, step, NULL, start);
 	for (int64 k = have_start ? 0 : -set->premake; k <= set->premake; k++)
@@ -436,6 +379,37 @@ plan_and_execute_set(void *arg)
 	partmgr_context_pop(&ctx);
 }
 
+/*
+ * retain_set
+ *		Plan and execute the set's retention (after premake, with children
+ *		as they now are).  Runs in a subtransaction of its own, so that a bad
+ *		retention setting stops retention only.  Concurrent detaches are left
+ *		in the outcome for the caller to run after commit.
+ */
+static void
+retain_set(void *arg)
+{
+	SetRun	   *run = (SetRun *) arg;
+	PartmgrErrorContext ctx;
+	PartmgrRetention retention;
+	PartmgrExecResult result;
+	PartmgrPlan *plan;
+
+	partmgr_set_context_push(&ctx, run->key);
+	if (partmgr_retention_from_config(run->set, &retention))
+	{
+		retention.retire.concurrently = partmgr_in_worker;
+		plan = partmgr_plan_retention(run->set, partmgr_read_tree(run->set),
+									  &retention, GetCurrentTransactionStartTimestamp());
+		partmgr_execute_plan(plan, run->run_by, &result);
+		run->outcome->retired = result.ndone;
+		run->outcome->error = result.error;
+		run->outcome->deferred_plan = plan;
+		run->outcome->deferred = result.deferred;
+	}
+	partmgr_context_pop(&ctx);
+}
+
 static void
 analyze_set(void *arg)
 {
@@ -445,11 +419,14 @@ analyze_set(void *arg)
 /*
  * partmgr_maintain_set
  *		Maintain one set in the caller's transaction: plan and execute premake
- *		in a subtransaction, analyze the parent if asked and children were
- *		made, stamp maintenance_last_run when nothing failed, and record every
- *		action -- and a failure that stopped the set before any action -- in
- *		the maintenance log.  Errors are returned in outcome, not raised
- *		(except a query cancel).
+ *		in a subtransaction, then retention in another, analyze the parent if
+ *		asked and children were made, stamp maintenance_last_run when nothing
+ *		failed, and record every action -- and a failure that stopped the set
+ *		before any action -- in the maintenance log.  Errors are returned in
+ *		outcome, not raised (except a query cancel).  In the background
+ *		worker, concurrent detaches are returned in outcome->deferred: the
+ *		caller runs them once the transaction has committed (and stamps
+ *		nothing for them; the next run sees their result).
  */
 void
 partmgr_maintain_set(const char *key, bool analyze, const char *run_by,
@@ -477,6 +454,22 @@ partmgr_maintain_set(const char *key, bool analyze, const char *run_by,
 	}
 	if (outcome->skipped || outcome->error != NULL)
 		return;
+
+	if (run.set->retention != NULL)
+	{
+		started = GetCurrentTimestamp();
+		if (!partmgr_run_subxact(retain_set, &run, &edata))
+		{
+			outcome->error = edata;
+			partmgr_log_action(key, run_by, "apply retention", NULL, NULL, started,
+							   edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE ?
+							   PARTMGR_OUTCOME_SKIPPED : PARTMGR_OUTCOME_FAILED,
+							   edata);
+			return;
+		}
+		if (outcome->error != NULL)
+			return;
+	}
 
 	if (analyze && outcome->created > 0)
 	{

@@ -31,6 +31,9 @@ extern PartmgrPlan *partmgr_plan_explicit(PartmgrSet *set, PartmgrTree *tree,
 typedef struct PartmgrSetOutcome
 {
 	int			created;		/* children created */
+	int			retired;		/* children retired (not counting deferred) */
+	PartmgrPlan *deferred_plan; /* the retention plan of deferred actions */
+	List	   *deferred;		/* concurrent detaches to run after commit */
 	bool		skipped;		/* undo in progress, or another run holds it */
 	ErrorData  *error;			/* why it stopped, or NULL */
 } PartmgrSetOutcome;

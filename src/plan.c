@@ -191,6 +191,44 @@ partmgr_plan_add_default(PartmgrPlan *plan)
 }
 
 /*
+ * partmgr_plan_add_retire
+ *		Append "detach this expired child, then keep, move or drop it".
+ */
+void
+partmgr_plan_add_retire(PartmgrPlan *plan, const PartmgrChild *child,
+						const PartmgrRetirement *retire)
+{
+	PartmgrAction *action = palloc0(sizeof(PartmgrAction));
+
+	action->kind = PARTMGR_ACTION_RETIRE_CHILD;
+	action->schema = child->schema;
+	action->name = child->name;
+	action->relid = child->relid;
+	action->lower = child->lower;
+	action->upper = child->upper;
+	action->retire = *retire;
+	plan->actions = lappend(plan->actions, action);
+}
+
+/*
+ * partmgr_plan_add_finalize
+ *		Append "finish the interrupted concurrent detach of this child".
+ */
+void
+partmgr_plan_add_finalize(PartmgrPlan *plan, const PartmgrChild *child)
+{
+	PartmgrAction *action = palloc0(sizeof(PartmgrAction));
+
+	action->kind = PARTMGR_ACTION_FINALIZE_DETACH;
+	action->schema = child->schema;
+	action->name = child->name;
+	action->relid = child->relid;
+	action->lower = child->lower;
+	action->upper = child->upper;
+	plan->actions = lappend(plan->actions, action);
+}
+
+/*
  * partmgr_action_name
  *		What an action does, in words, for the maintenance log.
  */
@@ -203,6 +241,34 @@ partmgr_action_name(const PartmgrAction *action)
 			return "create partition";
 		case PARTMGR_ACTION_CREATE_DEFAULT:
 			return "create default partition";
+		case PARTMGR_ACTION_RETIRE_CHILD:
+			if (action->retire.schema != NULL)
+				return "detach partition and move it";
+			return action->retire.keep_table ? "detach partition" : "drop partition";
+		case PARTMGR_ACTION_FINALIZE_DETACH:
+			return "finish detaching partition";
+	}
+	return NULL;				/* keep compiler quiet */
+}
+
+/*
+ * partmgr_action_verb
+ *		What was done, for the LOG line after an action ran.
+ */
+const char *
+partmgr_action_verb(const PartmgrAction *action)
+{
+	switch (action->kind)
+	{
+		case PARTMGR_ACTION_CREATE_CHILD:
+		case PARTMGR_ACTION_CREATE_DEFAULT:
+			return "created";
+		case PARTMGR_ACTION_RETIRE_CHILD:
+			if (action->retire.schema != NULL)
+				return "detached and moved";
+			return action->retire.keep_table ? "detached" : "detached and dropped";
+		case PARTMGR_ACTION_FINALIZE_DETACH:
+			return "finished detaching";
 	}
 	return NULL;				/* keep compiler quiet */
 }
@@ -216,7 +282,8 @@ partmgr_action_bounds(const PartmgrPlan *plan, const PartmgrAction *action)
 {
 	const PartmgrAxis *axis = &plan->set->axis;
 
-	if (action->kind != PARTMGR_ACTION_CREATE_CHILD)
+	if (action->kind != PARTMGR_ACTION_CREATE_CHILD &&
+		action->kind != PARTMGR_ACTION_RETIRE_CHILD)
 		return NULL;
 	return psprintf("for values from %s to %s",
 					partmgr_point_literal(axis, action->lower),
@@ -241,6 +308,10 @@ partmgr_action_describe(const PartmgrPlan *plan, const PartmgrAction *action)
 							partmgr_action_bounds(plan, action));
 		case PARTMGR_ACTION_CREATE_DEFAULT:
 			return psprintf("default partition %s of %s", table,
+							partmgr_key_display(plan->set->key));
+		case PARTMGR_ACTION_RETIRE_CHILD:
+		case PARTMGR_ACTION_FINALIZE_DETACH:
+			return psprintf("partition %s of %s", table,
 							partmgr_key_display(plan->set->key));
 	}
 	return NULL;				/* keep compiler quiet */

@@ -25,16 +25,32 @@
 typedef enum PartmgrActionKind
 {
 	PARTMGR_ACTION_CREATE_CHILD,	/* create a table, attach it for a range */
-	PARTMGR_ACTION_CREATE_DEFAULT	/* create a table, attach it as DEFAULT */
+	PARTMGR_ACTION_CREATE_DEFAULT,	/* create a table, attach it as DEFAULT */
+	PARTMGR_ACTION_RETIRE_CHILD,	/* detach an expired child, then keep,
+									 * move or drop it */
+	PARTMGR_ACTION_FINALIZE_DETACH	/* finish an interrupted DETACH
+									 * CONCURRENTLY */
 } PartmgrActionKind;
+
+/* What happens to a child once retention has detached it. */
+typedef struct PartmgrRetirement
+{
+	bool		keep_table;		/* false: drop it */
+	bool		keep_index;		/* false: drop its indexes */
+	bool		keep_publication;	/* false: take it out of publications */
+	char	   *schema;			/* move it there (implies keeping it) */
+	bool		concurrently;	/* DETACH ... CONCURRENTLY (top level only) */
+} PartmgrRetirement;
 
 typedef struct PartmgrAction
 {
 	PartmgrActionKind kind;
 	char	   *schema;			/* schema of the table acted on */
 	char	   *name;			/* table acted on */
-	PartmgrPoint lower;			/* CREATE_CHILD: inclusive */
-	PartmgrPoint upper;			/* CREATE_CHILD: exclusive */
+	Oid			relid;			/* RETIRE, FINALIZE: the child */
+	PartmgrPoint lower;			/* CREATE_CHILD, RETIRE: inclusive */
+	PartmgrPoint upper;			/* CREATE_CHILD, RETIRE: exclusive */
+	PartmgrRetirement retire;	/* RETIRE */
 } PartmgrAction;
 
 typedef struct PartmgrPlan
@@ -58,8 +74,12 @@ extern PartmgrSlotResult partmgr_plan_add_child(PartmgrPlan *plan,
 												PartmgrPoint lower,
 												PartmgrPoint upper);
 extern void partmgr_plan_add_default(PartmgrPlan *plan);
+extern void partmgr_plan_add_retire(PartmgrPlan *plan, const PartmgrChild *child,
+									const PartmgrRetirement *retire);
+extern void partmgr_plan_add_finalize(PartmgrPlan *plan, const PartmgrChild *child);
 extern char *partmgr_child_name(const PartmgrSet *set, PartmgrPoint lower);
 extern const char *partmgr_action_name(const PartmgrAction *action);
+extern const char *partmgr_action_verb(const PartmgrAction *action);
 extern char *partmgr_action_bounds(const PartmgrPlan *plan,
 								   const PartmgrAction *action);
 extern char *partmgr_action_describe(const PartmgrPlan *plan,

@@ -507,15 +507,17 @@ record_crash(const char *key, const ErrorData *edata, TimestampTz started)
 
 /*
  * maintain_in_transaction
- *		Maintain one set in a transaction of its own.  Errors inside the set
- *		are handled by partmgr_maintain_set (logged, reported as WARNING); an
- *		error escaping it is reported, the transaction aborted, and the
- *		failure recorded.
+ *		Maintain one set in a transaction of its own, then run the concurrent
+ *		detaches its retention asked for.  Errors inside the set are handled
+ *		by partmgr_maintain_set (logged, reported as WARNING); an error
+ *		escaping it is reported, the transaction aborted, and the failure
+ *		recorded.
  */
 static void
 maintain_in_transaction(const char *key, MemoryContext cxt)
 {
 	TimestampTz started = GetCurrentTimestamp();
+	ListCell   *lc;
 
 	PG_TRY();
 	{
@@ -534,6 +536,13 @@ maintain_in_transaction(const char *key, MemoryContext cxt)
 		SPI_finish();
 		PopActiveSnapshot();
 		CommitTransactionCommand();
+		MemoryContextSwitchTo(cxt);
+
+		/* concurrent detaches run outside any transaction */
+		foreach(lc, outcome.deferred)
+			partmgr_retire_concurrently(outcome.deferred_plan,
+										(const PartmgrAction *) lfirst(lc),
+										"worker", cxt);
 	}
 	PG_CATCH();
 	{
@@ -581,7 +590,7 @@ pg_partmgr_worker_main(Datum arg)
 	SetConfigOption("synchronous_commit", "off", PGC_SUSET, PGC_S_OVERRIDE);
 
 	/* unattended: act on each set with its owner's rights only */
-	partmgr_attach_as_owner = true;
+	partmgr_in_worker = true;
 
 	keep = AllocSetContextCreate(TopMemoryContext, "pg_partmgr worker",
 								 ALLOCSET_DEFAULT_SIZES);

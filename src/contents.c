@@ -1,0 +1,116 @@
+/*-------------------------------------------------------------------------
+ *
+ * contents.c
+ *	  What the tables of a partition set hold.
+ *
+ * Whether a child holds rows is answered in C without a query: a plain
+ * table that has no blocks is empty, otherwise the first tuple visible to
+ * the active snapshot settles it.  An idle maintenance pass therefore runs
+ * no query per child.  The largest key value is asked with a query (an
+ * index on the key answers it at once).
+ *
+ * Locks: ACCESS SHARE on the tables looked into, taken without queueing and
+ * bounded by pg_partmgr.lock_timeout (execute.c).  Runs in the caller's
+ * transaction, connected to SPI.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/contents.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/table.h"
+#include "access/tableam.h"
+#include "catalog/pg_class.h"
+#include "executor/spi.h"
+#include "executor/tuptable.h"
+#include "storage/bufmgr.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+#include "bounds.h"
+#include "contents.h"
+#include "ddl.h"
+#include "execute.h"
+#include "spi_util.h"
+
+/*
+ * partmgr_max_control
+ *		Largest control value of a table (ONLY that table, or the whole set
+ *		when only is false) as a point; false when it holds no rows.
+ */
+bool
+partmgr_max_control(const PartmgrSet *set, const char *schema, const char *name,
+			bool only, PartmgrPoint *result)
+{
+	bool		isnull;
+	Datum		value;
+
+	partmgr_spi_exec(partmgr_ddl_max_control(set, schema, name, only), 0, NULL,
+					 NULL, NULL, true, SPI_OK_SELECT);
+	value = partmgr_spi_value(0, 1, &isnull);
+	if (isnull)
+		return false;
+	*result = partmgr_point_from_datum(&set->axis, value);
+	return true;
+}
+
+/*
+ * partmgr_child_has_rows
+ *		Whether a child holds a row visible to the active snapshot.  A plain
+ *		table with no blocks is empty without a scan; otherwise the first
+ *		visible tuple settles it.  Other kinds (a partitioned child) are asked
+ *		with a query.  Takes ACCESS SHARE on the child, bounded.
+ */
+bool
+partmgr_child_has_rows(const PartmgrChild *child)
+{
+	Relation	rel;
+	TableScanDesc scan;
+	TupleTableSlot *slot;
+	bool		found;
+
+	partmgr_lock_relation(child->relid, AccessShareLock);
+	if (child->relkind != RELKIND_RELATION)
+	{
+		partmgr_spi_exec(partmgr_ddl_count_rows(child->schema, child->name, false),
+						 0, NULL, NULL, NULL, true, SPI_OK_SELECT);
+		return DatumGetInt64(partmgr_spi_value(0, 1, &found)) > 0;
+	}
+
+	rel = table_open(child->relid, NoLock);
+	if (RelationGetNumberOfBlocks(rel) == 0)
+	{
+		table_close(rel, NoLock);
+		return false;
+	}
+	scan = table_beginscan(rel, GetActiveSnapshot(), 0, NULL);
+	slot = table_slot_create(rel, NULL);
+	found = table_scan_getnextslot(scan, ForwardScanDirection, slot);
+	ExecDropSingleTupleTableSlot(slot);
+	table_endscan(scan);
+	table_close(rel, NoLock);
+	return found;
+}
+
+/*
+ * partmgr_newest_child_with_rows
+ *		The child with the highest bounds that holds rows (children whose
+ *		detach is pending do not count), or NULL.
+ */
+const PartmgrChild *
+partmgr_newest_child_with_rows(const PartmgrTree *tree)
+{
+	for (int i = tree->nchildren - 1; i >= 0; i--)
+	{
+		const PartmgrChild *child = &tree->children[i];
+
+		if (!child->detach_pending && partmgr_child_has_rows(child))
+			return child;
+	}
+	return NULL;
+}

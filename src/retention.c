@@ -1,0 +1,204 @@
+/*-------------------------------------------------------------------------
+ *
+ * retention.c
+ *	  Decide which children of a set have expired.
+ *
+ * pg_partman 5's rules.  A time child expires when its upper bound is
+ * older than now minus the retention interval (computed in the set's time
+ * zone); an id child when its upper bound is at most the largest id (in the
+ * newest child holding rows) minus the retention distance.  A child that
+ * still covers the horizon is kept, and so is the last child of a set.
+ * Each expired child is detached; then, as configured, its indexes are
+ * dropped, it leaves its publications, it moves to retention_schema, or it
+ * is dropped (retention_keep_table = false).  Detaching first is what keeps
+ * a foreign key that references the set intact: PostgreSQL refuses to
+ * detach a child whose rows are still referenced, and that child is kept.
+ * A child whose DETACH ... CONCURRENTLY was interrupted is finished first.
+ *
+ * Planning only: reads catalogs and data, changes nothing.  The checks of
+ * the configuration raise errors that name the set.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/retention.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/namespace.h"
+#include "catalog/partition.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+
+#include "bounds.h"
+#include "contents.h"
+#include "retention.h"
+
+/*
+ * partmgr_retention_parse
+ *		Parse a retention of the set's kind: an interval for time sets (more
+ *		than zero), a distance of zero or more ids for id sets.  Errors name
+ *		the set.
+ */
+void
+partmgr_retention_parse(const PartmgrSet *set, const char *text, PartmgrStep *age)
+{
+	memset(age, 0, sizeof(*age));
+	if (set->axis.kind == PARTMGR_KEY_ID)
+	{
+		int64		distance;
+		char	   *end;
+
+		errno = 0;
+		distance = strtoi64(text, &end, 10);
+		while (*end == ' ')
+			end++;
+		if (text[0] == '\0' || *end != '\0' || errno != 0 || distance < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("retention \"%s\" of partition set \"%s\" is not a whole number of zero or more",
+							text, set->key),
+					 errhint("An id set keeps the children within this many ids of its largest id, such as '1000000'.")));
+		age->kind = PARTMGR_KEY_ID;
+		age->id = distance;
+		return;
+	}
+
+	if (!partmgr_interval_parse(text, &age->time) ||
+		age->time.month < 0 || age->time.day < 0 || age->time.time < 0 ||
+		(age->time.month == 0 && age->time.day == 0 && age->time.time == 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("retention \"%s\" of partition set \"%s\" is not a positive interval",
+						text, set->key),
+				 errhint("A time set keeps the children younger than this interval, such as '30 days'.")));
+	age->kind = PARTMGR_KEY_TIME;
+}
+
+/*
+ * partmgr_retention_check_schema
+ *		A retention schema must exist and let the set's owner create tables
+ *		in it (the owner's detached children are moved there).
+ */
+void
+partmgr_retention_check_schema(const PartmgrSet *set, const char *schema)
+{
+	Oid			nspid = get_namespace_oid(schema, true);
+
+	if (!OidIsValid(nspid))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_SCHEMA_NAME),
+				 errmsg("retention schema \"%s\" of partition set \"%s\" does not exist",
+						schema, set->key)));
+#if PG_VERSION_NUM >= 160000
+	if (object_aclcheck(NamespaceRelationId, nspid, set->parent_owner, ACL_CREATE) != ACLCHECK_OK)
+#else
+	if (pg_namespace_aclcheck(nspid, set->parent_owner, ACL_CREATE) != ACLCHECK_OK)
+#endif
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("owner of partition set \"%s\" may not create tables in retention schema \"%s\"",
+						set->key, schema),
+				 errhint("Grant CREATE on schema %s to %s.", quote_identifier(schema),
+						 quote_identifier(GetUserNameFromId(set->parent_owner, false)))));
+}
+
+/*
+ * partmgr_retention_from_config
+ *		The set's retention policy from part_config; false when it has none.
+ *		The schema is checked here, so a bad one stops retention, not the
+ *		creation of new children.
+ */
+bool
+partmgr_retention_from_config(const PartmgrSet *set, PartmgrRetention *retention)
+{
+	memset(retention, 0, sizeof(*retention));
+	if (set->retention == NULL)
+		return false;
+	partmgr_retention_parse(set, set->retention, &retention->age);
+	retention->retire.keep_table = set->retention_keep_table;
+	retention->retire.keep_index = set->retention_keep_index;
+	retention->retire.keep_publication = set->retention_keep_publication;
+	retention->retire.schema = set->retention_schema;
+	if (retention->retire.schema != NULL)
+		partmgr_retention_check_schema(set, retention->retire.schema);
+	return true;
+}
+
+/*
+ * partmgr_plan_retention
+ *		Plan the retention of a set: finish interrupted concurrent detaches,
+ *		then retire every expired child (see the file header), oldest first.
+ *		Children are detached concurrently when retire.concurrently asks for
+ *		it and the set has no default partition (PostgreSQL's condition).
+ */
+PartmgrPlan *
+partmgr_plan_retention(PartmgrSet *set, PartmgrTree *tree,
+					   const PartmgrRetention *retention, TimestampTz now)
+{
+	PartmgrPlan *plan = partmgr_plan_new(set, tree);
+	PartmgrRetirement retire = retention->retire;
+	PartmgrPoint horizon;
+	int			remaining = 0;
+
+	for (int i = 0; i < tree->nchildren; i++)
+	{
+		if (tree->children[i].detach_pending)
+			partmgr_plan_add_finalize(plan, &tree->children[i]);
+		else
+			remaining++;
+	}
+
+	if (set->axis.kind == PARTMGR_KEY_TIME)
+	{
+		PartmgrPoint now_point = partmgr_point_from_timestamptz(&set->axis,
+																retention->have_reference ?
+																retention->reference : now);
+
+		horizon = partmgr_point_add(&set->axis, &retention->age, now_point, -1);
+	}
+	else
+	{
+		const PartmgrChild *newest = partmgr_newest_child_with_rows(tree);
+		PartmgrPoint max_id;
+
+		if (newest == NULL ||
+			!partmgr_max_control(set, newest->schema, newest->name, true, &max_id))
+			return plan;		/* no data: nothing can be old */
+		horizon = max_id - retention->age.id;
+	}
+
+	if (retire.concurrently && OidIsValid(tree->default_oid))
+		retire.concurrently = false;
+
+	for (int i = 0; i < tree->nchildren; i++)
+	{
+		const PartmgrChild *child = &tree->children[i];
+		bool		expired;
+
+		if (child->detach_pending || child->upper == PARTMGR_POINT_MAX)
+			continue;
+		/* pg_partman: time children strictly before the horizon */
+		expired = set->axis.kind == PARTMGR_KEY_TIME ?
+			child->upper < horizon : child->upper <= horizon;
+		if (!expired)
+			break;				/* children are sorted: the rest are younger */
+		if (remaining <= 1)
+		{
+			ereport(WARNING,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("kept \"%s\", the last child of partition set \"%s\", although it has expired",
+							quote_qualified_identifier(child->schema, child->name), set->key),
+					 errhint("Review the retention of the set, or set infinite_time_partitions so that new children keep coming without new data.")));
+			break;
+		}
+		partmgr_plan_add_retire(plan, child, &retire);
+		remaining--;
+	}
+	return plan;
+}
