@@ -525,14 +525,19 @@ drop_partition(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 				 errhint("Use %s for this set.",
 						 kind == PARTMGR_KEY_TIME ? "drop_partition_id()" : "drop_partition_time()")));
 
-	if (!partmgr_retention_from_config(set, &retention) && PG_ARGISNULL(1))
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("partition set \"%s\" has no retention", set->key),
-				 errhint("Pass p_retention, or set part_config.retention.")));
-	if (!PG_ARGISNULL(1))
+	/* the arguments given override part_config, which is only read otherwise */
+	partmgr_retention_settings(set, &retention);
+	if (PG_ARGISNULL(1))
 	{
-		memset(&retention.age, 0, sizeof(retention.age));
+		if (set->retention == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("partition set \"%s\" has no retention", set->key),
+					 errhint("Pass p_retention, or set part_config.retention.")));
+		partmgr_retention_parse(set, set->retention, &retention.age);
+	}
+	else
+	{
 		retention.age.kind = kind;
 		if (kind == PARTMGR_KEY_TIME)
 		{
@@ -554,11 +559,6 @@ drop_partition(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 						 errmsg("p_retention must not be negative, not " INT64_FORMAT,
 								retention.age.id)));
 		}
-		/* the other settings stay the set's unless given */
-		retention.retire.keep_table = set->retention_keep_table;
-		retention.retire.keep_index = set->retention_keep_index;
-		retention.retire.keep_publication = set->retention_keep_publication;
-		retention.retire.schema = set->retention_schema;
 	}
 	if (!PG_ARGISNULL(2))
 		retention.retire.keep_table = PG_GETARG_BOOL(2);

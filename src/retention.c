@@ -117,17 +117,28 @@ partmgr_retention_check_schema(const PartmgrSet *set, const char *schema)
 bool
 partmgr_retention_from_config(const PartmgrSet *set, PartmgrRetention *retention)
 {
-	memset(retention, 0, sizeof(*retention));
+	partmgr_retention_settings(set, retention);
 	if (set->retention == NULL)
 		return false;
 	partmgr_retention_parse(set, set->retention, &retention->age);
+	if (retention->retire.schema != NULL)
+		partmgr_retention_check_schema(set, retention->retire.schema);
+	return true;
+}
+
+/*
+ * partmgr_retention_settings
+ *		What happens to the set's expired children, from part_config, not
+ *		checked yet (the age is left zero).
+ */
+void
+partmgr_retention_settings(const PartmgrSet *set, PartmgrRetention *retention)
+{
+	memset(retention, 0, sizeof(*retention));
 	retention->retire.keep_table = set->retention_keep_table;
 	retention->retire.keep_index = set->retention_keep_index;
 	retention->retire.keep_publication = set->retention_keep_publication;
 	retention->retire.schema = set->retention_schema;
-	if (retention->retire.schema != NULL)
-		partmgr_retention_check_schema(set, retention->retire.schema);
-	return true;
 }
 
 /*

@@ -28,6 +28,8 @@ typedef struct PartmgrRetention
 
 extern void partmgr_retention_parse(const PartmgrSet *set, const char *text,
 									PartmgrStep *age);
+extern void partmgr_retention_settings(const PartmgrSet *set,
+									   PartmgrRetention *retention);
 extern bool partmgr_retention_from_config(const PartmgrSet *set,
 										  PartmgrRetention *retention);
 extern void partmgr_retention_check_schema(const PartmgrSet *set,
