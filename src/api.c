@@ -118,6 +118,25 @@ lock_set_or_raise(Oid parent_oid, const char *key)
 				 errhint("Try again when that maintenance run has finished.")));
 }
 
+/*
+ * load_set_of_kind
+ *		The set of a user-named table, which must be a time or an id set as
+ *		the function needs; otherwise 22023 with a hint to the other function.
+ */
+static PartmgrSet *
+load_set_of_kind(const char *table, PartmgrKeyKind kind, const char *other_function)
+{
+	PartmgrSet *set = partmgr_config_load_table(table);
+
+	if (set->axis.kind != kind)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"%s\" is not a%s partition set", set->key,
+						kind == PARTMGR_KEY_TIME ? " time" : "n id"),
+				 errhint("Use %s for this set.", other_function)));
+	return set;
+}
+
 static void
 check_owner(Oid relid, const char *name)
 {
@@ -516,14 +535,8 @@ drop_partition(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 	int			done;
 
 	SPI_connect();
-	set = partmgr_config_load_table(table);
-	if (set->axis.kind != kind)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("\"%s\" is not a%s partition set", set->key,
-						kind == PARTMGR_KEY_TIME ? " time" : "n id"),
-				 errhint("Use %s for this set.",
-						 kind == PARTMGR_KEY_TIME ? "drop_partition_id()" : "drop_partition_time()")));
+	set = load_set_of_kind(table, kind, kind == PARTMGR_KEY_TIME ?
+						   "drop_partition_id()" : "drop_partition_time()");
 
 	/* the arguments given override part_config, which is only read otherwise */
 	partmgr_retention_settings(set, &retention);
@@ -896,14 +909,8 @@ create_explicit(FunctionCallInfo fcinfo, PartmgrKeyKind kind, Oid elemtype)
 					  &elems, &elemnulls, &nelems);
 
 	SPI_connect();
-	set = partmgr_config_load_table(table);
-	if (set->axis.kind != kind)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("\"%s\" is not a%s partition set", set->key,
-						kind == PARTMGR_KEY_TIME ? " time" : "n id"),
-				 errhint("Use %s for this set.",
-						 kind == PARTMGR_KEY_TIME ? "create_partition_id()" : "create_partition_time()")));
+	set = load_set_of_kind(table, kind, kind == PARTMGR_KEY_TIME ?
+						   "create_partition_id()" : "create_partition_time()");
 	lowers = palloc(sizeof(PartmgrPoint) * (nelems + 1));
 	for (int i = 0; i < nelems; i++)
 	{

@@ -285,6 +285,20 @@ lock_referencing_tables(Oid child)
 }
 
 /*
+ * run_statements
+ *		Run utility statements built from a query's result (collected first:
+ *		running one replaces the result).
+ */
+static void
+run_statements(List *statements)
+{
+	ListCell   *lc;
+
+	foreach(lc, statements)
+		partmgr_spi_utility((char *) lfirst(lc));
+}
+
+/*
  * retire_detached
  *		What happens to a child retention has just detached: dropped, or kept
  *		-- without its indexes, out of its publications, in another schema --
@@ -314,7 +328,6 @@ retire_detached(const PartmgrAction *action)
 		"    ON con.conindid = i.indexrelid AND con.conrelid = i.indrelid"
 		" WHERE i.indrelid = $1 ORDER BY c.relname";
 		List	   *statements = NIL;
-		ListCell   *lc;
 
 		n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, true, SPI_OK_SELECT);
 		for (uint64 i = 0; i < n; i++)
@@ -326,8 +339,7 @@ retire_detached(const PartmgrAction *action)
 								 partmgr_ddl_drop_constraint(action->schema, action->name, constraint) :
 								 partmgr_ddl_drop_index(action->schema, index));
 		}
-		foreach(lc, statements)
-			partmgr_spi_utility((char *) lfirst(lc));
+		run_statements(statements);
 	}
 	if (!retire->keep_publication)
 	{
@@ -336,7 +348,6 @@ retire_detached(const PartmgrAction *action)
 		"  JOIN pg_catalog.pg_publication p ON p.oid = r.prpubid"
 		" WHERE r.prrelid = $1 ORDER BY p.pubname";
 		List	   *statements = NIL;
-		ListCell   *lc;
 
 		n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, true, SPI_OK_SELECT);
 		for (uint64 i = 0; i < n; i++)
@@ -344,8 +355,7 @@ retire_detached(const PartmgrAction *action)
 								 partmgr_ddl_drop_from_publication(partmgr_spi_text(i, 1),
 																   action->schema,
 																   action->name));
-		foreach(lc, statements)
-			partmgr_spi_utility((char *) lfirst(lc));
+		run_statements(statements);
 	}
 	if (retire->schema != NULL)
 		partmgr_spi_utility(partmgr_ddl_set_schema(action->schema, action->name,
