@@ -11,7 +11,9 @@ MODULE_big = pg_partmgr
 OBJS = \
 	src/pg_partmgr.o \
 	src/api.o \
+	src/api_data.o \
 	src/maintenance.o \
+	src/partition_data.o \
 	src/plan.o \
 	src/execute.o \
 	src/config.o \
@@ -31,7 +33,7 @@ undefine DOCS
 endif
 
 # pg_regress: sql/<name>.sql with expected/<name>.out
-REGRESS = setup create_parent_id create_parent_time maintenance show_functions bad_input retention
+REGRESS = setup create_parent_id create_parent_time maintenance show_functions bad_input retention partition_data
 REGRESS_OPTS = --temp-config=$(srcdir)/test/conf/regress.conf --encoding=UTF8 --no-locale
 
 # isolationtester: test/specs/<name>.spec with test/expected/<name>.out

@@ -16,7 +16,9 @@ SELECT * FROM partmgr.part_config_ext WHERE parent_table = 'public.orders';
 
 -- a table that already holds rows: the first child is the one holding the
 -- largest id, with premake children above and up to premake positive ones
--- below (rows already in the table land in the default partition first)
+-- below; rows already in the default partition for those children are moved
+-- into them (up to pg_partmgr.default_move_limit rows per child), the rest
+-- stay in the default
 CREATE TABLE public.tickets (id integer NOT NULL) PARTITION BY RANGE (id);
 CREATE TABLE public.tickets_old PARTITION OF public.tickets DEFAULT;
 INSERT INTO public.tickets SELECT generate_series(1, 2512, 10);

@@ -151,11 +151,11 @@ CREATE INDEX maintenance_log_parent_table_idx ON partmgr.maintenance_log (parent
 COMMENT ON TABLE partmgr.maintenance_log IS
     'One row per maintenance action (done, skipped or failed), with its error; kept pg_partmgr.log_retention days.';
 COMMENT ON COLUMN partmgr.maintenance_log.action IS
-    'create partition, create default partition, detach partition, drop partition, detach partition and move it, finish detaching partition, analyze, apply retention or maintain set (a set stopped before any action).';
+    'create partition, create default partition, move rows, detach partition, drop partition, detach partition and move it, finish detaching partition, analyze, apply retention or maintain set (a set stopped before any action).';
 COMMENT ON COLUMN partmgr.maintenance_log.outcome IS
     'done; skipped (left for the next run: a lock not granted in time, rows in the default); failed.';
 COMMENT ON COLUMN partmgr.maintenance_log.run_by IS
-    'worker, run_maintenance, run_maintenance_proc, create_parent, partition_gap_fill, create_partition_time, create_partition_id, drop_partition_time or drop_partition_id.';
+    'The function or process that acted: worker, run_maintenance, run_maintenance_proc, create_parent, partition_data_time, partition_data_proc, undo_partition, drop_partition_time, ...';
 
 /*
  * Functions.  All are SECURITY INVOKER: they act with the caller's rights,
@@ -227,6 +227,88 @@ CREATE FUNCTION partmgr.drop_partition_id(
     AS 'MODULE_PATHNAME', 'pg_partmgr_drop_partition_id';
 COMMENT ON FUNCTION partmgr.drop_partition_id(text, bigint, boolean, boolean, text) IS
     'Apply retention to an id set now: detach (and keep, move or drop) every child whose ids all lie more than p_retention below the largest id. NULL arguments take the set''s configuration. Returns how many children were retired.';
+
+CREATE FUNCTION partmgr.partition_data_time(
+    p_parent_table text,
+    p_batch_count int DEFAULT 1,
+    p_batch_interval interval DEFAULT NULL,
+    p_lock_wait numeric DEFAULT 0,
+    p_order text DEFAULT 'ASC',
+    p_analyze boolean DEFAULT true,
+    p_source_table text DEFAULT NULL,
+    p_ignored_columns text[] DEFAULT NULL,
+    p_override_system_value boolean DEFAULT false)
+    RETURNS bigint
+    LANGUAGE C VOLATILE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_partition_data_time';
+COMMENT ON FUNCTION partmgr.partition_data_time(text, int, interval, numeric, text, boolean, text, text[], boolean) IS
+    'Move rows of a time set out of its default partition (or out of p_source_table) into the right children, creating them as needed, p_batch_count batches in this transaction. Returns the number of rows moved.';
+
+CREATE FUNCTION partmgr.partition_data_id(
+    p_parent_table text,
+    p_batch_count int DEFAULT 1,
+    p_batch_interval bigint DEFAULT NULL,
+    p_lock_wait numeric DEFAULT 0,
+    p_order text DEFAULT 'ASC',
+    p_analyze boolean DEFAULT true,
+    p_source_table text DEFAULT NULL,
+    p_ignored_columns text[] DEFAULT NULL,
+    p_override_system_value boolean DEFAULT false)
+    RETURNS bigint
+    LANGUAGE C VOLATILE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_partition_data_id';
+COMMENT ON FUNCTION partmgr.partition_data_id(text, int, bigint, numeric, text, boolean, text, text[], boolean) IS
+    'Move rows of an id set out of its default partition (or out of p_source_table) into the right children, creating them as needed, p_batch_count batches in this transaction. Returns the number of rows moved.';
+
+CREATE PROCEDURE partmgr.partition_data_proc(
+    p_parent_table text,
+    p_loop_count int DEFAULT NULL,
+    p_interval text DEFAULT NULL,
+    p_lock_wait int DEFAULT 0,
+    p_lock_wait_tries int DEFAULT 10,
+    p_wait int DEFAULT 1,
+    p_order text DEFAULT 'ASC',
+    p_source_table text DEFAULT NULL,
+    p_ignored_columns text[] DEFAULT NULL,
+    p_quiet boolean DEFAULT false)
+    LANGUAGE C
+    AS 'MODULE_PATHNAME', 'pg_partmgr_partition_data_proc';
+COMMENT ON PROCEDURE partmgr.partition_data_proc(text, int, text, int, int, int, text, text, text[], boolean) IS
+    'Move rows out of the default partition (or p_source_table) into the right children batch by batch, committing after each batch, with progress NOTICEs.';
+
+CREATE FUNCTION partmgr.undo_partition(
+    p_parent_table text,
+    p_target_table text,
+    p_loop_count int DEFAULT 1,
+    p_batch_interval text DEFAULT NULL,
+    p_keep_table boolean DEFAULT true,
+    p_lock_wait numeric DEFAULT 0,
+    p_ignored_columns text[] DEFAULT NULL,
+    p_drop_cascade boolean DEFAULT false,
+    OUT partitions_undone int,
+    OUT rows_undone bigint)
+    RETURNS record
+    LANGUAGE C VOLATILE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_undo_partition';
+COMMENT ON FUNCTION partmgr.undo_partition(text, text, int, text, boolean, numeric, text[], boolean) IS
+    'Move the rows of a set into the plain table p_target_table, p_loop_count batches in this transaction; emptied children are detached (dropped unless p_keep_table); once none is left the set is forgotten.';
+
+CREATE PROCEDURE partmgr.undo_partition_proc(
+    p_parent_table text,
+    p_target_table text DEFAULT NULL,
+    p_loop_count int DEFAULT NULL,
+    p_interval text DEFAULT NULL,
+    p_keep_table boolean DEFAULT true,
+    p_lock_wait int DEFAULT 0,
+    p_lock_wait_tries int DEFAULT 10,
+    p_wait int DEFAULT 1,
+    p_ignored_columns text[] DEFAULT NULL,
+    p_drop_cascade boolean DEFAULT false,
+    p_quiet boolean DEFAULT false)
+    LANGUAGE C
+    AS 'MODULE_PATHNAME', 'pg_partmgr_undo_partition_proc';
+COMMENT ON PROCEDURE partmgr.undo_partition_proc(text, text, int, text, boolean, int, int, int, text[], boolean, boolean) IS
+    'Undo a set into p_target_table batch by batch, committing after each batch, until no child is left.';
 
 CREATE FUNCTION partmgr.show_partitions(
     p_parent_table text,

@@ -52,6 +52,7 @@
 #include "config.h"
 #include "ddl.h"
 #include "execute.h"
+#include "api.h"
 #include "maintenance.h"
 #include "retention.h"
 #include "spi_util.h"
@@ -79,11 +80,11 @@ static const char *const create_parent_args[] = {
 };
 
 /*
- * require_arg
+ * partmgr_require_arg
  *		Raise 22004 when a required argument is NULL.
  */
-static void
-require_arg(FunctionCallInfo fcinfo, int argno, const char *name)
+void
+partmgr_require_arg(FunctionCallInfo fcinfo, int argno, const char *name)
 {
 	if (PG_ARGISNULL(argno))
 		ereport(ERROR,
@@ -91,25 +92,25 @@ require_arg(FunctionCallInfo fcinfo, int argno, const char *name)
 				 errmsg("argument %s must not be NULL", name)));
 }
 
-static char *
-text_arg(FunctionCallInfo fcinfo, int argno, const char *name)
+char *
+partmgr_text_arg(FunctionCallInfo fcinfo, int argno, const char *name)
 {
-	require_arg(fcinfo, argno, name);
+	partmgr_require_arg(fcinfo, argno, name);
 	return text_to_cstring(PG_GETARG_TEXT_PP(argno));
 }
 
-static char *
-text_arg_or_null(FunctionCallInfo fcinfo, int argno)
+char *
+partmgr_text_arg_or_null(FunctionCallInfo fcinfo, int argno)
 {
 	return PG_ARGISNULL(argno) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(argno));
 }
 
 /*
- * lock_set_or_raise
+ * partmgr_lock_set_or_raise
  *		Take the set's advisory lock for an interactive call, or raise 55P03.
  */
-static void
-lock_set_or_raise(Oid parent_oid, const char *key)
+void
+partmgr_lock_set_or_raise(Oid parent_oid, const char *key)
 {
 	if (!partmgr_try_lock_set(parent_oid))
 		ereport(ERROR,
@@ -119,12 +120,12 @@ lock_set_or_raise(Oid parent_oid, const char *key)
 }
 
 /*
- * load_set_of_kind
+ * partmgr_load_set_of_kind
  *		The set of a user-named table, which must be a time or an id set as
  *		the function needs; otherwise 22023 with a hint to the other function.
  */
-static PartmgrSet *
-load_set_of_kind(const char *table, PartmgrKeyKind kind, const char *other_function)
+PartmgrSet *
+partmgr_load_set_of_kind(const char *table, PartmgrKeyKind kind, const char *other_function)
 {
 	PartmgrSet *set = partmgr_config_load_table(table);
 
@@ -287,19 +288,19 @@ pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 	PartmgrErrorContext argctx;
 
 	for (int i = 0; i < lengthof(required); i++)
-		require_arg(fcinfo, required[i], create_parent_args[required[i]]);
-	table = text_arg(fcinfo, 0, "p_parent_table");
-	control = text_arg(fcinfo, 1, "p_control");
-	interval = text_arg(fcinfo, 2, "p_interval");
-	type = text_arg(fcinfo, 3, "p_type");
-	epoch = text_arg(fcinfo, 4, "p_epoch");
+		partmgr_require_arg(fcinfo, required[i], create_parent_args[required[i]]);
+	table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
+	control = partmgr_text_arg(fcinfo, 1, "p_control");
+	interval = partmgr_text_arg(fcinfo, 2, "p_interval");
+	type = partmgr_text_arg(fcinfo, 3, "p_type");
+	epoch = partmgr_text_arg(fcinfo, 4, "p_epoch");
 	premake = PG_GETARG_INT32(5);
-	start_text = text_arg_or_null(fcinfo, 6);
+	start_text = partmgr_text_arg_or_null(fcinfo, 6);
 	with_default = PG_GETARG_BOOL(7);
-	automatic = text_arg(fcinfo, 8, "p_automatic_maintenance");
-	template_table = text_arg_or_null(fcinfo, 10);
-	trunc_unit = text_arg_or_null(fcinfo, 12);
-	zone = text_arg(fcinfo, 14, "p_time_zone");
+	automatic = partmgr_text_arg(fcinfo, 8, "p_automatic_maintenance");
+	template_table = partmgr_text_arg_or_null(fcinfo, 10);
+	trunc_unit = partmgr_text_arg_or_null(fcinfo, 12);
+	zone = partmgr_text_arg(fcinfo, 14, "p_time_zone");
 
 	check_choice("p_type", type, types,
 				 "p_type is 'range' (the default) or 'list'; pg_partman 4's 'native' is 'range' now.");
@@ -400,14 +401,14 @@ pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_DUPLICATE_OBJECT),
 				 errmsg("table \"%s\" is already managed by pg_partmgr", proto.key),
 				 errhint("Change its settings with UPDATE partmgr.part_config.")));
-	lock_set_or_raise(parent.relid, proto.key);
+	partmgr_lock_set_or_raise(parent.relid, proto.key);
 	partmgr_config_insert(&proto);
 	set = partmgr_config_load(proto.key, false);
 	(void) partmgr_execute_or_raise(partmgr_plan_initial(set, partmgr_read_tree(set),
 														 start_text != NULL, start,
 														 with_default,
 														 GetCurrentTransactionStartTimestamp()),
-									"create_parent");
+									"create_parent", NULL);
 	SPI_finish();
 	PG_RETURN_BOOL(true);
 }
@@ -420,7 +421,7 @@ pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 Datum
 pg_partmgr_run_maintenance(PG_FUNCTION_ARGS)
 {
-	char	   *table = text_arg_or_null(fcinfo, 0);
+	char	   *table = partmgr_text_arg_or_null(fcinfo, 0);
 	bool		analyze = !PG_ARGISNULL(1) && PG_GETARG_BOOL(1);
 
 	SPI_connect();
@@ -430,12 +431,12 @@ pg_partmgr_run_maintenance(PG_FUNCTION_ARGS)
 }
 
 /*
- * pause_seconds
+ * partmgr_pause_seconds
  *		Sleep, interruptibly, until the given number of seconds has passed
  *		(a latch set by someone else does not cut it short).
  */
-static void
-pause_seconds(int seconds)
+void
+partmgr_pause_seconds(int seconds)
 {
 	TimestampTz until = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
 												   seconds * 1000L);
@@ -510,7 +511,7 @@ pg_partmgr_run_maintenance_proc(PG_FUNCTION_ARGS)
 		if (nonatomic)
 			SPI_commit();
 		if (wait > 0 && lnext(keys, lc) != NULL)
-			pause_seconds(wait);
+			partmgr_pause_seconds(wait);
 	}
 	SPI_finish();
 	PG_RETURN_VOID();
@@ -527,7 +528,7 @@ pg_partmgr_run_maintenance_proc(PG_FUNCTION_ARGS)
 static int
 drop_partition(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 {
-	char	   *table = text_arg(fcinfo, 0, "p_parent_table");
+	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
 	PartmgrSet *set;
 	PartmgrRetention retention;
 	PartmgrPlan *plan;
@@ -535,7 +536,7 @@ drop_partition(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 	int			done;
 
 	SPI_connect();
-	set = load_set_of_kind(table, kind, kind == PARTMGR_KEY_TIME ?
+	set = partmgr_load_set_of_kind(table, kind, kind == PARTMGR_KEY_TIME ?
 						   "drop_partition_id()" : "drop_partition_time()");
 
 	/* the arguments given override part_config, which is only read otherwise */
@@ -587,11 +588,11 @@ drop_partition(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 		retention.reference = PG_GETARG_TIMESTAMPTZ(5);
 	}
 
-	lock_set_or_raise(set->parent_oid, set->key);
+	partmgr_lock_set_or_raise(set->parent_oid, set->key);
 	plan = partmgr_plan_retention(set, partmgr_read_tree(set), &retention,
 								  GetCurrentTransactionStartTimestamp());
 	done = partmgr_execute_or_raise(plan, kind == PARTMGR_KEY_TIME ?
-									"drop_partition_time" : "drop_partition_id");
+									"drop_partition_time" : "drop_partition_id", NULL);
 	foreach(lc, plan->actions)
 	{
 		if (((PartmgrAction *) lfirst(lc))->kind == PARTMGR_ACTION_FINALIZE_DETACH)
@@ -632,15 +633,15 @@ Datum
 pg_partmgr_show_partitions(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	char	   *table = text_arg(fcinfo, 0, "p_parent_table");
-	char	   *order = text_arg(fcinfo, 1, "p_order");
+	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
+	char	   *order = partmgr_text_arg(fcinfo, 1, "p_order");
 	bool		descending;
 	PartmgrSet *set;
 	PartmgrTree *tree;
 	Datum		values[2];
 	bool		nulls[2] = {false, false};
 
-	require_arg(fcinfo, 2, "p_include_default");
+	partmgr_require_arg(fcinfo, 2, "p_include_default");
 	if (pg_strcasecmp(order, "ASC") != 0 && pg_strcasecmp(order, "DESC") != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -680,8 +681,8 @@ pg_partmgr_show_partitions(PG_FUNCTION_ARGS)
 Datum
 pg_partmgr_show_partition_name(PG_FUNCTION_ARGS)
 {
-	char	   *table = text_arg(fcinfo, 0, "p_parent_table");
-	char	   *value_text = text_arg(fcinfo, 1, "p_value");
+	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
+	char	   *value_text = partmgr_text_arg(fcinfo, 1, "p_value");
 	MemoryContext caller = CurrentMemoryContext;
 	TupleDesc	tupdesc;
 	PartmgrSet *set;
@@ -734,9 +735,9 @@ pg_partmgr_show_partition_name(PG_FUNCTION_ARGS)
 Datum
 pg_partmgr_show_partition_info(PG_FUNCTION_ARGS)
 {
-	char	   *child_text = text_arg(fcinfo, 0, "p_child_table");
-	char	   *interval_text = text_arg_or_null(fcinfo, 1);
-	char	   *parent_text = text_arg_or_null(fcinfo, 2);
+	char	   *child_text = partmgr_text_arg(fcinfo, 0, "p_child_table");
+	char	   *interval_text = partmgr_text_arg_or_null(fcinfo, 1);
+	char	   *parent_text = partmgr_text_arg_or_null(fcinfo, 2);
 	MemoryContext caller = CurrentMemoryContext;
 	TupleDesc	tupdesc;
 	Oid			child_oid;
@@ -852,7 +853,7 @@ pg_partmgr_check_default(PG_FUNCTION_ARGS)
 			continue;
 		schema = get_namespace_name(get_rel_namespace(default_oid));
 		name = get_rel_name(default_oid);
-		partmgr_spi_exec(partmgr_ddl_count_rows(schema, name, exact), 0, NULL,
+		partmgr_spi_exec(partmgr_ddl_count_rows(schema, name, exact, true), 0, NULL,
 						 NULL, NULL, true, SPI_OK_SELECT);
 		count = DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
 		if (count == 0)
@@ -872,15 +873,15 @@ pg_partmgr_check_default(PG_FUNCTION_ARGS)
 Datum
 pg_partmgr_partition_gap_fill(PG_FUNCTION_ARGS)
 {
-	char	   *table = text_arg(fcinfo, 0, "p_parent_table");
+	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
 	PartmgrSet *set;
 	int			created;
 
 	SPI_connect();
 	set = partmgr_config_load_table(table);
-	lock_set_or_raise(set->parent_oid, set->key);
+	partmgr_lock_set_or_raise(set->parent_oid, set->key);
 	created = partmgr_execute_or_raise(partmgr_plan_gap_fill(set, partmgr_read_tree(set)),
-									   "partition_gap_fill");
+									   "partition_gap_fill", NULL);
 	SPI_finish();
 	PG_RETURN_INT32(created);
 }
@@ -893,7 +894,7 @@ pg_partmgr_partition_gap_fill(PG_FUNCTION_ARGS)
 static bool
 create_explicit(FunctionCallInfo fcinfo, PartmgrKeyKind kind, Oid elemtype)
 {
-	char	   *table = text_arg(fcinfo, 0, "p_parent_table");
+	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
 	ArrayType  *array;
 	Datum	   *elems;
 	bool	   *elemnulls;
@@ -903,13 +904,13 @@ create_explicit(FunctionCallInfo fcinfo, PartmgrKeyKind kind, Oid elemtype)
 	PartmgrSet *set;
 	int			created;
 
-	require_arg(fcinfo, 1, kind == PARTMGR_KEY_TIME ? "p_partition_times" : "p_partition_ids");
+	partmgr_require_arg(fcinfo, 1, kind == PARTMGR_KEY_TIME ? "p_partition_times" : "p_partition_ids");
 	array = PG_GETARG_ARRAYTYPE_P(1);
 	deconstruct_array(array, elemtype, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE,
 					  &elems, &elemnulls, &nelems);
 
 	SPI_connect();
-	set = load_set_of_kind(table, kind, kind == PARTMGR_KEY_TIME ?
+	set = partmgr_load_set_of_kind(table, kind, kind == PARTMGR_KEY_TIME ?
 						   "create_partition_id()" : "create_partition_time()");
 	lowers = palloc(sizeof(PartmgrPoint) * (nelems + 1));
 	for (int i = 0; i < nelems; i++)
@@ -922,11 +923,11 @@ create_explicit(FunctionCallInfo fcinfo, PartmgrKeyKind kind, Oid elemtype)
 		else
 			lowers[n++] = DatumGetInt64(elems[i]);
 	}
-	lock_set_or_raise(set->parent_oid, set->key);
+	partmgr_lock_set_or_raise(set->parent_oid, set->key);
 	created = partmgr_execute_or_raise(partmgr_plan_explicit(set, partmgr_read_tree(set),
 															 lowers, n),
 									   kind == PARTMGR_KEY_TIME ?
-									   "create_partition_time" : "create_partition_id");
+									   "create_partition_time" : "create_partition_id", NULL);
 	SPI_finish();
 	return created > 0;
 }

@@ -23,6 +23,7 @@
 
 #include "access/genam.h"
 #include "access/htup_details.h"
+#include "access/relation.h"
 #include "access/table.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
@@ -32,6 +33,7 @@
 #include "nodes/parsenodes.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
+#include "utils/rel.h"
 #include "utils/lsyscache.h"
 #include "utils/varlena.h"
 #include "utils/syscache.h"
@@ -350,4 +352,35 @@ partmgr_tree_find_child(const PartmgrTree *tree, Oid relid)
 			return &tree->children[i];
 	}
 	return NULL;
+}
+
+/*
+ * partmgr_movable_columns
+ *		Names of the columns of a table whose values travel when rows move:
+ *		every live column but generated ones (they are recomputed) and those
+ *		named in ignored.  In column order.
+ */
+List *
+partmgr_movable_columns(Oid relid, List *ignored)
+{
+	List	   *columns = NIL;
+	Relation	rel = relation_open(relid, AccessShareLock);
+	TupleDesc	desc = RelationGetDescr(rel);
+
+	for (int i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		ListCell   *lc;
+		bool		skip = att->attisdropped || att->attgenerated != '\0';
+
+		foreach(lc, ignored)
+		{
+			if (strcmp((char *) lfirst(lc), NameStr(att->attname)) == 0)
+				skip = true;
+		}
+		if (!skip)
+			columns = lappend(columns, pstrdup(NameStr(att->attname)));
+	}
+	relation_close(rel, AccessShareLock);
+	return columns;
 }

@@ -68,5 +68,6 @@ extern const PartmgrChild *partmgr_tree_find_overlap(const PartmgrTree *tree,
 													 PartmgrPoint lower,
 													 PartmgrPoint upper);
 extern const PartmgrChild *partmgr_tree_find_child(const PartmgrTree *tree, Oid relid);
+extern List *partmgr_movable_columns(Oid relid, List *ignored);
 
 #endif							/* PARTMGR_CATALOG_H */

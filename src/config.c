@@ -389,3 +389,36 @@ partmgr_config_mark_run(const char *key)
 	values[0] = CStringGetTextDatum(key);
 	partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_UPDATE);
 }
+
+/*
+ * partmgr_config_set_undo
+ *		Mark a set as being undone (maintenance leaves it alone), or not.
+ */
+void
+partmgr_config_set_undo(const char *key, bool undo)
+{
+	static const char *const sql =
+	"UPDATE partmgr.part_config SET undo_in_progress = $2 WHERE parent_table = $1";
+	Oid			types[2] = {TEXTOID, BOOLOID};
+	Datum		values[2];
+
+	values[0] = CStringGetTextDatum(key);
+	values[1] = BoolGetDatum(undo);
+	partmgr_spi_exec_cached(sql, 2, types, values, NULL, false, SPI_OK_UPDATE);
+}
+
+/*
+ * partmgr_config_delete
+ *		Forget a set (its part_config_ext row goes with it).
+ */
+void
+partmgr_config_delete(const char *key)
+{
+	static const char *const sql =
+	"DELETE FROM partmgr.part_config WHERE parent_table = $1";
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1];
+
+	values[0] = CStringGetTextDatum(key);
+	partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_DELETE);
+}

@@ -38,5 +38,7 @@ extern void partmgr_config_bind(PartmgrSet *set);
 extern void partmgr_config_insert(const PartmgrSet *set);
 extern List *partmgr_config_list(bool automatic_only);
 extern void partmgr_config_mark_run(const char *key);
+extern void partmgr_config_set_undo(const char *key, bool undo);
+extern void partmgr_config_delete(const char *key);
 
 #endif							/* PARTMGR_CONFIG_H */

@@ -51,7 +51,7 @@ partmgr_max_control(const PartmgrSet *set, const char *schema, const char *name,
 	Datum		value;
 
 	partmgr_spi_exec(partmgr_ddl_max_control(set, schema, name, only), 0, NULL,
-					 NULL, NULL, true, SPI_OK_SELECT);
+					 NULL, NULL, false, SPI_OK_SELECT);
 	value = partmgr_spi_value(0, 1, &isnull);
 	if (isnull)
 		return false;
@@ -77,8 +77,8 @@ partmgr_child_has_rows(const PartmgrChild *child)
 	partmgr_lock_relation(child->relid, AccessShareLock);
 	if (child->relkind != RELKIND_RELATION)
 	{
-		partmgr_spi_exec(partmgr_ddl_count_rows(child->schema, child->name, false),
-						 0, NULL, NULL, NULL, true, SPI_OK_SELECT);
+		partmgr_spi_exec(partmgr_ddl_count_rows(child->schema, child->name, false, true),
+						 0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 		return DatumGetInt64(partmgr_spi_value(0, 1, &found)) > 0;
 	}
 

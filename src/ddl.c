@@ -110,17 +110,19 @@ partmgr_ddl_analyze(const PartmgrSet *set)
 
 /*
  * partmgr_ddl_count_rows
- *		Count the rows of one table (not its children); with exact false,
- *		only whether there is one (0 or 1), which stops at the first row.
+ *		Count the rows of a table (with only, not those of its children);
+ *		with exact false, only whether there is one (0 or 1), which stops at
+ *		the first row.
  */
 char *
-partmgr_ddl_count_rows(const char *schema, const char *name, bool exact)
+partmgr_ddl_count_rows(const char *schema, const char *name, bool exact, bool only)
 {
 	const char *table = quote_qualified_identifier(schema, name);
 
 	if (exact)
-		return psprintf("SELECT count(*) FROM ONLY %s", table);
-	return psprintf("SELECT count(*) FROM (SELECT 1 FROM ONLY %s LIMIT 1) AS one", table);
+		return psprintf("SELECT count(*) FROM %s%s", only ? "ONLY " : "", table);
+	return psprintf("SELECT count(*) FROM (SELECT 1 FROM %s%s LIMIT 1) AS one",
+					only ? "ONLY " : "", table);
 }
 
 /*
@@ -152,13 +154,14 @@ partmgr_ddl_detach(const PartmgrSet *set, const char *schema, const char *name,
 
 /*
  * partmgr_ddl_drop_table
- *		DROP TABLE of a detached child (never CASCADE: a dependent object
- *		stops the drop).
+ *		DROP TABLE of a detached child; without cascade (retention) a
+ *		dependent object stops the drop.
  */
 char *
-partmgr_ddl_drop_table(const char *schema, const char *name)
+partmgr_ddl_drop_table(const char *schema, const char *name, bool cascade)
 {
-	return psprintf("DROP TABLE %s", quote_qualified_identifier(schema, name));
+	return psprintf("DROP TABLE %s%s", quote_qualified_identifier(schema, name),
+					cascade ? " CASCADE" : "");
 }
 
 char *
@@ -191,4 +194,112 @@ partmgr_ddl_set_schema(const char *schema, const char *name, const char *new_sch
 	return psprintf("ALTER TABLE %s SET SCHEMA %s",
 					quote_qualified_identifier(schema, name),
 					quote_identifier(new_schema));
+}
+
+/*
+ * key_range_condition
+ *		"key >= lower AND key < upper" for a range of points; an open side
+ *		(PARTMGR_POINT_MIN / _MAX) is left out; "true" when both are.
+ */
+static char *
+key_range_condition(const PartmgrSet *set, PartmgrPoint lower, PartmgrPoint upper)
+{
+	const char *key = quote_identifier(set->control);
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	if (lower != PARTMGR_POINT_MIN)
+		appendStringInfo(&buf, "%s >= %s", key, partmgr_point_literal(&set->axis, lower));
+	if (upper != PARTMGR_POINT_MAX)
+		appendStringInfo(&buf, "%s%s < %s", buf.len > 0 ? " AND " : "", key,
+						 partmgr_point_literal(&set->axis, upper));
+	if (buf.len == 0)
+		appendStringInfoString(&buf, "true");
+	return buf.data;
+}
+
+static char *
+column_list(List *columns)
+{
+	StringInfoData buf;
+	ListCell   *lc;
+
+	initStringInfo(&buf);
+	foreach(lc, columns)
+		appendStringInfo(&buf, "%s%s", buf.len > 0 ? ", " : "",
+						 quote_identifier((char *) lfirst(lc)));
+	return buf.data;
+}
+
+/*
+ * partmgr_ddl_move_rows
+ *		Move the rows of one table whose keys lie in [lower, upper) into
+ *		another in a single statement: the rows leave the source and arrive
+ *		in the target in the same snapshot, so nobody sees them twice or not
+ *		at all.
+ */
+char *
+partmgr_ddl_move_rows(const PartmgrSet *set, const char *from_schema,
+					  const char *from_name, List *columns, bool override_identity,
+					  const char *to_schema, const char *to_name,
+					  PartmgrPoint lower, PartmgrPoint upper)
+{
+	char	   *cols = column_list(columns);
+
+	return psprintf("WITH moved AS (DELETE FROM ONLY %s WHERE %s RETURNING %s)"
+					" INSERT INTO %s (%s)%s SELECT %s FROM moved",
+					quote_qualified_identifier(from_schema, from_name),
+					key_range_condition(set, lower, upper), cols,
+					quote_qualified_identifier(to_schema, to_name), cols,
+					override_identity ? " OVERRIDING SYSTEM VALUE" : "", cols);
+}
+
+/*
+ * partmgr_ddl_count_range
+ *		How many rows of one table (ONLY) have keys in [lower, upper), counting
+ *		no further than limit + 1.
+ */
+char *
+partmgr_ddl_count_range(const PartmgrSet *set, const char *schema, const char *name,
+						PartmgrPoint lower, PartmgrPoint upper, int64 limit)
+{
+	return psprintf("SELECT count(*) FROM (SELECT 1 FROM ONLY %s WHERE %s LIMIT "
+					INT64_FORMAT ") AS found",
+					quote_qualified_identifier(schema, name),
+					key_range_condition(set, lower, upper), limit + 1);
+}
+
+/*
+ * partmgr_ddl_add_bound_check, partmgr_ddl_drop_bound_check
+ *		A CHECK constraint that says what the partition bound will say, added
+ *		to a new child before rows are loaded into it, so that attaching it
+ *		needs no scan; dropped once the child is attached.
+ */
+char *
+partmgr_ddl_add_bound_check(const PartmgrSet *set, const char *schema, const char *name,
+							PartmgrPoint lower, PartmgrPoint upper)
+{
+	return psprintf("ALTER TABLE %s ADD CONSTRAINT %s CHECK (%s IS NOT NULL AND %s)",
+					quote_qualified_identifier(schema, name),
+					PARTMGR_BOUND_CHECK, quote_identifier(set->control),
+					key_range_condition(set, lower, upper));
+}
+
+char *
+partmgr_ddl_drop_bound_check(const char *schema, const char *name)
+{
+	return partmgr_ddl_drop_constraint(schema, name, PARTMGR_BOUND_CHECK);
+}
+
+/*
+ * partmgr_ddl_min_control
+ *		The smallest (or, descending, the largest) key of one table.
+ */
+char *
+partmgr_ddl_min_control(const PartmgrSet *set, const char *schema, const char *name,
+						bool descending)
+{
+	return psprintf("SELECT %s(%s) FROM ONLY %s", descending ? "max" : "min",
+					quote_identifier(set->control),
+					quote_qualified_identifier(schema, name));
 }

@@ -18,7 +18,12 @@
 #ifndef PARTMGR_DDL_H
 #define PARTMGR_DDL_H
 
+#include "nodes/pg_list.h"
+
 #include "pg_partmgr.h"
+
+/* name of the temporary CHECK that lets a loaded child attach without a scan */
+#define PARTMGR_BOUND_CHECK		"partmgr_bound_check"
 
 extern char *partmgr_ddl_create_like(const PartmgrSet *set, const char *schema,
 									 const char *name);
@@ -30,7 +35,7 @@ extern char *partmgr_ddl_attach_default(const PartmgrSet *set, const char *schem
 										const char *name);
 extern char *partmgr_ddl_detach(const PartmgrSet *set, const char *schema,
 								const char *name, const char *how);
-extern char *partmgr_ddl_drop_table(const char *schema, const char *name);
+extern char *partmgr_ddl_drop_table(const char *schema, const char *name, bool cascade);
 extern char *partmgr_ddl_drop_index(const char *schema, const char *index);
 extern char *partmgr_ddl_drop_constraint(const char *schema, const char *name,
 										 const char *constraint);
@@ -39,10 +44,24 @@ extern char *partmgr_ddl_drop_from_publication(const char *publication,
 											   const char *name);
 extern char *partmgr_ddl_set_schema(const char *schema, const char *name,
 									const char *new_schema);
+extern char *partmgr_ddl_move_rows(const PartmgrSet *set, const char *from_schema,
+								   const char *from_name, List *columns,
+								   bool override_identity, const char *to_schema,
+								   const char *to_name, PartmgrPoint lower,
+								   PartmgrPoint upper);
+extern char *partmgr_ddl_count_range(const PartmgrSet *set, const char *schema,
+									 const char *name, PartmgrPoint lower,
+									 PartmgrPoint upper, int64 limit);
+extern char *partmgr_ddl_add_bound_check(const PartmgrSet *set, const char *schema,
+										 const char *name, PartmgrPoint lower,
+										 PartmgrPoint upper);
+extern char *partmgr_ddl_drop_bound_check(const char *schema, const char *name);
+extern char *partmgr_ddl_min_control(const PartmgrSet *set, const char *schema,
+									 const char *name, bool descending);
 extern char *partmgr_ddl_analyze(const PartmgrSet *set);
 extern char *partmgr_ddl_max_control(const PartmgrSet *set, const char *schema,
 									 const char *name, bool only);
 extern char *partmgr_ddl_count_rows(const char *schema, const char *name,
-									bool exact);
+									bool exact, bool only);
 
 #endif							/* PARTMGR_DDL_H */

@@ -61,6 +61,7 @@
 #include "utils/timestamp.h"
 
 #include "bounds.h"
+#include "catalog.h"
 #include "ddl.h"
 #include "execute.h"
 #include "log.h"
@@ -248,7 +249,55 @@ typedef struct ActionContext
 {
 	const PartmgrPlan *plan;
 	const PartmgrAction *action;
+	uint64		rows;			/* rows the action moved */
+	const char *rows_from;		/* where they came from */
 } ActionContext;
+
+/*
+ * rows_in_default
+ *		Before a child is created: the default partition (locked) as the
+ *		source to fill it from when it holds rows of the child's range, at
+ *		most pg_partmgr.default_move_limit of them; NULL when it holds none.
+ *		More than that raises 23514 with the count and the call that moves
+ *		them, and the child is left for later.
+ */
+static const PartmgrRowSource *
+rows_in_default(const PartmgrSet *set, const PartmgrAction *action, Oid default_oid,
+				PartmgrRowSource *source)
+{
+	char	   *schema = get_namespace_name(get_rel_namespace(default_oid));
+	char	   *name = get_rel_name(default_oid);
+	int64		limit = partmgr_default_move_limit;
+	int64		found;
+	bool		isnull;
+
+	partmgr_spi_exec(partmgr_ddl_count_range(set, schema, name, action->lower,
+											 action->upper, limit),
+					 0, NULL, NULL, NULL, false, SPI_OK_SELECT);
+	found = DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
+	if (found == 0)
+		return NULL;
+	if (found > limit)
+		ereport(ERROR,
+				(errcode(ERRCODE_CHECK_VIOLATION),
+				 errmsg("the default partition of \"%s\" holds rows for the new child \"%s\"",
+						set->key, action->name),
+				 errdetail("%s rows with %s from %s (inclusive) to %s (exclusive) are in %s; maintenance moves at most pg_partmgr.default_move_limit (" INT64_FORMAT ") such rows itself.",
+						   limit > 0 ? psprintf("More than " INT64_FORMAT, limit) : "Some",
+						   quote_identifier(set->control),
+						   partmgr_point_display(&set->axis, action->lower),
+						   partmgr_point_display(&set->axis, action->upper),
+						   quote_qualified_identifier(schema, name), limit),
+				 errhint("Move them with CALL partmgr.partition_data_proc(%s); the next run then creates the child.",
+						 quote_literal_cstr(set->key))));
+
+	memset(source, 0, sizeof(*source));
+	source->relid = default_oid;
+	source->schema = schema;
+	source->name = name;
+	source->columns = partmgr_movable_columns(set->parent_oid, NIL);
+	return source;
+}
 
 /*
  * execute_action
@@ -272,7 +321,7 @@ lock_referencing_tables(Oid child)
 	Oid		   *tables;
 
 	values[0] = ObjectIdGetDatum(child);
-	n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, true, SPI_OK_SELECT);
+	n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT);
 	tables = palloc(sizeof(Oid) * (n + 1));
 	for (uint64 i = 0; i < n; i++)
 	{
@@ -314,7 +363,8 @@ retire_detached(const PartmgrAction *action)
 
 	if (!retire->keep_table && retire->schema == NULL)
 	{
-		partmgr_spi_utility(partmgr_ddl_drop_table(action->schema, action->name));
+		partmgr_spi_utility(partmgr_ddl_drop_table(action->schema, action->name,
+												   retire->cascade));
 		return;
 	}
 
@@ -329,7 +379,7 @@ retire_detached(const PartmgrAction *action)
 		" WHERE i.indrelid = $1 ORDER BY c.relname";
 		List	   *statements = NIL;
 
-		n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, true, SPI_OK_SELECT);
+		n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT);
 		for (uint64 i = 0; i < n; i++)
 		{
 			char	   *index = partmgr_spi_text(i, 1);
@@ -349,7 +399,7 @@ retire_detached(const PartmgrAction *action)
 		" WHERE r.prrelid = $1 ORDER BY p.pubname";
 		List	   *statements = NIL;
 
-		n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, true, SPI_OK_SELECT);
+		n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT);
 		for (uint64 i = 0; i < n; i++)
 			statements = lappend(statements,
 								 partmgr_ddl_drop_from_publication(partmgr_spi_text(i, 1),
@@ -395,6 +445,8 @@ execute_action(void *arg)
 	Oid			owner = set->parent_owner;
 	Oid			save_userid;
 	int			save_sec_context;
+	const PartmgrRowSource *fill = NULL;
+	PartmgrRowSource healing;
 
 	GetUserIdAndSecContext(&save_userid, &save_sec_context);
 	(void) set_config_option("lock_timeout", psprintf("%d", partmgr_lock_timeout),
@@ -412,6 +464,14 @@ execute_action(void *arg)
 				default_oid = get_default_partition_oid(set->parent_oid);
 				if (OidIsValid(default_oid))
 					partmgr_lock_relation(default_oid, AccessExclusiveLock);
+				if (OidIsValid(action->from.relid))
+				{
+					if (action->from.relid != default_oid)
+						partmgr_lock_relation(action->from.relid, RowExclusiveLock);
+					fill = &action->from;
+				}
+				else if (OidIsValid(default_oid))
+					fill = rows_in_default(set, action, default_oid, &healing);
 			}
 
 			/*
@@ -426,6 +486,21 @@ execute_action(void *arg)
 			 * DDL the caller runs.
 			 */
 			partmgr_spi_utility(partmgr_ddl_create_like(set, action->schema, action->name));
+			if (fill != NULL)
+			{
+				/*
+				 * Load the child before attaching it, behind a CHECK that says
+				 * what its bound will say: attaching then needs no scan of it.
+				 */
+				partmgr_spi_utility(partmgr_ddl_add_bound_check(set, action->schema, action->name,
+																action->lower, action->upper));
+				ctx->rows = partmgr_spi_exec(partmgr_ddl_move_rows(set, fill->schema, fill->name,
+																   fill->columns, false,
+																   action->schema, action->name,
+																   action->lower, action->upper),
+											 0, NULL, NULL, NULL, false, SPI_OK_INSERT);
+				ctx->rows_from = quote_qualified_identifier(fill->schema, fill->name);
+			}
 			if (owner != save_userid && has_privs_of_role(save_userid, owner))
 				partmgr_spi_utility(partmgr_ddl_set_owner(action->schema, action->name, owner));
 			act_as_owner(owner, save_userid, save_sec_context);
@@ -434,6 +509,20 @@ execute_action(void *arg)
 															 action->lower, action->upper));
 			else
 				partmgr_spi_utility(partmgr_ddl_attach_default(set, action->schema, action->name));
+			if (fill != NULL)
+				partmgr_spi_utility(partmgr_ddl_drop_bound_check(action->schema, action->name));
+			break;
+
+		case PARTMGR_ACTION_MOVE_ROWS:
+			partmgr_lock_relation(action->from.relid, RowExclusiveLock);
+			act_as_owner(owner, save_userid, save_sec_context);
+			ctx->rows = partmgr_spi_exec(partmgr_ddl_move_rows(set, action->from.schema,
+															   action->from.name,
+															   action->from.columns,
+															   action->from.override_identity,
+															   action->to_schema, action->to_name,
+															   action->lower, action->upper),
+										 0, NULL, NULL, NULL, false, SPI_OK_INSERT);
 			break;
 
 		case PARTMGR_ACTION_RETIRE_CHILD:
@@ -462,8 +551,11 @@ execute_action(void *arg)
 	SetUserIdAndSecContext(save_userid, save_sec_context);
 	AtEOXact_GUC(true, nestlevel);
 	ereport(LOG,
-			(errmsg("pg_partmgr: %s %s", partmgr_action_verb(action),
-					partmgr_action_describe(ctx->plan, action))));
+			(errmsg("pg_partmgr: %s %s%s", partmgr_action_verb(action),
+					partmgr_action_describe(ctx->plan, action),
+					ctx->rows_from ?
+					psprintf(" (" UINT64_FORMAT " rows moved in from %s)",
+							 ctx->rows, ctx->rows_from) : "")));
 }
 
 /*
@@ -498,6 +590,8 @@ explain_failure(const PartmgrPlan *plan, const PartmgrAction *action,
 	if (action->kind != PARTMGR_ACTION_CREATE_CHILD ||
 		edata->sqlerrcode != ERRCODE_CHECK_VIOLATION)
 		return false;
+	if (edata->hint != NULL)
+		return true;			/* ours (rows_in_default): it says it all */
 	edata->message = psprintf("the default partition of \"%s\" holds rows for the new child \"%s\"",
 							  plan->set->key, action->name);
 	edata->detail = psprintf("Rows with %s from %s (inclusive) to %s (exclusive) are in the default partition, so the child cannot be attached.",
@@ -507,6 +601,22 @@ explain_failure(const PartmgrPlan *plan, const PartmgrAction *action,
 	edata->hint = pstrdup("Move those rows out of the default partition, then run maintenance again.");
 	edata->context = NULL;
 	return true;
+}
+
+/*
+ * action_detail
+ *		The detail of an action's log row: its bounds, and the rows it moved.
+ */
+static char *
+action_detail(const PartmgrPlan *plan, const PartmgrAction *action, uint64 rows,
+			  const char *rows_from)
+{
+	char	   *bounds = partmgr_action_bounds(plan, action);
+
+	if (rows_from == NULL)
+		return bounds;
+	return psprintf("%s; " UINT64_FORMAT " rows moved in from %s",
+					bounds ? bounds : "", rows, rows_from);
 }
 
 /*
@@ -543,13 +653,18 @@ partmgr_execute_plan(const PartmgrPlan *plan, const char *run_by,
 			result->deferred = lappend(result->deferred, (void *) ctx.action);
 			continue;
 		}
+		ctx.rows = 0;
+		ctx.rows_from = NULL;
 		ok = partmgr_run_subxact(execute_action, &ctx, &edata);
 		if (!ok)
 			blocked = explain_failure(plan, ctx.action, edata);
+		else
+			result->rows += ctx.rows;
 		partmgr_log_action(plan->set->key, run_by,
 						   partmgr_action_name(ctx.action),
 						   quote_qualified_identifier(ctx.action->schema, ctx.action->name),
-						   partmgr_action_bounds(plan, ctx.action), started,
+						   action_detail(plan, ctx.action, ok ? ctx.rows : 0, ctx.rows_from),
+						   started,
 						   ok ? PARTMGR_OUTCOME_DONE :
 						   (blocked || edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE) ?
 						   PARTMGR_OUTCOME_SKIPPED : PARTMGR_OUTCOME_FAILED,

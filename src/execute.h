@@ -24,6 +24,7 @@ typedef struct PartmgrExecResult
 {
 	int			ndone;			/* actions carried out */
 	int			nskipped;		/* children skipped: default holds their rows */
+	uint64		rows;			/* rows moved by the actions carried out */
 	ErrorData  *error;			/* why execution stopped, or NULL */
 	const PartmgrAction *failed;	/* the action that failed, or NULL */
 	List	   *deferred;		/* actions to run after commit (concurrent

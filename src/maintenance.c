@@ -316,16 +316,19 @@ partmgr_plan_explicit(PartmgrSet *set, PartmgrTree *tree,
 /*
  * partmgr_execute_or_raise
  *		Execute a plan for an interactive call: any failure is raised (and
- *		rolls back the caller's statement).  Returns how many actions ran.
+ *		rolls back the caller's statement).  Returns how many actions ran,
+ *		and in *rows (unless NULL) how many rows they moved.
  */
 int
-partmgr_execute_or_raise(const PartmgrPlan *plan, const char *run_by)
+partmgr_execute_or_raise(const PartmgrPlan *plan, const char *run_by, uint64 *rows)
 {
 	PartmgrExecResult result;
 
 	partmgr_execute_plan(plan, run_by, &result);
 	if (result.error != NULL)
 		ReThrowError(result.error);
+	if (rows != NULL)
+		*rows = result.rows;
 	return result.ndone;
 }
 

@@ -38,7 +38,8 @@ typedef struct PartmgrSetOutcome
 	ErrorData  *error;			/* why it stopped, or NULL */
 } PartmgrSetOutcome;
 
-extern int	partmgr_execute_or_raise(const PartmgrPlan *plan, const char *run_by);
+extern int	partmgr_execute_or_raise(const PartmgrPlan *plan, const char *run_by,
+									 uint64 *rows);
 extern PartmgrPoint partmgr_slot_lower(const PartmgrSet *set,
 									   const PartmgrTree *tree,
 									   PartmgrPoint value);

@@ -38,6 +38,7 @@ char	   *partmgr_role = NULL;
 int			partmgr_max_workers = 2;
 char	   *partmgr_databases = NULL;
 int			partmgr_log_retention = 30;
+int			partmgr_default_move_limit = 10000;
 
 void		_PG_init(void);
 
@@ -110,6 +111,17 @@ _PG_init(void)
 							&partmgr_log_retention,
 							30, 0, 36500,
 							PGC_SIGHUP, 0,
+							NULL, NULL, NULL);
+
+	DefineCustomIntVariable("pg_partmgr.default_move_limit",
+							"Most rows of the default partition that maintenance moves into a child it creates.",
+							"When the default partition holds rows in the range of a child "
+							"that maintenance is about to create, it moves them into the "
+							"new child if there are at most this many; otherwise the child "
+							"is skipped and reported. 0 never moves rows.",
+							&partmgr_default_move_limit,
+							10000, 0, INT_MAX,
+							PGC_USERSET, 0,
 							NULL, NULL, NULL);
 
 	MarkGUCPrefixReserved("pg_partmgr");

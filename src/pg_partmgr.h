@@ -131,5 +131,6 @@ extern char *partmgr_role;
 extern int	partmgr_max_workers;
 extern char *partmgr_databases;
 extern int	partmgr_log_retention;
+extern int	partmgr_default_move_limit;
 
 #endif							/* PG_PARTMGR_H */

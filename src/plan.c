@@ -175,6 +175,31 @@ partmgr_plan_add_child(PartmgrPlan *plan, PartmgrPoint lower, PartmgrPoint upper
 }
 
 /*
+ * partmgr_plan_add_move
+ *		Append "move the rows of from with keys in [lower, upper) into the
+ *		table to_schema.to_name" (PARTMGR_POINT_MIN / _MAX leave that side
+ *		open).
+ */
+void
+partmgr_plan_add_move(PartmgrPlan *plan, const PartmgrRowSource *from,
+					  const char *to_schema, const char *to_name,
+					  PartmgrPoint lower, PartmgrPoint upper)
+{
+	PartmgrAction *action = palloc0(sizeof(PartmgrAction));
+
+	action->kind = PARTMGR_ACTION_MOVE_ROWS;
+	action->schema = from->schema;
+	action->name = from->name;
+	action->relid = from->relid;
+	action->from = *from;
+	action->to_schema = pstrdup(to_schema);
+	action->to_name = pstrdup(to_name);
+	action->lower = lower;
+	action->upper = upper;
+	plan->actions = lappend(plan->actions, action);
+}
+
+/*
  * partmgr_plan_add_default
  *		Append "create the default partition <parent>_default".
  */
@@ -247,6 +272,8 @@ partmgr_action_name(const PartmgrAction *action)
 			return action->retire.keep_table ? "detach partition" : "drop partition";
 		case PARTMGR_ACTION_FINALIZE_DETACH:
 			return "finish detaching partition";
+		case PARTMGR_ACTION_MOVE_ROWS:
+			return "move rows";
 	}
 	return NULL;				/* keep compiler quiet */
 }
@@ -269,6 +296,8 @@ partmgr_action_verb(const PartmgrAction *action)
 			return action->retire.keep_table ? "detached" : "detached and dropped";
 		case PARTMGR_ACTION_FINALIZE_DETACH:
 			return "finished detaching";
+		case PARTMGR_ACTION_MOVE_ROWS:
+			return "moved rows of";
 	}
 	return NULL;				/* keep compiler quiet */
 }
@@ -283,8 +312,14 @@ partmgr_action_bounds(const PartmgrPlan *plan, const PartmgrAction *action)
 	const PartmgrAxis *axis = &plan->set->axis;
 
 	if (action->kind != PARTMGR_ACTION_CREATE_CHILD &&
-		action->kind != PARTMGR_ACTION_RETIRE_CHILD)
+		action->kind != PARTMGR_ACTION_RETIRE_CHILD &&
+		action->kind != PARTMGR_ACTION_MOVE_ROWS)
 		return NULL;
+	if (action->kind == PARTMGR_ACTION_MOVE_ROWS)
+		return psprintf("into %s, values from %s to %s",
+						quote_qualified_identifier(action->to_schema, action->to_name),
+						partmgr_point_display(axis, action->lower),
+						partmgr_point_display(axis, action->upper));
 	return psprintf("for values from %s to %s",
 					partmgr_point_literal(axis, action->lower),
 					partmgr_point_literal(axis, action->upper));
@@ -313,6 +348,8 @@ partmgr_action_describe(const PartmgrPlan *plan, const PartmgrAction *action)
 		case PARTMGR_ACTION_FINALIZE_DETACH:
 			return psprintf("partition %s of %s", table,
 							partmgr_key_display(plan->set->key));
+		case PARTMGR_ACTION_MOVE_ROWS:
+			return psprintf("%s %s", table, partmgr_action_bounds(plan, action));
 	}
 	return NULL;				/* keep compiler quiet */
 }

@@ -28,9 +28,21 @@ typedef enum PartmgrActionKind
 	PARTMGR_ACTION_CREATE_DEFAULT,	/* create a table, attach it as DEFAULT */
 	PARTMGR_ACTION_RETIRE_CHILD,	/* detach an expired child, then keep,
 									 * move or drop it */
-	PARTMGR_ACTION_FINALIZE_DETACH	/* finish an interrupted DETACH
+	PARTMGR_ACTION_FINALIZE_DETACH, /* finish an interrupted DETACH
 									 * CONCURRENTLY */
+	PARTMGR_ACTION_MOVE_ROWS	/* move a range of rows from one table into
+								 * another, in one statement */
 } PartmgrActionKind;
+
+/* Where rows come from and which columns travel (MOVE_ROWS, filled children). */
+typedef struct PartmgrRowSource
+{
+	Oid			relid;			/* InvalidOid: none */
+	char	   *schema;
+	char	   *name;
+	List	   *columns;		/* of char *: the columns that travel */
+	bool		override_identity;	/* target has GENERATED ALWAYS identity */
+} PartmgrRowSource;
 
 /* What happens to a child once retention has detached it. */
 typedef struct PartmgrRetirement
@@ -40,6 +52,7 @@ typedef struct PartmgrRetirement
 	bool		keep_publication;	/* false: take it out of publications */
 	char	   *schema;			/* move it there (implies keeping it) */
 	bool		concurrently;	/* DETACH ... CONCURRENTLY (top level only) */
+	bool		cascade;		/* drop with CASCADE (undo_partition) */
 } PartmgrRetirement;
 
 typedef struct PartmgrAction
@@ -51,6 +64,10 @@ typedef struct PartmgrAction
 	PartmgrPoint lower;			/* CREATE_CHILD, RETIRE: inclusive */
 	PartmgrPoint upper;			/* CREATE_CHILD, RETIRE: exclusive */
 	PartmgrRetirement retire;	/* RETIRE */
+	PartmgrRowSource from;		/* CREATE_CHILD: fill from there first;
+								 * MOVE_ROWS: the source */
+	char	   *to_schema;		/* MOVE_ROWS: the target table */
+	char	   *to_name;
 } PartmgrAction;
 
 typedef struct PartmgrPlan
@@ -73,6 +90,9 @@ extern PartmgrPlan *partmgr_plan_new(PartmgrSet *set, PartmgrTree *tree);
 extern PartmgrSlotResult partmgr_plan_add_child(PartmgrPlan *plan,
 												PartmgrPoint lower,
 												PartmgrPoint upper);
+extern void partmgr_plan_add_move(PartmgrPlan *plan, const PartmgrRowSource *from,
+								  const char *to_schema, const char *to_name,
+								  PartmgrPoint lower, PartmgrPoint upper);
 extern void partmgr_plan_add_default(PartmgrPlan *plan);
 extern void partmgr_plan_add_retire(PartmgrPlan *plan, const PartmgrChild *child,
 									const PartmgrRetirement *retire);

@@ -5,7 +5,10 @@
  *	  code it must return, and values always travel as $n parameters.
  *
  * The caller must be connected to SPI (SPI_connect) and inside a
- * transaction.  Results stay in SPI_tuptable until the next call.
+ * transaction.  Results stay in SPI_tuptable until the next call.  A query
+ * that must see what the same transaction changed before it (rows moved,
+ * tables attached) is run with read_only false: a read-only SPI query sees
+ * the snapshot of the statement that called us.
  *
  * Copyright (c) 2026, the pg_partmgr authors
  * Licensed under the PostgreSQL License; see LICENSE.

@@ -1,0 +1,586 @@
+/*-------------------------------------------------------------------------
+ *
+ * api_data.c
+ *	  SQL-callable functions that move rows: partition_data_time,
+ *	  partition_data_id, partition_data_proc, undo_partition and
+ *	  undo_partition_proc.
+ *
+ * The functions move every batch in the caller's transaction; the
+ * procedures commit after each batch (when called as a top-level CALL), so
+ * a crash or a cancel keeps the batches already committed and loses or
+ * duplicates no row, and a rerun goes on where they stopped.
+ *
+ * Locks: those of the actions (execute.c), within pg_partmgr.lock_timeout or
+ * p_lock_wait seconds when given, and the set's advisory lock for each
+ * batch.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/api_data.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <limits.h>
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "nodes/parsenodes.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+#include "utils/numeric.h"
+#include "utils/snapmgr.h"
+#include "utils/timestamp.h"
+
+#include "api.h"
+#include "config.h"
+#include "ddl.h"
+#include "execute.h"
+#include "maintenance.h"
+#include "partition_data.h"
+#include "spi_util.h"
+
+PG_FUNCTION_INFO_V1(pg_partmgr_partition_data_time);
+PG_FUNCTION_INFO_V1(pg_partmgr_partition_data_id);
+PG_FUNCTION_INFO_V1(pg_partmgr_partition_data_proc);
+PG_FUNCTION_INFO_V1(pg_partmgr_undo_partition);
+PG_FUNCTION_INFO_V1(pg_partmgr_undo_partition_proc);
+
+static List *
+text_array_arg(FunctionCallInfo fcinfo, int argno)
+{
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n;
+	List	   *result = NIL;
+
+	if (PG_ARGISNULL(argno))
+		return NIL;
+	deconstruct_array(PG_GETARG_ARRAYTYPE_P(argno), TEXTOID, -1, false, TYPALIGN_INT,
+					  &elems, &nulls, &n);
+	for (int i = 0; i < n; i++)
+	{
+		if (!nulls[i])
+			result = lappend(result, TextDatumGetCString(elems[i]));
+	}
+	return result;
+}
+
+static bool
+is_descending(const char *order)
+{
+	if (pg_strcasecmp(order, "ASC") != 0 && pg_strcasecmp(order, "DESC") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value \"%s\" for p_order", order),
+				 errhint("p_order is 'ASC' or 'DESC'.")));
+	return pg_strcasecmp(order, "DESC") == 0;
+}
+
+/*
+ * set_lock_wait
+ *		p_lock_wait (seconds, when more than 0) replaces pg_partmgr.lock_timeout
+ *		for the rest of the call, across the commits of a procedure.  Returns
+ *		the value to restore.
+ */
+static int
+set_lock_wait(double seconds)
+{
+	int			saved = partmgr_lock_timeout;
+
+	if (seconds > 0)
+		partmgr_lock_timeout = (int) Min(ceil(seconds * 1000), (double) INT_MAX);
+	return saved;
+}
+
+static bool
+nonatomic_call(FunctionCallInfo fcinfo)
+{
+	return fcinfo->context != NULL && IsA(fcinfo->context, CallContext) &&
+		!castNode(CallContext, fcinfo->context)->atomic;
+}
+
+/*
+ * data_batch
+ *		Plan and run the next batch of partition_data.  Returns false when
+ *		the source had no more rows to move.
+ */
+static bool
+data_batch(PartmgrSet *set, const PartmgrDataMove *move, const char *run_by,
+		   uint64 *rows, const char **child)
+{
+	PartmgrPlan *plan = partmgr_plan_data_batch(set, partmgr_read_tree(set), move);
+
+	if (plan->actions == NIL)
+		return false;
+	(void) partmgr_execute_or_raise(plan, run_by, rows);
+	*child = ((PartmgrAction *) llast(plan->actions))->kind == PARTMGR_ACTION_MOVE_ROWS ?
+		((PartmgrAction *) llast(plan->actions))->to_name :
+		((PartmgrAction *) llast(plan->actions))->name;
+	return true;
+}
+
+/*
+ * partition_data
+ *		Shared body of partition_data_time and partition_data_id: up to
+ *		p_batch_count batches, all in the caller's transaction.  Returns the
+ *		number of rows moved.  p_override_system_value is accepted for
+ *		compatibility: identity values always keep their values.
+ */
+static int64
+partition_data(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
+{
+	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
+	int			batch_count = PG_ARGISNULL(1) ? 1 : PG_GETARG_INT32(1);
+	char	   *batch_text = NULL;
+	bool		descending;
+	bool		analyze = PG_ARGISNULL(5) || PG_GETARG_BOOL(5);
+	char	   *source = partmgr_text_arg_or_null(fcinfo, 6);
+	List	   *ignored = text_array_arg(fcinfo, 7);
+	PartmgrSet *set;
+	PartmgrDataMove move;
+	volatile uint64 total = 0;
+	volatile int batches = 0;
+	int			saved_timeout;
+
+	if (batch_count < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("p_batch_count must be at least 1, not %d", batch_count)));
+	descending = is_descending(PG_ARGISNULL(4) ? "ASC" : partmgr_text_arg(fcinfo, 4, "p_order"));
+	if (!PG_ARGISNULL(2))
+		batch_text = kind == PARTMGR_KEY_TIME ?
+			DatumGetCString(DirectFunctionCall1(interval_out, PG_GETARG_DATUM(2))) :
+			psprintf(INT64_FORMAT, PG_GETARG_INT64(2));
+
+	SPI_connect();
+	saved_timeout = set_lock_wait(PG_ARGISNULL(3) ? 0 :
+								  DatumGetFloat8(DirectFunctionCall1(numeric_float8,
+																	 PG_GETARG_DATUM(3))));
+	PG_TRY();
+	{
+		set = partmgr_load_set_of_kind(table, kind, kind == PARTMGR_KEY_TIME ?
+									   "partition_data_id()" : "partition_data_time()");
+		partmgr_lock_set_or_raise(set->parent_oid, set->key);
+		partmgr_data_move_init(set, partmgr_read_tree(set), source, batch_text,
+							   descending, ignored, &move);
+		while (batches < batch_count)
+		{
+			uint64		rows = 0;
+			const char *child;
+
+			if (!data_batch(set, &move, kind == PARTMGR_KEY_TIME ?
+							"partition_data_time" : "partition_data_id", &rows, &child))
+				break;
+			total += rows;
+			batches++;
+		}
+		if (analyze && batches > 0)
+			partmgr_spi_utility(partmgr_ddl_analyze(set));
+	}
+	PG_FINALLY();
+	{
+		partmgr_lock_timeout = saved_timeout;
+	}
+	PG_END_TRY();
+	SPI_finish();
+	return (int64) total;
+}
+
+Datum
+pg_partmgr_partition_data_time(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT64(partition_data(fcinfo, PARTMGR_KEY_TIME));
+}
+
+Datum
+pg_partmgr_partition_data_id(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT64(partition_data(fcinfo, PARTMGR_KEY_ID));
+}
+
+/* One batch of a procedure, run in a subtransaction to catch lock waits. */
+typedef struct ProcBatch
+{
+	PartmgrSet *set;
+	const PartmgrDataMove *move;	/* partition_data_proc */
+	const PartmgrUndo *undo;	/* undo_partition_proc */
+	const char *run_by;
+	bool		more;			/* there was something to do */
+	uint64		rows;
+	int			retired;
+	const char *child;
+} ProcBatch;
+
+static void
+run_proc_batch(void *arg)
+{
+	ProcBatch  *batch = (ProcBatch *) arg;
+
+	if (!partmgr_try_lock_set(batch->set->parent_oid))
+		ereport(ERROR,
+				(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+				 errmsg("partition set \"%s\" is being maintained by another session",
+						batch->set->key)));
+	if (batch->move != NULL)
+		batch->more = data_batch(batch->set, batch->move, batch->run_by,
+								 &batch->rows, &batch->child);
+	else
+	{
+		PartmgrPlan *plan = partmgr_plan_undo_step(batch->set,
+												   partmgr_read_tree(batch->set),
+												   batch->undo);
+		ListCell   *lc;
+
+		batch->more = plan->actions != NIL;
+		if (!batch->more)
+			return;
+		(void) partmgr_execute_or_raise(plan, batch->run_by, &batch->rows);
+		foreach(lc, plan->actions)
+		{
+			PartmgrAction *action = (PartmgrAction *) lfirst(lc);
+
+			if (action->kind != PARTMGR_ACTION_MOVE_ROWS)
+				batch->retired++;
+			batch->child = action->name;
+		}
+	}
+}
+
+/*
+ * run_batches
+ *		The loop of the two procedures: batch after batch, each in its own
+ *		transaction when the call can commit, until there is nothing left or
+ *		loop_count batches have moved rows.  A batch that cannot get its
+ *		locks is tried again after p_wait seconds, lock_wait_tries times.
+ *		Reports progress with NOTICEs unless quiet.
+ */
+static void
+run_batches(ProcBatch *proto, bool nonatomic, int loop_count, int lock_wait_tries,
+			int wait, bool quiet, int64 rows_at_start, const char *what,
+			uint64 *total_rows, int *total_retired)
+{
+	TimestampTz started = GetCurrentTimestamp();
+	MemoryContext per_batch = AllocSetContextCreate(CurrentMemoryContext,
+													"pg_partmgr batch",
+													ALLOCSET_DEFAULT_SIZES);
+	int			moved_batches = 0;
+	int			tries = 0;
+
+	*total_rows = 0;
+	*total_retired = 0;
+	for (;;)
+	{
+		ProcBatch	batch = *proto;
+		ErrorData  *edata = NULL;
+		MemoryContext caller = MemoryContextSwitchTo(per_batch);
+		bool		snapshot = !ActiveSnapshotSet();
+		bool		ok;
+
+		if (snapshot)
+			PushActiveSnapshot(GetTransactionSnapshot());
+		ok = partmgr_run_subxact(run_proc_batch, &batch, &edata);
+		if (snapshot)
+			PopActiveSnapshot();
+		MemoryContextSwitchTo(caller);
+		if (!ok)
+		{
+			if (edata->sqlerrcode != ERRCODE_LOCK_NOT_AVAILABLE || ++tries > lock_wait_tries)
+				ReThrowError(edata);
+			if (!quiet)
+				ereport(NOTICE,
+						(errmsg("%s: %s; trying again in %d s (%d of %d)", what,
+								edata->message, wait, tries, lock_wait_tries)));
+			partmgr_pause_seconds(Max(wait, 1));
+			continue;
+		}
+		tries = 0;
+		if (nonatomic)
+			SPI_commit();
+		if (!batch.more)
+			break;
+		*total_rows += batch.rows;
+		*total_retired += batch.retired;
+		if (!quiet)
+		{
+			double		secs = (double) TimestampDifferenceMilliseconds(started, GetCurrentTimestamp()) / 1000.0;
+
+			ereport(NOTICE,
+					(errmsg("%s: " UINT64_FORMAT " rows moved (%s), " UINT64_FORMAT " in all, "
+							INT64_FORMAT " left, %.0f rows/s", what, batch.rows,
+							batch.child ? batch.child : "", *total_rows,
+							Max(rows_at_start - (int64) *total_rows, 0),
+							secs > 0 ? (double) *total_rows / secs : 0.0)));
+		}
+		MemoryContextReset(per_batch);
+		if (batch.rows > 0 && loop_count > 0 && ++moved_batches >= loop_count)
+			break;
+		if (wait > 0)
+			partmgr_pause_seconds(wait);
+	}
+	MemoryContextDelete(per_batch);
+}
+
+/*
+ * pg_partmgr_partition_data_proc
+ *		PROCEDURE partmgr.partition_data_proc(p_parent_table, p_loop_count,
+ *		p_interval, p_lock_wait, p_lock_wait_tries, p_wait, p_order,
+ *		p_source_table, p_ignored_columns, p_quiet): partition_data batch by
+ *		batch, committing after each.
+ */
+Datum
+pg_partmgr_partition_data_proc(PG_FUNCTION_ARGS)
+{
+	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
+	int			loop_count = PG_ARGISNULL(1) ? 0 : PG_GETARG_INT32(1);
+	char	   *batch_text = partmgr_text_arg_or_null(fcinfo, 2);
+	int			lock_wait = PG_ARGISNULL(3) ? 0 : PG_GETARG_INT32(3);
+	int			lock_wait_tries = PG_ARGISNULL(4) ? 10 : PG_GETARG_INT32(4);
+	int			wait = PG_ARGISNULL(5) ? 1 : PG_GETARG_INT32(5);
+	bool		descending = is_descending(PG_ARGISNULL(6) ? "ASC" : partmgr_text_arg(fcinfo, 6, "p_order"));
+	char	   *source = partmgr_text_arg_or_null(fcinfo, 7);
+	List	   *ignored = text_array_arg(fcinfo, 8);
+	bool		quiet = !PG_ARGISNULL(9) && PG_GETARG_BOOL(9);
+	bool		nonatomic = nonatomic_call(fcinfo);
+	ProcBatch	proto;
+	PartmgrDataMove move;
+	int64		rows_at_start = 0;
+	uint64		total;
+	int			retired;
+	int			saved_timeout;
+
+	if (!PG_ARGISNULL(1) && loop_count < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("p_loop_count must be at least 1, not %d", loop_count)));
+	if (wait < 0 || lock_wait < 0 || lock_wait_tries < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("p_wait, p_lock_wait and p_lock_wait_tries must not be negative")));
+
+	SPI_connect_ext(nonatomic ? SPI_OPT_NONATOMIC : 0);
+	saved_timeout = set_lock_wait(lock_wait);
+	PG_TRY();
+	{
+		memset(&proto, 0, sizeof(proto));
+		proto.set = partmgr_config_load_table(table);
+		partmgr_data_move_init(proto.set, partmgr_read_tree(proto.set), source, batch_text,
+							   descending, ignored, &move);
+		proto.move = &move;
+		proto.run_by = "partition_data_proc";
+		if (OidIsValid(move.source.relid))
+			rows_at_start = partmgr_count_rows(move.source.schema, move.source.name, true);
+		run_batches(&proto, nonatomic, loop_count, lock_wait_tries, wait, quiet,
+					rows_at_start, "partition_data_proc", &total, &retired);
+	}
+	PG_FINALLY();
+	{
+		partmgr_lock_timeout = saved_timeout;
+	}
+	PG_END_TRY();
+	if (!quiet)
+		ereport(NOTICE,
+				(errmsg("partition_data_proc: moved " UINT64_FORMAT " rows into \"%s\"",
+						total, proto.set->key)));
+	SPI_finish();
+	PG_RETURN_VOID();
+}
+
+/*
+ * undo_setup
+ *		Shared start of undo_partition and undo_partition_proc: load the set,
+ *		check the target, and mark the set as being undone.
+ */
+static PartmgrSet *
+undo_setup(FunctionCallInfo fcinfo, const char *table, const char *target,
+		   const char *batch_text, bool keep_table, bool drop_cascade, List *ignored,
+		   PartmgrUndo *undo)
+{
+	PartmgrSet *set = partmgr_config_load_table(table);
+
+	if (target == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("argument p_target_table must not be NULL"),
+				 errhint("Create a plain table like the parent and name it; the rows are moved there.")));
+	partmgr_undo_init(set, target, batch_text, keep_table, drop_cascade, ignored, undo);
+	partmgr_config_set_undo(set->key, true);
+	return set;
+}
+
+/*
+ * undo_finish
+ *		Once no child is left, forget the set.  True if it was forgotten.
+ */
+static bool
+undo_finish(PartmgrSet *set)
+{
+	PartmgrTree *tree = partmgr_read_tree(set);
+
+	if (tree->nchildren > 0 || OidIsValid(tree->default_oid))
+		return false;
+	partmgr_config_delete(set->key);
+	return true;
+}
+
+/*
+ * pg_partmgr_undo_partition
+ *		partmgr.undo_partition(): move the rows of up to p_loop_count batches
+ *		into the target table, retiring emptied children; when none is left,
+ *		the set is forgotten.  Returns (partitions_undone, rows_undone).
+ */
+Datum
+pg_partmgr_undo_partition(PG_FUNCTION_ARGS)
+{
+	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
+	char	   *target = partmgr_text_arg_or_null(fcinfo, 1);
+	int			loop_count = PG_ARGISNULL(2) ? 1 : PG_GETARG_INT32(2);
+	char	   *batch_text = partmgr_text_arg_or_null(fcinfo, 3);
+	bool		keep_table = PG_ARGISNULL(4) || PG_GETARG_BOOL(4);
+	List	   *ignored = text_array_arg(fcinfo, 6);
+	bool		drop_cascade = !PG_ARGISNULL(7) && PG_GETARG_BOOL(7);
+	MemoryContext caller = CurrentMemoryContext;
+	TupleDesc	tupdesc;
+	PartmgrSet *set;
+	PartmgrUndo undo;
+	volatile int moved_batches = 0;
+	volatile int retired = 0;
+	volatile uint64 total = 0;
+	int			saved_timeout;
+	Datum		values[2];
+	bool		nulls[2] = {false, false};
+	HeapTuple	tuple;
+
+	if (loop_count < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("p_loop_count must be at least 1, not %d", loop_count)));
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+
+	SPI_connect();
+	saved_timeout = set_lock_wait(PG_ARGISNULL(5) ? 0 :
+								  DatumGetFloat8(DirectFunctionCall1(numeric_float8,
+																	 PG_GETARG_DATUM(5))));
+	PG_TRY();
+	{
+		set = undo_setup(fcinfo, table, target, batch_text, keep_table, drop_cascade,
+						 ignored, &undo);
+		partmgr_lock_set_or_raise(set->parent_oid, set->key);
+		while (moved_batches < loop_count)
+		{
+			PartmgrPlan *plan = partmgr_plan_undo_step(set, partmgr_read_tree(set), &undo);
+			uint64		rows = 0;
+			ListCell   *lc;
+
+			if (plan->actions == NIL)
+				break;
+			(void) partmgr_execute_or_raise(plan, "undo_partition", &rows);
+			total += rows;
+			foreach(lc, plan->actions)
+			{
+				if (((PartmgrAction *) lfirst(lc))->kind != PARTMGR_ACTION_MOVE_ROWS)
+					retired++;
+			}
+			if (rows > 0)
+				moved_batches++;
+		}
+		(void) undo_finish(set);
+	}
+	PG_FINALLY();
+	{
+		partmgr_lock_timeout = saved_timeout;
+	}
+	PG_END_TRY();
+
+	MemoryContextSwitchTo(caller);
+	values[0] = Int32GetDatum(retired);
+	values[1] = Int64GetDatum((int64) total);
+	tuple = heap_form_tuple(tupdesc, values, nulls);
+	SPI_finish();
+	PG_RETURN_DATUM(HeapTupleGetDatum(tuple));
+}
+
+/*
+ * pg_partmgr_undo_partition_proc
+ *		PROCEDURE partmgr.undo_partition_proc(): undo_partition batch by batch,
+ *		committing after each, until no child is left (or p_loop_count
+ *		batches have moved rows).
+ */
+Datum
+pg_partmgr_undo_partition_proc(PG_FUNCTION_ARGS)
+{
+	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
+	char	   *target = partmgr_text_arg_or_null(fcinfo, 1);
+	int			loop_count = PG_ARGISNULL(2) ? 0 : PG_GETARG_INT32(2);
+	char	   *batch_text = partmgr_text_arg_or_null(fcinfo, 3);
+	bool		keep_table = PG_ARGISNULL(4) || PG_GETARG_BOOL(4);
+	int			lock_wait = PG_ARGISNULL(5) ? 0 : PG_GETARG_INT32(5);
+	int			lock_wait_tries = PG_ARGISNULL(6) ? 10 : PG_GETARG_INT32(6);
+	int			wait = PG_ARGISNULL(7) ? 1 : PG_GETARG_INT32(7);
+	List	   *ignored = text_array_arg(fcinfo, 8);
+	bool		drop_cascade = !PG_ARGISNULL(9) && PG_GETARG_BOOL(9);
+	bool		quiet = !PG_ARGISNULL(10) && PG_GETARG_BOOL(10);
+	bool		nonatomic = nonatomic_call(fcinfo);
+	ProcBatch	proto;
+	PartmgrUndo undo;
+	uint64		total;
+	int			retired;
+	int64		rows_at_start;
+	int			saved_timeout;
+
+	if (!PG_ARGISNULL(2) && loop_count < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("p_loop_count must be at least 1, not %d", loop_count)));
+	if (wait < 0 || lock_wait < 0 || lock_wait_tries < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("p_wait, p_lock_wait and p_lock_wait_tries must not be negative")));
+
+	SPI_connect_ext(nonatomic ? SPI_OPT_NONATOMIC : 0);
+	saved_timeout = set_lock_wait(lock_wait);
+	PG_TRY();
+	{
+		memset(&proto, 0, sizeof(proto));
+		proto.set = undo_setup(fcinfo, table, target, batch_text, keep_table, drop_cascade,
+							   ignored, &undo);
+		proto.undo = &undo;
+		proto.run_by = "undo_partition_proc";
+		rows_at_start = partmgr_count_rows(proto.set->parent_schema,
+										   proto.set->parent_name, false);
+		if (nonatomic)
+			SPI_commit();		/* maintenance leaves the set alone from now on */
+		run_batches(&proto, nonatomic, loop_count, lock_wait_tries, wait, quiet,
+					rows_at_start, "undo_partition_proc", &total, &retired);
+		if (!ActiveSnapshotSet())
+		{
+			PushActiveSnapshot(GetTransactionSnapshot());
+			(void) undo_finish(proto.set);
+			PopActiveSnapshot();
+		}
+		else
+			(void) undo_finish(proto.set);
+	}
+	PG_FINALLY();
+	{
+		partmgr_lock_timeout = saved_timeout;
+	}
+	PG_END_TRY();
+	if (!quiet)
+		ereport(NOTICE,
+				(errmsg("undo_partition_proc: moved " UINT64_FORMAT " rows into \"%s\", removed %d children",
+						total, target, retired)));
+	SPI_finish();
+	PG_RETURN_VOID();
+}

@@ -1,0 +1,459 @@
+/*-------------------------------------------------------------------------
+ *
+ * partition_data.c
+ *	  Plan the moves of rows into and out of a partition set.
+ *
+ * partition_data: each batch starts at the smallest (or, descending, the
+ * largest) key left in the source -- the default partition or a separate
+ * table -- and covers the child slot that key belongs in (from the default
+ * partition always the whole slot, as PostgreSQL cannot attach a child
+ * while the default still holds rows of its range; from a table at most
+ * the batch width).  A missing child is created as a standalone table,
+ * loaded with the rows behind a CHECK that matches its bound, then attached:
+ * one DELETE ... RETURNING feeding one INSERT, and no scan of the new child
+ * when it is attached.  Rows for an existing child go straight into it.
+ *
+ * undo_partition: the default partition first, then the children from the
+ * lowest, each batch moves a child's rows (or the rows up to a batch width
+ * above its smallest key) into the target table with one statement, and a
+ * child found empty is detached (and dropped unless kept).
+ *
+ * Each batch is a plan executed in one transaction (or subtransaction): its
+ * rows move all at once or not at all, so no reader ever sees a row twice
+ * or misses one, and a crash or cancel loses and duplicates nothing.
+ * Planning reads catalogs and data, changes nothing.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/partition_data.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/relation.h"
+#include "catalog/partition.h"
+#include "catalog/pg_attribute.h"
+#include "catalog/pg_class.h"
+#include "executor/spi.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+
+#include "bounds.h"
+#include "contents.h"
+#include "ddl.h"
+#include "maintenance.h"
+#include "partition_data.h"
+#include "spi_util.h"
+
+/*
+ * column_type
+ *		Type of a live column of a relation, or InvalidOid; *identity_always
+ *		tells whether it is GENERATED ALWAYS AS IDENTITY, *generated whether
+ *		it is a generated column.
+ */
+static Oid
+column_type(Relation rel, const char *name, bool *identity_always, bool *generated)
+{
+	TupleDesc	desc = RelationGetDescr(rel);
+
+	for (int i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+
+		if (!att->attisdropped && strcmp(NameStr(att->attname), name) == 0)
+		{
+			*identity_always = att->attidentity == ATTRIBUTE_IDENTITY_ALWAYS;
+			*generated = att->attgenerated != '\0';
+			return att->atttypid;
+		}
+	}
+	return InvalidOid;
+}
+
+static bool
+name_in(List *names, const char *name)
+{
+	ListCell   *lc;
+
+	foreach(lc, names)
+	{
+		if (strcmp((char *) lfirst(lc), name) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * check_columns
+ *		Check that rows can travel between the parent and another table by
+ *		column name: every column of columns exists in the other table with
+ *		the parent's type; a source may hold no other column that is not
+ *		ignored (its values would be lost), a target may (they get their
+ *		defaults).  Returns whether the other table has a GENERATED ALWAYS
+ *		identity among those columns.
+ */
+static bool
+check_columns(const PartmgrSet *set, Oid other, List *columns, List *ignored,
+			  bool other_is_source)
+{
+	Relation	parent = relation_open(set->parent_oid, AccessShareLock);
+	Relation	rel = relation_open(other, AccessShareLock);
+	const char *role = other_is_source ? "source" : "target";
+	const char *other_name = quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)),
+														RelationGetRelationName(rel));
+	TupleDesc	desc = RelationGetDescr(rel);
+	bool		override = false;
+	ListCell   *lc;
+
+	foreach(lc, columns)
+	{
+		const char *name = (const char *) lfirst(lc);
+		bool		identity;
+		bool		generated;
+		Oid			want = column_type(parent, name, &identity, &generated);
+		Oid			have = column_type(rel, name, &identity, &generated);
+
+		if (!OidIsValid(have))
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_COLUMN),
+					 errmsg("%s table %s has no column \"%s\", which \"%s\" has",
+							role, other_name, name, set->key),
+					 errhint("Add the column, or name it in p_ignored_columns to leave it out.")));
+		if (have != want)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("column \"%s\" of %s table %s has type %s, but in \"%s\" it has type %s",
+							name, role, other_name, format_type_be(have), set->key,
+							format_type_be(want))));
+		override |= identity;
+	}
+
+	for (int i = 0; other_is_source && i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		const char *name = NameStr(att->attname);
+
+		if (att->attisdropped || att->attgenerated != '\0' ||
+			name_in(columns, name) || name_in(ignored, name))
+			continue;
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("source table %s has a column \"%s\" that \"%s\" does not have",
+						other_name, name, set->key),
+				 errdetail("Its values would be lost."),
+				 errhint("Drop the column from the source, add it to the parent, or name it in p_ignored_columns.")));
+	}
+	relation_close(rel, AccessShareLock);
+	relation_close(parent, AccessShareLock);
+	return override;
+}
+
+/*
+ * parse_batch
+ *		A batch width given as text: an interval for time sets, a whole number
+ *		for id sets, more than zero.
+ */
+static void
+parse_batch(const PartmgrSet *set, const char *text, PartmgrStep *batch)
+{
+	PartmgrAxis axis = set->axis;
+
+	/* a batch need not be whole days, even on a date key */
+	if (axis.kind == PARTMGR_KEY_TIME)
+		axis.typid = TIMESTAMPTZOID;
+	partmgr_step_parse(&axis, text, batch);
+}
+
+/*
+ * partmgr_data_move_init
+ *		Prepare partition_data for a set: the source (source_table, or the
+ *		default partition when NULL; a set without one has nothing to move),
+ *		the columns that travel, the batch width (a batch never spans two
+ *		children; from the default partition it is always one whole child,
+ *		and no other width may be asked for, as in pg_partman) and the order.
+ */
+void
+partmgr_data_move_init(PartmgrSet *set, PartmgrTree *tree, const char *source_table,
+					   const char *batch_text, bool descending, List *ignored,
+					   PartmgrDataMove *move)
+{
+	memset(move, 0, sizeof(*move));
+	move->descending = descending;
+	move->batch = set->step;
+	move->source.columns = partmgr_movable_columns(set->parent_oid, ignored);
+
+	if (source_table == NULL)
+	{
+		if (batch_text != NULL)
+		{
+			PartmgrStep batch;
+
+			parse_batch(set, batch_text, &batch);
+			if (memcmp(&batch, &set->step, sizeof(batch)) != 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("rows are moved out of the default partition of \"%s\" one whole child at a time",
+								set->key),
+						 errdetail("PostgreSQL cannot attach a child while the default partition still holds rows of its range."),
+						 errhint("Leave the batch interval NULL.")));
+		}
+		move->from_default = true;
+		if (!OidIsValid(tree->default_oid))
+			return;
+		move->source.relid = tree->default_oid;
+		move->source.schema = tree->default_schema;
+		move->source.name = tree->default_name;
+		return;
+	}
+
+	move->source.relid = partmgr_resolve_table(source_table, false);
+	if (move->source.relid == set->parent_oid ||
+		get_rel_relkind(move->source.relid) != RELKIND_RELATION ||
+		get_rel_relispartition(move->source.relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("source table \"%s\" must be a plain table outside the partition set", source_table),
+				 errhint("Leave p_source_table NULL to move rows out of the default partition.")));
+	move->source.schema = get_namespace_name(get_rel_namespace(move->source.relid));
+	move->source.name = get_rel_name(move->source.relid);
+	(void) check_columns(set, move->source.relid, move->source.columns, ignored, true);
+	/* a batch never spans two children: it ends at its child's bound */
+	if (batch_text != NULL)
+		parse_batch(set, batch_text, &move->batch);
+}
+
+/*
+ * end_key
+ *		The smallest (descending: largest) key left in a table; false when
+ *		it holds none.
+ */
+static bool
+end_key(const PartmgrSet *set, const char *schema, const char *name, bool descending,
+		PartmgrPoint *key)
+{
+	bool		isnull;
+	Datum		value;
+
+	partmgr_spi_exec(partmgr_ddl_min_control(set, schema, name, descending), 0, NULL,
+					 NULL, NULL, false, SPI_OK_SELECT);
+	value = partmgr_spi_value(0, 1, &isnull);
+	if (isnull)
+		return false;
+	*key = partmgr_point_from_datum(&set->axis, value);
+	return true;
+}
+
+/*
+ * batch_end
+ *		from + the batch width, or from - it going down.
+ */
+static PartmgrPoint
+batch_end(const PartmgrSet *set, const PartmgrStep *batch, PartmgrPoint from, bool down)
+{
+	return partmgr_point_add(&set->axis, batch, from, down ? -1 : 1);
+}
+
+/*
+ * partmgr_plan_data_batch
+ *		Plan the next batch of partition_data (see the file header).  An empty
+ *		plan means the source holds no more rows with a key.
+ */
+PartmgrPlan *
+partmgr_plan_data_batch(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *move)
+{
+	PartmgrPlan *plan = partmgr_plan_new(set, tree);
+	PartmgrPoint key;
+	PartmgrPoint lower;
+	PartmgrPoint upper;
+	PartmgrPoint from;
+	PartmgrPoint to;
+	const PartmgrChild *child = NULL;
+
+	if (!OidIsValid(move->source.relid) ||
+		!end_key(set, move->source.schema, move->source.name, move->descending, &key))
+		return plan;
+
+	for (int i = 0; i < tree->nchildren && child == NULL; i++)
+	{
+		if (tree->children[i].lower <= key && key < tree->children[i].upper)
+			child = &tree->children[i];
+	}
+	if (child != NULL)
+	{
+		lower = child->lower;
+		upper = child->upper;
+	}
+	else
+	{
+		const PartmgrChild *overlap;
+
+		lower = partmgr_slot_lower(set, tree, key);
+		upper = partmgr_point_add(&set->axis, &set->step, lower, 1);
+		overlap = partmgr_tree_find_overlap(tree, lower, upper);
+		if (overlap != NULL || !partmgr_point_fits_type(&set->axis, lower))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+					 errmsg("no child can be made for the row of \"%s\" with %s %s",
+							set->key, quote_identifier(set->control),
+							partmgr_point_display(&set->axis, key)),
+					 overlap ?
+					 errdetail("The child for values from %s to %s would overlap \"%s\".",
+							   partmgr_point_display(&set->axis, lower),
+							   partmgr_point_display(&set->axis, upper),
+							   quote_qualified_identifier(overlap->schema, overlap->name)) :
+					 errdetail("The value lies outside the range pg_partmgr can partition.")));
+	}
+
+	/* the part of the slot this batch covers */
+	from = lower;
+	to = upper;
+	if (!move->from_default)
+	{
+		if (move->descending)
+			from = Max(lower, batch_end(set, &move->batch, key, true));
+		else
+			to = Min(upper, batch_end(set, &move->batch, key, false));
+	}
+
+	if (child != NULL)
+	{
+		partmgr_plan_add_move(plan, &move->source, child->schema, child->name, from, to);
+		return plan;
+	}
+	if (from == lower && to == upper)
+	{
+		PartmgrAction *action;
+
+		if (partmgr_plan_add_child(plan, lower, upper) != PARTMGR_SLOT_ADDED)
+			elog(ERROR, "could not plan the child for a batch");
+		action = (PartmgrAction *) llast(plan->actions);
+		action->from = move->source;
+		return plan;
+	}
+	/* part of a new child's range: make the child, then move into it */
+	if (partmgr_plan_add_child(plan, lower, upper) != PARTMGR_SLOT_ADDED)
+		elog(ERROR, "could not plan the child for a batch");
+	partmgr_plan_add_move(plan, &move->source, set->parent_schema,
+						  ((PartmgrAction *) llast(plan->actions))->name, from, to);
+	return plan;
+}
+
+/*
+ * partmgr_count_rows
+ *		Exact number of rows of a table (with only, not its children's).
+ */
+int64
+partmgr_count_rows(const char *schema, const char *name, bool only)
+{
+	bool		isnull;
+
+	partmgr_spi_exec(partmgr_ddl_count_rows(schema, name, true, only), 0, NULL, NULL,
+					 NULL, false, SPI_OK_SELECT);
+	return DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
+}
+
+/*
+ * partmgr_undo_init
+ *		Prepare undo_partition of a set into target_table: a plain table, not
+ *		the parent, with every column that travels (same type).
+ */
+void
+partmgr_undo_init(PartmgrSet *set, const char *target_table, const char *batch_text,
+				  bool keep_table, bool drop_cascade, List *ignored, PartmgrUndo *undo)
+{
+	memset(undo, 0, sizeof(*undo));
+	undo->target_oid = partmgr_resolve_table(target_table, false);
+	if (undo->target_oid == set->parent_oid ||
+		get_rel_relispartition(undo->target_oid) ||
+		(get_rel_relkind(undo->target_oid) != RELKIND_RELATION &&
+		 get_rel_relkind(undo->target_oid) != RELKIND_PARTITIONED_TABLE))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("target table \"%s\" must be a table outside the partition set \"%s\"",
+						target_table, set->key)));
+	undo->target_schema = get_namespace_name(get_rel_namespace(undo->target_oid));
+	undo->target_name = get_rel_name(undo->target_oid);
+	undo->columns = partmgr_movable_columns(set->parent_oid, ignored);
+	undo->override_identity = check_columns(set, undo->target_oid, undo->columns,
+											ignored, false);
+	if (batch_text != NULL)
+	{
+		parse_batch(set, batch_text, &undo->batch);
+		undo->have_batch = true;
+	}
+	undo->retire.keep_table = keep_table;
+	undo->retire.keep_index = true;
+	undo->retire.keep_publication = true;
+	undo->retire.cascade = drop_cascade;
+}
+
+/*
+ * partmgr_plan_undo_step
+ *		Plan the next step of undo_partition: the default partition first,
+ *		then the lowest child.  A child with rows has them (or those up to a
+ *		batch width above its smallest key) moved into the target; a whole
+ *		child moved, or one found empty, is then retired.  An empty plan
+ *		means the set has no child left.
+ */
+PartmgrPlan *
+partmgr_plan_undo_step(PartmgrSet *set, PartmgrTree *tree, const PartmgrUndo *undo)
+{
+	PartmgrPlan *plan = partmgr_plan_new(set, tree);
+	PartmgrChild current;
+	PartmgrRowSource source;
+	PartmgrPoint key;
+
+	memset(&current, 0, sizeof(current));
+	if (OidIsValid(tree->default_oid))
+	{
+		current.relid = tree->default_oid;
+		current.schema = tree->default_schema;
+		current.name = tree->default_name;
+		current.relkind = get_rel_relkind(current.relid);
+		current.lower = PARTMGR_POINT_MIN;
+		current.upper = PARTMGR_POINT_MAX;
+	}
+	else if (tree->nchildren > 0)
+		current = tree->children[0];
+	else
+		return plan;
+
+	if (current.relkind == RELKIND_PARTITIONED_TABLE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("child \"%s\" of \"%s\" is partitioned itself",
+						quote_qualified_identifier(current.schema, current.name), set->key),
+				 errhint("Undo that child's own partitioning first.")));
+
+	if (!current.detach_pending &&
+		end_key(set, current.schema, current.name, false, &key))
+	{
+		memset(&source, 0, sizeof(source));
+		source.relid = current.relid;
+		source.schema = current.schema;
+		source.name = current.name;
+		source.columns = undo->columns;
+		source.override_identity = undo->override_identity;
+		if (undo->have_batch)
+		{
+			PartmgrPoint to = batch_end(set, &undo->batch, key, false);
+
+			partmgr_plan_add_move(plan, &source, undo->target_schema,
+								  undo->target_name, PARTMGR_POINT_MIN, to);
+			if (to <= current.upper || current.upper == PARTMGR_POINT_MAX)
+				return plan;	/* the child may hold more: look again next step */
+		}
+		else
+			partmgr_plan_add_move(plan, &source, undo->target_schema,
+								  undo->target_name, PARTMGR_POINT_MIN, PARTMGR_POINT_MAX);
+	}
+	if (current.detach_pending)
+		partmgr_plan_add_finalize(plan, &current);
+	else
+		partmgr_plan_add_retire(plan, &current, &undo->retire);
+	return plan;
+}

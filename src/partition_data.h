@@ -1,0 +1,57 @@
+/*-------------------------------------------------------------------------
+ *
+ * partition_data.h
+ *	  Moving rows: out of the default partition or a source table into the
+ *	  right children (partition_data), and out of the children into a plain
+ *	  table (undo_partition), one batch at a time.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/partition_data.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PARTMGR_PARTITION_DATA_H
+#define PARTMGR_PARTITION_DATA_H
+
+#include "catalog.h"
+#include "plan.h"
+
+/* A move of rows into a set, as partition_data asks for it. */
+typedef struct PartmgrDataMove
+{
+	PartmgrRowSource source;	/* relid InvalidOid: nothing to move */
+	bool		from_default;	/* the source is the set's default partition */
+	PartmgrStep batch;			/* how much key range one batch covers */
+	bool		descending;		/* newest rows first */
+} PartmgrDataMove;
+
+/* An undo of a set into a plain table, as undo_partition asks for it. */
+typedef struct PartmgrUndo
+{
+	Oid			target_oid;
+	char	   *target_schema;
+	char	   *target_name;
+	List	   *columns;
+	bool		override_identity;
+	bool		have_batch;
+	PartmgrStep batch;
+	PartmgrRetirement retire;	/* what happens to emptied children */
+} PartmgrUndo;
+
+extern void partmgr_data_move_init(PartmgrSet *set, PartmgrTree *tree,
+								   const char *source_table, const char *batch_text,
+								   bool descending, List *ignored,
+								   PartmgrDataMove *move);
+extern PartmgrPlan *partmgr_plan_data_batch(PartmgrSet *set, PartmgrTree *tree,
+											const PartmgrDataMove *move);
+extern int64 partmgr_count_rows(const char *schema, const char *name, bool only);
+extern void partmgr_undo_init(PartmgrSet *set, const char *target_table,
+							  const char *batch_text, bool keep_table,
+							  bool drop_cascade, List *ignored, PartmgrUndo *undo);
+extern PartmgrPlan *partmgr_plan_undo_step(PartmgrSet *set, PartmgrTree *tree,
+										   const PartmgrUndo *undo);
+
+#endif							/* PARTMGR_PARTITION_DATA_H */
