@@ -367,7 +367,7 @@ pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 	partmgr_axis_init(&proto.axis, parent.key_type, zone);
 
 	partmgr_context_push(&argctx, "argument %s", "p_interval");
-	partmgr_step_parse(&proto.axis, interval, &proto.step);
+	partmgr_step_parse(&proto.axis, interval, "partition interval", &proto.step);
 	partmgr_context_pop(&argctx);
 	if (proto.axis.kind == PARTMGR_KEY_ID && proto.step.id < 2)
 		ereport(ERROR,
@@ -775,7 +775,7 @@ pg_partmgr_show_partition_info(PG_FUNCTION_ARGS)
 	{
 		PartmgrStep step;
 
-		partmgr_step_parse(&set->axis, interval_text, &step);
+		partmgr_step_parse(&set->axis, interval_text, "partition interval", &step);
 		upper = partmgr_point_add(&set->axis, &step, child->lower, 1);
 	}
 

@@ -166,12 +166,14 @@ interval_usecs(const Interval *span)
 
 /*
  * partmgr_step_parse
- *		Parse a partition interval for a set on this axis: an interval of at
+ *		Parse an interval for a set on this axis ("what" names it in errors:
+ *		"partition interval", "batch interval"): an interval of at
  *		least one second for time keys (whole days for date keys), a
  *		positive integer for id keys.  Raises 22023 otherwise.
  */
 void
-partmgr_step_parse(const PartmgrAxis *axis, const char *text, PartmgrStep *step)
+partmgr_step_parse(const PartmgrAxis *axis, const char *text, const char *what,
+				   PartmgrStep *step)
 {
 	memset(step, 0, sizeof(*step));
 	step->kind = axis->kind;
@@ -188,12 +190,12 @@ partmgr_step_parse(const PartmgrAxis *axis, const char *text, PartmgrStep *step)
 		if (text[0] == '\0' || *end != '\0' || errno != 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("partition interval \"%s\" is not an integer", text),
+					 errmsg("%s \"%s\" is not an integer", what, text),
 					 errhint("An id partition set takes a whole number of key values per child, such as '1000'.")));
 		if (width <= 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("partition interval must be greater than zero, not %s", text)));
+					 errmsg("%s must be greater than zero, not %s", what, text)));
 		step->id = width;
 		return;
 	}
@@ -201,23 +203,23 @@ partmgr_step_parse(const PartmgrAxis *axis, const char *text, PartmgrStep *step)
 	if (!partmgr_interval_parse(text, &step->time))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("partition interval \"%s\" is not a valid interval", text),
+				 errmsg("%s \"%s\" is not a valid interval", what, text),
 				 errhint("Use an interval such as '1 day', '1 hour', '15 minutes', '1 week', '1 month' or '1 year'.")));
 
 	if (step->time.month < 0 || step->time.day < 0 || step->time.time < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("partition interval \"%s\" has a negative part", text),
-				 errdetail("Months, days and time of a partition interval must each be zero or more.")));
+				 errmsg("%s \"%s\" has a negative part", what, text),
+				 errdetail("Months, days and time of an interval must each be zero or more.")));
 	if (interval_usecs(&step->time) < (double) USECS_PER_SEC)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("partition interval \"%s\" is shorter than one second", text)));
+				 errmsg("%s \"%s\" is shorter than one second", what, text)));
 
 	if (axis->typid == DATEOID && step->time.time != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("partition interval \"%s\" is not a whole number of days", text),
+				 errmsg("%s \"%s\" is not a whole number of days", what, text),
 				 errdetail("The control column has type date, so every bound must fall on midnight.")));
 }
 

@@ -30,7 +30,7 @@ extern void partmgr_axis_init(PartmgrAxis *axis, Oid typid, const char *zone_nam
 /* Intervals */
 extern bool partmgr_interval_parse(const char *text, Interval *result);
 extern void partmgr_step_parse(const PartmgrAxis *axis, const char *text,
-							   PartmgrStep *step);
+							   const char *what, PartmgrStep *step);
 extern char *partmgr_step_text(const PartmgrStep *step);
 extern const char *partmgr_default_datetime_string(const PartmgrStep *step);
 extern const char *partmgr_default_trunc_unit(const PartmgrStep *step);

@@ -261,7 +261,8 @@ partmgr_config_bind(PartmgrSet *set)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("list partition sets are not supported yet")));
-	partmgr_step_parse(&set->axis, set->interval_text, &set->step);
+	partmgr_step_parse(&set->axis, set->interval_text, "partition interval",
+					   &set->step);
 	if (set->axis.kind == PARTMGR_KEY_TIME && set->datetime_string == NULL)
 		set->datetime_string = pstrdup(partmgr_default_datetime_string(&set->step));
 	if (set->date_trunc_interval != NULL &&

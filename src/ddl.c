@@ -236,22 +236,31 @@ column_list(List *columns)
  *		Move the rows of one table whose keys lie in [lower, upper) into
  *		another in a single statement: the rows leave the source and arrive
  *		in the target in the same snapshot, so nobody sees them twice or not
- *		at all.
+ *		at all.  Values travel as they are, identities too; the source's
+ *		computed columns get their expressions.
  */
 char *
-partmgr_ddl_move_rows(const PartmgrSet *set, const char *from_schema,
-					  const char *from_name, List *columns, bool override_identity,
+partmgr_ddl_move_rows(const PartmgrSet *set, const PartmgrRowSource *from,
 					  const char *to_schema, const char *to_name,
 					  PartmgrPoint lower, PartmgrPoint upper)
 {
-	char	   *cols = column_list(columns);
+	char	   *cols = column_list(from->columns);
+	char	   *target_cols = cols;
+	char	   *values = cols;
+	ListCell   *name;
+	ListCell   *expr;
 
+	forboth(name, from->computed, expr, from->computed_exprs)
+	{
+		target_cols = psprintf("%s, %s", target_cols, quote_identifier((char *) lfirst(name)));
+		values = psprintf("%s, %s", values, (char *) lfirst(expr));
+	}
 	return psprintf("WITH moved AS (DELETE FROM ONLY %s WHERE %s RETURNING %s)"
-					" INSERT INTO %s (%s)%s SELECT %s FROM moved",
-					quote_qualified_identifier(from_schema, from_name),
+					" INSERT INTO %s (%s) OVERRIDING SYSTEM VALUE SELECT %s FROM moved",
+					quote_qualified_identifier(from->schema, from->name),
 					key_range_condition(set, lower, upper), cols,
-					quote_qualified_identifier(to_schema, to_name), cols,
-					override_identity ? " OVERRIDING SYSTEM VALUE" : "", cols);
+					quote_qualified_identifier(to_schema, to_name), target_cols,
+					values);
 }
 
 /*

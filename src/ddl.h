@@ -21,6 +21,7 @@
 #include "nodes/pg_list.h"
 
 #include "pg_partmgr.h"
+#include "plan.h"
 
 /* name of the temporary CHECK that lets a loaded child attach without a scan */
 #define PARTMGR_BOUND_CHECK		"partmgr_bound_check"
@@ -44,11 +45,9 @@ extern char *partmgr_ddl_drop_from_publication(const char *publication,
 											   const char *name);
 extern char *partmgr_ddl_set_schema(const char *schema, const char *name,
 									const char *new_schema);
-extern char *partmgr_ddl_move_rows(const PartmgrSet *set, const char *from_schema,
-								   const char *from_name, List *columns,
-								   bool override_identity, const char *to_schema,
-								   const char *to_name, PartmgrPoint lower,
-								   PartmgrPoint upper);
+extern char *partmgr_ddl_move_rows(const PartmgrSet *set, const PartmgrRowSource *from,
+								   const char *to_schema, const char *to_name,
+								   PartmgrPoint lower, PartmgrPoint upper);
 extern char *partmgr_ddl_count_range(const PartmgrSet *set, const char *schema,
 									 const char *name, PartmgrPoint lower,
 									 PartmgrPoint upper, int64 limit);

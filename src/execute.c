@@ -254,30 +254,46 @@ typedef struct ActionContext
 } ActionContext;
 
 /*
- * rows_in_default
- *		Before a child is created: the default partition (locked) as the
- *		source to fill it from when it holds rows of the child's range, at
- *		most pg_partmgr.default_move_limit of them; NULL when it holds none.
- *		More than that raises 23514 with the count and the call that moves
- *		them, and the child is left for later.
+ * count_in_default
+ *		How many rows of the new child's range the default partition holds,
+ *		counting no further than limit + 1.
  */
-static const PartmgrRowSource *
-rows_in_default(const PartmgrSet *set, const PartmgrAction *action, Oid default_oid,
-				PartmgrRowSource *source)
+static int64
+count_in_default(const PartmgrSet *set, const PartmgrAction *action, Oid default_oid,
+				 int64 limit)
 {
-	char	   *schema = get_namespace_name(get_rel_namespace(default_oid));
-	char	   *name = get_rel_name(default_oid);
-	int64		limit = partmgr_default_move_limit;
-	int64		found;
 	bool		isnull;
 
-	partmgr_spi_exec(partmgr_ddl_count_range(set, schema, name, action->lower,
-											 action->upper, limit),
+	partmgr_spi_exec(partmgr_ddl_count_range(set,
+											 get_namespace_name(get_rel_namespace(default_oid)),
+											 get_rel_name(default_oid),
+											 action->lower, action->upper, limit),
 					 0, NULL, NULL, NULL, false, SPI_OK_SELECT);
-	found = DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
+	return DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
+}
+
+/*
+ * rows_in_default
+ *		Whether the default partition (locked) holds rows of a new child's
+ *		range, and then *source describes it as where to fill the child from.
+ *		Unless the plan moves data at the caller's request, maintenance moves
+ *		at most pg_partmgr.default_move_limit such rows itself: more raises
+ *		23514 with the count and the call that moves them, and the child is
+ *		left for later.
+ */
+static bool
+rows_in_default(const PartmgrPlan *plan, const PartmgrAction *action, Oid default_oid,
+				PartmgrRowSource *source)
+{
+	const PartmgrSet *set = plan->set;
+	char	   *schema = get_namespace_name(get_rel_namespace(default_oid));
+	char	   *name = get_rel_name(default_oid);
+	int64		limit = plan->moving_data ? 0 : partmgr_default_move_limit;
+	int64		found = count_in_default(set, action, default_oid, limit);
+
 	if (found == 0)
-		return NULL;
-	if (found > limit)
+		return false;
+	if (!plan->moving_data && found > limit)
 		ereport(ERROR,
 				(errcode(ERRCODE_CHECK_VIOLATION),
 				 errmsg("the default partition of \"%s\" holds rows for the new child \"%s\"",
@@ -288,22 +304,66 @@ rows_in_default(const PartmgrSet *set, const PartmgrAction *action, Oid default_
 						   partmgr_point_display(&set->axis, action->lower),
 						   partmgr_point_display(&set->axis, action->upper),
 						   quote_qualified_identifier(schema, name), limit),
-				 errhint("Move them with CALL partmgr.partition_data_proc(%s); the next run then creates the child.",
-						 quote_literal_cstr(set->key))));
+				 errhint("Move them with SELECT partmgr.partition_data_%s(%s) or CALL partmgr.partition_data_proc(%s), which create the child.",
+						 set->axis.kind == PARTMGR_KEY_TIME ? "time" : "id",
+						 quote_literal_cstr(set->key), quote_literal_cstr(set->key))));
 
 	memset(source, 0, sizeof(*source));
 	source->relid = default_oid;
 	source->schema = schema;
 	source->name = name;
 	source->columns = partmgr_movable_columns(set->parent_oid, NIL);
-	return source;
+	return true;
 }
 
 /*
- * execute_action
- *		Take the action's locks (parent, then default partition) and run its
- *		statements with lock_timeout bounded.  Called in a subtransaction.
+ * lock_fill_sources
+ *		For a new child, with the parent locked in SHARE UPDATE EXCLUSIVE
+ *		mode: lock the default partition, which attaching scans, and the
+ *		tables the child is filled from -- the default partition when it
+ *		holds rows of the child's range, then the action's own source.
+ *		Returns how many sources were put in fills.
+ *
+ *		A child filled as it is attached takes the parent in ACCESS
+ *		EXCLUSIVE mode, before the default partition: a query that planned
+ *		against the old list of partitions and then waited for the default
+ *		partition would otherwise read the default after the rows left it,
+ *		and never see them in the new child.
  */
+static int
+lock_fill_sources(const PartmgrPlan *plan, const PartmgrAction *action,
+				  PartmgrRowSource *fills)
+{
+	const PartmgrSet *set = plan->set;
+	Oid			default_oid = get_default_partition_oid(set->parent_oid);
+	bool		parent_locked = false;
+	int			n = 0;
+
+	if (OidIsValid(action->from.relid) ||
+		(OidIsValid(default_oid) && count_in_default(set, action, default_oid, 0) > 0))
+	{
+		partmgr_lock_relation(set->parent_oid, AccessExclusiveLock);
+		parent_locked = true;
+	}
+	if (OidIsValid(default_oid))
+	{
+		partmgr_lock_relation(default_oid, AccessExclusiveLock);
+		/* counted again now that nothing can add rows */
+		if (action->from.relid != default_oid &&
+			rows_in_default(plan, action, default_oid, &fills[n]))
+			n++;
+	}
+	if (OidIsValid(action->from.relid))
+	{
+		if (action->from.relid != default_oid)
+			partmgr_lock_relation(action->from.relid, RowExclusiveLock);
+		fills[n++] = action->from;
+	}
+	if (n > 0 && !parent_locked)
+		partmgr_lock_relation(set->parent_oid, AccessExclusiveLock);
+	return n;
+}
+
 /*
  * lock_referencing_tables
  *		Lock every table whose foreign key references the child: detaching
@@ -445,8 +505,8 @@ execute_action(void *arg)
 	Oid			owner = set->parent_owner;
 	Oid			save_userid;
 	int			save_sec_context;
-	const PartmgrRowSource *fill = NULL;
-	PartmgrRowSource healing;
+	PartmgrRowSource fills[2];
+	int			nfills = 0;
 
 	GetUserIdAndSecContext(&save_userid, &save_sec_context);
 	(void) set_config_option("lock_timeout", psprintf("%d", partmgr_lock_timeout),
@@ -459,20 +519,7 @@ execute_action(void *arg)
 		case PARTMGR_ACTION_CREATE_DEFAULT:
 			partmgr_lock_relation(set->parent_oid, ShareUpdateExclusiveLock);
 			if (action->kind == PARTMGR_ACTION_CREATE_CHILD)
-			{
-				/* read under the parent's lock, which attaching a default needs */
-				default_oid = get_default_partition_oid(set->parent_oid);
-				if (OidIsValid(default_oid))
-					partmgr_lock_relation(default_oid, AccessExclusiveLock);
-				if (OidIsValid(action->from.relid))
-				{
-					if (action->from.relid != default_oid)
-						partmgr_lock_relation(action->from.relid, RowExclusiveLock);
-					fill = &action->from;
-				}
-				else if (OidIsValid(default_oid))
-					fill = rows_in_default(set, action, default_oid, &healing);
-			}
+				nfills = lock_fill_sources(ctx->plan, action, fills);
 
 			/*
 			 * The new table is created with our rights and given to the
@@ -486,7 +533,7 @@ execute_action(void *arg)
 			 * DDL the caller runs.
 			 */
 			partmgr_spi_utility(partmgr_ddl_create_like(set, action->schema, action->name));
-			if (fill != NULL)
+			if (nfills > 0)
 			{
 				/*
 				 * Load the child before attaching it, behind a CHECK that says
@@ -494,12 +541,20 @@ execute_action(void *arg)
 				 */
 				partmgr_spi_utility(partmgr_ddl_add_bound_check(set, action->schema, action->name,
 																action->lower, action->upper));
-				ctx->rows = partmgr_spi_exec(partmgr_ddl_move_rows(set, fill->schema, fill->name,
-																   fill->columns, false,
-																   action->schema, action->name,
-																   action->lower, action->upper),
-											 0, NULL, NULL, NULL, false, SPI_OK_INSERT);
-				ctx->rows_from = quote_qualified_identifier(fill->schema, fill->name);
+				for (int i = 0; i < nfills; i++)
+				{
+					const char *name = quote_qualified_identifier(fills[i].schema,
+																  fills[i].name);
+
+					ctx->rows += partmgr_spi_exec(partmgr_ddl_move_rows(set, &fills[i],
+																		action->schema,
+																		action->name,
+																		action->lower,
+																		action->upper),
+												  0, NULL, NULL, NULL, false, SPI_OK_INSERT);
+					ctx->rows_from = ctx->rows_from == NULL ? name :
+						psprintf("%s and %s", ctx->rows_from, name);
+				}
 			}
 			if (owner != save_userid && has_privs_of_role(save_userid, owner))
 				partmgr_spi_utility(partmgr_ddl_set_owner(action->schema, action->name, owner));
@@ -509,17 +564,14 @@ execute_action(void *arg)
 															 action->lower, action->upper));
 			else
 				partmgr_spi_utility(partmgr_ddl_attach_default(set, action->schema, action->name));
-			if (fill != NULL)
+			if (nfills > 0)
 				partmgr_spi_utility(partmgr_ddl_drop_bound_check(action->schema, action->name));
 			break;
 
 		case PARTMGR_ACTION_MOVE_ROWS:
 			partmgr_lock_relation(action->from.relid, RowExclusiveLock);
 			act_as_owner(owner, save_userid, save_sec_context);
-			ctx->rows = partmgr_spi_exec(partmgr_ddl_move_rows(set, action->from.schema,
-															   action->from.name,
-															   action->from.columns,
-															   action->from.override_identity,
+			ctx->rows = partmgr_spi_exec(partmgr_ddl_move_rows(set, &action->from,
 															   action->to_schema, action->to_name,
 															   action->lower, action->upper),
 										 0, NULL, NULL, NULL, false, SPI_OK_INSERT);
@@ -588,7 +640,7 @@ explain_failure(const PartmgrPlan *plan, const PartmgrAction *action,
 		return true;
 	}
 	if (action->kind != PARTMGR_ACTION_CREATE_CHILD ||
-		edata->sqlerrcode != ERRCODE_CHECK_VIOLATION)
+		edata->sqlerrcode != ERRCODE_CHECK_VIOLATION || plan->moving_data)
 		return false;
 	if (edata->hint != NULL)
 		return true;			/* ours (rows_in_default): it says it all */
@@ -598,7 +650,9 @@ explain_failure(const PartmgrPlan *plan, const PartmgrAction *action,
 							 quote_identifier(plan->set->control),
 							 partmgr_point_display(axis, action->lower),
 							 partmgr_point_display(axis, action->upper));
-	edata->hint = pstrdup("Move those rows out of the default partition, then run maintenance again.");
+	edata->hint = psprintf("Move them with SELECT partmgr.partition_data_%s(%s), which creates the child.",
+						   axis->kind == PARTMGR_KEY_TIME ? "time" : "id",
+						   quote_literal_cstr(plan->set->key));
 	edata->context = NULL;
 	return true;
 }

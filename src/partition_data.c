@@ -37,6 +37,8 @@
 #include "catalog/partition.h"
 #include "catalog/pg_attribute.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_type.h"
+#include "datatype/timestamp.h"
 #include "executor/spi.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -93,10 +95,9 @@ name_in(List *names, const char *name)
  *		column name: every column of columns exists in the other table with
  *		the parent's type; a source may hold no other column that is not
  *		ignored (its values would be lost), a target may (they get their
- *		defaults).  Returns whether the other table has a GENERATED ALWAYS
- *		identity among those columns.
+ *		defaults).
  */
-static bool
+static void
 check_columns(const PartmgrSet *set, Oid other, List *columns, List *ignored,
 			  bool other_is_source)
 {
@@ -106,7 +107,6 @@ check_columns(const PartmgrSet *set, Oid other, List *columns, List *ignored,
 	const char *other_name = quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)),
 														RelationGetRelationName(rel));
 	TupleDesc	desc = RelationGetDescr(rel);
-	bool		override = false;
 	ListCell   *lc;
 
 	foreach(lc, columns)
@@ -129,7 +129,6 @@ check_columns(const PartmgrSet *set, Oid other, List *columns, List *ignored,
 					 errmsg("column \"%s\" of %s table %s has type %s, but in \"%s\" it has type %s",
 							name, role, other_name, format_type_be(have), set->key,
 							format_type_be(want))));
-		override |= identity;
 	}
 
 	for (int i = 0; other_is_source && i < desc->natts; i++)
@@ -137,9 +136,19 @@ check_columns(const PartmgrSet *set, Oid other, List *columns, List *ignored,
 		Form_pg_attribute att = TupleDescAttr(desc, i);
 		const char *name = NameStr(att->attname);
 
+		bool		identity;
+		bool		generated = false;
+
 		if (att->attisdropped || att->attgenerated != '\0' ||
 			name_in(columns, name) || name_in(ignored, name))
 			continue;
+		if (OidIsValid(column_type(parent, name, &identity, &generated)) && generated)
+			ereport(ERROR,
+					(errcode(ERRCODE_GENERATED_ALWAYS),
+					 errmsg("column \"%s\" of source table %s is a generated column in \"%s\"",
+							name, other_name, set->key),
+					 errdetail("The child computes its values; the source's cannot be moved into it."),
+					 errhint("Name the column in p_ignored_columns.")));
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("source table %s has a column \"%s\" that \"%s\" does not have",
@@ -149,7 +158,48 @@ check_columns(const PartmgrSet *set, Oid other, List *columns, List *ignored,
 	}
 	relation_close(rel, AccessShareLock);
 	relation_close(parent, AccessShareLock);
-	return override;
+}
+
+/*
+ * computed_columns
+ *		The ignored columns of the parent that inserting into the parent
+ *		would fill: identity columns from their sequence, columns with a
+ *		default from it.  Rows are loaded into the children directly, which
+ *		have no identity of their own (before PostgreSQL 17), so these are
+ *		written into the statement.
+ */
+static void
+computed_columns(const PartmgrSet *set, List *ignored, PartmgrRowSource *source)
+{
+	static const char *const sql =
+	"SELECT a.attname::text, CASE WHEN a.attidentity <> ''"
+	" THEN format('nextval(%L::regclass)', pg_catalog.pg_get_serial_sequence(a.attrelid::regclass::text, a.attname))"
+	" ELSE pg_catalog.pg_get_expr(d.adbin, d.adrelid) END"
+	" FROM pg_catalog.pg_attribute a"
+	" LEFT JOIN pg_catalog.pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum"
+	" WHERE a.attrelid = $1 AND a.attnum > 0 AND NOT a.attisdropped"
+	" AND a.attgenerated = '' AND a.attname = ANY ($2)"
+	" AND (a.attidentity <> '' OR d.adbin IS NOT NULL) ORDER BY a.attnum";
+	Oid			types[2] = {OIDOID, TEXTARRAYOID};
+	Datum		values[2];
+	Datum	   *names;
+	int			n = 0;
+	ListCell   *lc;
+	uint64		rows;
+
+	if (ignored == NIL)
+		return;
+	names = palloc(sizeof(Datum) * list_length(ignored));
+	foreach(lc, ignored)
+		names[n++] = CStringGetTextDatum((char *) lfirst(lc));
+	values[0] = ObjectIdGetDatum(set->parent_oid);
+	values[1] = PointerGetDatum(construct_array(names, n, TEXTOID, -1, false, TYPALIGN_INT));
+	rows = partmgr_spi_exec_cached(sql, 2, types, values, NULL, false, SPI_OK_SELECT);
+	for (uint64 i = 0; i < rows; i++)
+	{
+		source->computed = lappend(source->computed, partmgr_spi_text(i, 1));
+		source->computed_exprs = lappend(source->computed_exprs, partmgr_spi_text(i, 2));
+	}
 }
 
 /*
@@ -165,7 +215,7 @@ parse_batch(const PartmgrSet *set, const char *text, PartmgrStep *batch)
 	/* a batch need not be whole days, even on a date key */
 	if (axis.kind == PARTMGR_KEY_TIME)
 		axis.typid = TIMESTAMPTZOID;
-	partmgr_step_parse(&axis, text, batch);
+	partmgr_step_parse(&axis, text, "batch interval", batch);
 }
 
 /*
@@ -185,6 +235,7 @@ partmgr_data_move_init(PartmgrSet *set, PartmgrTree *tree, const char *source_ta
 	move->descending = descending;
 	move->batch = set->step;
 	move->source.columns = partmgr_movable_columns(set->parent_oid, ignored);
+	computed_columns(set, ignored, &move->source);
 
 	if (source_table == NULL)
 	{
@@ -220,7 +271,7 @@ partmgr_data_move_init(PartmgrSet *set, PartmgrTree *tree, const char *source_ta
 				 errhint("Leave p_source_table NULL to move rows out of the default partition.")));
 	move->source.schema = get_namespace_name(get_rel_namespace(move->source.relid));
 	move->source.name = get_rel_name(move->source.relid);
-	(void) check_columns(set, move->source.relid, move->source.columns, ignored, true);
+	check_columns(set, move->source.relid, move->source.columns, ignored, true);
 	/* a batch never spans two children: it ends at its child's bound */
 	if (batch_text != NULL)
 		parse_batch(set, batch_text, &move->batch);
@@ -249,12 +300,28 @@ end_key(const PartmgrSet *set, const char *schema, const char *name, bool descen
 
 /*
  * batch_end
- *		from + the batch width, or from - it going down.
+ *		Where a batch that starts at key "from" ends: going up, the exclusive
+ *		upper end from + width; going down, the inclusive lower end
+ *		from - width + one step of the key, so that a batch holds as many key
+ *		values either way.  On a date key a width that is not whole days is
+ *		rounded up to the next day.
  */
 static PartmgrPoint
 batch_end(const PartmgrSet *set, const PartmgrStep *batch, PartmgrPoint from, bool down)
 {
-	return partmgr_point_add(&set->axis, batch, from, down ? -1 : 1);
+	PartmgrPoint end = partmgr_point_add(&set->axis, batch, from, down ? -1 : 1);
+
+	if (end == PARTMGR_POINT_MIN || end == PARTMGR_POINT_MAX)
+		return end;
+	if (down)
+		end++;					/* one id, or one microsecond */
+	if (set->axis.typid == DATEOID && end % USECS_PER_DAY != 0)
+	{
+		PartmgrPoint below = end - ((end % USECS_PER_DAY) + USECS_PER_DAY) % USECS_PER_DAY;
+
+		end = below + USECS_PER_DAY;
+	}
+	return end;
 }
 
 /*
@@ -273,6 +340,7 @@ partmgr_plan_data_batch(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMov
 	PartmgrPoint to;
 	const PartmgrChild *child = NULL;
 
+	plan->moving_data = true;
 	if (!OidIsValid(move->source.relid) ||
 		!end_key(set, move->source.schema, move->source.name, move->descending, &key))
 		return plan;
@@ -357,6 +425,40 @@ partmgr_count_rows(const char *schema, const char *name, bool only)
 }
 
 /*
+ * undo_columns
+ *		The columns whose values undo_partition copies into the target: the
+ *		parent's, but those ignored; a column generated in the parent too
+ *		when it is a plain column in the target, which would otherwise lose
+ *		its values.
+ */
+static List *
+undo_columns(const PartmgrSet *set, Oid target, List *ignored)
+{
+	List	   *columns = NIL;
+	Relation	parent = relation_open(set->parent_oid, AccessShareLock);
+	Relation	rel = relation_open(target, AccessShareLock);
+	TupleDesc	desc = RelationGetDescr(parent);
+
+	for (int i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		const char *name = NameStr(att->attname);
+		bool		identity;
+		bool		generated = false;
+
+		if (att->attisdropped || name_in(ignored, name))
+			continue;
+		if (att->attgenerated != '\0' &&
+			(!OidIsValid(column_type(rel, name, &identity, &generated)) || generated))
+			continue;
+		columns = lappend(columns, pstrdup(name));
+	}
+	relation_close(rel, AccessShareLock);
+	relation_close(parent, AccessShareLock);
+	return columns;
+}
+
+/*
  * partmgr_undo_init
  *		Prepare undo_partition of a set into target_table: a plain table, not
  *		the parent, with every column that travels (same type).
@@ -377,9 +479,8 @@ partmgr_undo_init(PartmgrSet *set, const char *target_table, const char *batch_t
 						target_table, set->key)));
 	undo->target_schema = get_namespace_name(get_rel_namespace(undo->target_oid));
 	undo->target_name = get_rel_name(undo->target_oid);
-	undo->columns = partmgr_movable_columns(set->parent_oid, ignored);
-	undo->override_identity = check_columns(set, undo->target_oid, undo->columns,
-											ignored, false);
+	undo->columns = undo_columns(set, undo->target_oid, ignored);
+	check_columns(set, undo->target_oid, undo->columns, ignored, false);
 	if (batch_text != NULL)
 	{
 		parse_batch(set, batch_text, &undo->batch);
@@ -437,7 +538,6 @@ partmgr_plan_undo_step(PartmgrSet *set, PartmgrTree *tree, const PartmgrUndo *un
 		source.schema = current.schema;
 		source.name = current.name;
 		source.columns = undo->columns;
-		source.override_identity = undo->override_identity;
 		if (undo->have_batch)
 		{
 			PartmgrPoint to = batch_end(set, &undo->batch, key, false);

@@ -35,7 +35,6 @@ typedef struct PartmgrUndo
 	char	   *target_schema;
 	char	   *target_name;
 	List	   *columns;
-	bool		override_identity;
 	bool		have_batch;
 	PartmgrStep batch;
 	PartmgrRetirement retire;	/* what happens to emptied children */

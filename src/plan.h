@@ -41,7 +41,10 @@ typedef struct PartmgrRowSource
 	char	   *schema;
 	char	   *name;
 	List	   *columns;		/* of char *: the columns that travel */
-	bool		override_identity;	/* target has GENERATED ALWAYS identity */
+	List	   *computed;		/* of char *: columns of the target given a
+								 * value computed per row, not taken from
+								 * the source */
+	List	   *computed_exprs; /* of char *: the SQL expression for each */
 } PartmgrRowSource;
 
 /* What happens to a child once retention has detached it. */
@@ -75,6 +78,10 @@ typedef struct PartmgrPlan
 	PartmgrSet *set;
 	PartmgrTree *tree;			/* children when the plan was made */
 	List	   *actions;		/* of PartmgrAction *, in execution order */
+	bool		moving_data;	/* partition_data: a new child takes every
+								 * row of its range from the default
+								 * partition, however many, and an action
+								 * that fails is an error, never skipped */
 } PartmgrPlan;
 
 /* Outcome of asking for one child range. */
