@@ -112,14 +112,16 @@ nonatomic_call(FunctionCallInfo fcinfo)
 
 /*
  * data_batch
- *		Plan and run the next batch of partition_data.  Returns false when
- *		the source had no more rows to move.
+ *		Plan and run the next batches of partition_data, up to max_batches
+ *		(*nbatches says how many), in one plan.  Returns false when the
+ *		source had no more rows to move.
  */
 static bool
 data_batch(PartmgrSet *set, const PartmgrDataMove *move, const char *run_by,
-		   uint64 *rows, const char **child)
+		   int max_batches, int *nbatches, uint64 *rows, const char **child)
 {
-	PartmgrPlan *plan = partmgr_plan_data_batch(set, partmgr_read_tree(set), move);
+	PartmgrPlan *plan = partmgr_plan_data_batches(set, partmgr_read_tree(set), move,
+												  max_batches, nbatches);
 
 	if (plan->actions == NIL)
 		return false;
@@ -177,13 +179,15 @@ partition_data(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 		while (batches < batch_count)
 		{
 			uint64		rows = 0;
+			int			done;
 			const char *child;
 
 			if (!data_batch(set, &move, kind == PARTMGR_KEY_TIME ?
-							"partition_data_time" : "partition_data_id", &rows, &child))
+							"partition_data_time" : "partition_data_id",
+							batch_count - batches, &done, &rows, &child))
 				break;
 			total += rows;
-			batches++;
+			batches += done;
 		}
 		if (analyze && batches > 0)
 			partmgr_spi_utility(partmgr_ddl_analyze(set));
@@ -233,8 +237,12 @@ run_proc_batch(void *arg)
 				 errmsg("partition set \"%s\" is being maintained by another session",
 						batch->set->key)));
 	if (batch->move != NULL)
-		batch->more = data_batch(batch->set, batch->move, batch->run_by,
+	{
+		int			done;
+
+		batch->more = data_batch(batch->set, batch->move, batch->run_by, 1, &done,
 								 &batch->rows, &batch->child);
+	}
 	else
 	{
 		PartmgrPlan *plan = partmgr_plan_undo_step(batch->set,

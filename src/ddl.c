@@ -21,6 +21,7 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_type.h"
 #include "commands/tablespace.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
@@ -81,10 +82,50 @@ char *
 partmgr_ddl_attach_range(const PartmgrSet *set, const char *schema,
 						 const char *name, PartmgrPoint lower, PartmgrPoint upper)
 {
+	return partmgr_ddl_attach_range_to(set, set->parent_schema, set->parent_name,
+									   schema, name, lower, upper);
+}
+
+/*
+ * partmgr_ddl_attach_range_to
+ *		The same, to another partitioned table shaped like the parent (the
+ *		staging table of partition_data).
+ */
+char *
+partmgr_ddl_attach_range_to(const PartmgrSet *set, const char *into_schema,
+							const char *into_name, const char *schema,
+							const char *name, PartmgrPoint lower, PartmgrPoint upper)
+{
 	return psprintf("ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%s) TO (%s)",
-					parent_name(set), quote_qualified_identifier(schema, name),
+					quote_qualified_identifier(into_schema, into_name),
+					quote_qualified_identifier(schema, name),
 					partmgr_point_literal(&set->axis, lower),
 					partmgr_point_literal(&set->axis, upper));
+}
+
+/*
+ * partmgr_ddl_create_stage, partmgr_ddl_detach_from
+ *		A partitioned table with the parent's columns, defaults and generated
+ *		columns and the same partition key, for partition_data to route rows
+ *		into children before they are attached to the parent; and a plain
+ *		DETACH from it.
+ */
+char *
+partmgr_ddl_create_stage(const PartmgrSet *set, const char *name)
+{
+	return psprintf("CREATE TABLE %s (LIKE %s INCLUDING DEFAULTS INCLUDING GENERATED)"
+					" PARTITION BY RANGE (%s)",
+					quote_qualified_identifier(set->parent_schema, name),
+					parent_name(set), quote_identifier(set->control));
+}
+
+char *
+partmgr_ddl_detach_from(const char *into_schema, const char *into_name,
+						const char *schema, const char *name)
+{
+	return psprintf("ALTER TABLE %s DETACH PARTITION %s",
+					quote_qualified_identifier(into_schema, into_name),
+					quote_qualified_identifier(schema, name));
 }
 
 /*
@@ -148,8 +189,8 @@ char *
 partmgr_ddl_detach(const PartmgrSet *set, const char *schema, const char *name,
 				   const char *how)
 {
-	return psprintf("ALTER TABLE %s DETACH PARTITION %s%s", parent_name(set),
-					quote_qualified_identifier(schema, name), how);
+	return psprintf("%s%s", partmgr_ddl_detach_from(set->parent_schema, set->parent_name,
+													schema, name), how);
 }
 
 /*
@@ -232,17 +273,13 @@ column_list(List *columns)
 }
 
 /*
- * partmgr_ddl_move_rows
- *		Move the rows of one table whose keys lie in [lower, upper) into
- *		another in a single statement: the rows leave the source and arrive
- *		in the target in the same snapshot, so nobody sees them twice or not
- *		at all.  Values travel as they are, identities too; the source's
- *		computed columns get their expressions.
+ * insert_select
+ *		"INSERT INTO target (columns) OVERRIDING SYSTEM VALUE SELECT values"
+ *		for rows that travel from a source: its columns, then its computed
+ *		columns with their expressions.
  */
-char *
-partmgr_ddl_move_rows(const PartmgrSet *set, const PartmgrRowSource *from,
-					  const char *to_schema, const char *to_name,
-					  PartmgrPoint lower, PartmgrPoint upper)
+static char *
+insert_select(const PartmgrRowSource *from, const char *to_schema, const char *to_name)
 {
 	char	   *cols = column_list(from->columns);
 	char	   *target_cols = cols;
@@ -255,12 +292,51 @@ partmgr_ddl_move_rows(const PartmgrSet *set, const PartmgrRowSource *from,
 		target_cols = psprintf("%s, %s", target_cols, quote_identifier((char *) lfirst(name)));
 		values = psprintf("%s, %s", values, (char *) lfirst(expr));
 	}
-	return psprintf("WITH moved AS (DELETE FROM ONLY %s WHERE %s RETURNING %s)"
-					" INSERT INTO %s (%s) OVERRIDING SYSTEM VALUE SELECT %s FROM moved",
+	return psprintf("INSERT INTO %s (%s) OVERRIDING SYSTEM VALUE SELECT %s",
+					quote_qualified_identifier(to_schema, to_name), target_cols, values);
+}
+
+/*
+ * partmgr_ddl_move_rows
+ *		Move the rows of one table whose keys lie in [lower, upper) into
+ *		another in a single statement: the rows leave the source and arrive
+ *		in the target in the same snapshot, so nobody sees them twice or not
+ *		at all.  Values travel as they are, identities too; the source's
+ *		computed columns get their expressions.
+ */
+char *
+partmgr_ddl_move_rows(const PartmgrSet *set, const PartmgrRowSource *from,
+					  const char *to_schema, const char *to_name,
+					  PartmgrPoint lower, PartmgrPoint upper)
+{
+	return psprintf("WITH moved AS (DELETE FROM ONLY %s WHERE %s RETURNING %s) %s FROM moved",
 					quote_qualified_identifier(from->schema, from->name),
-					key_range_condition(set, lower, upper), cols,
-					quote_qualified_identifier(to_schema, to_name), target_cols,
-					values);
+					key_range_condition(set, lower, upper), column_list(from->columns),
+					insert_select(from, to_schema, to_name));
+}
+
+/*
+ * partmgr_ddl_copy_rows, partmgr_ddl_delete_rows
+ *		The same move in two statements, for a source locked in ACCESS
+ *		EXCLUSIVE mode (nothing can change it between them): cheaper than
+ *		passing every row through the CTE.
+ */
+char *
+partmgr_ddl_copy_rows(const PartmgrSet *set, const PartmgrRowSource *from,
+					  const char *to_schema, const char *to_name,
+					  PartmgrPoint lower, PartmgrPoint upper)
+{
+	return psprintf("%s FROM ONLY %s WHERE %s", insert_select(from, to_schema, to_name),
+					quote_qualified_identifier(from->schema, from->name),
+					key_range_condition(set, lower, upper));
+}
+
+char *
+partmgr_ddl_delete_rows(const PartmgrSet *set, const char *schema, const char *name,
+						PartmgrPoint lower, PartmgrPoint upper)
+{
+	return psprintf("DELETE FROM ONLY %s WHERE %s", quote_qualified_identifier(schema, name),
+					key_range_condition(set, lower, upper));
 }
 
 /*
@@ -304,6 +380,87 @@ partmgr_ddl_drop_bound_check(const char *schema, const char *name)
  * partmgr_ddl_min_control
  *		The smallest (or, descending, the largest) key of one table.
  */
+/*
+ * partmgr_ddl_add_range_exclusion, partmgr_ddl_drop_range_exclusion
+ *		A CHECK on the default partition that says it holds no key in
+ *		[lower, upper), added (and validated, one scan) once rows of that
+ *		range have left it: attaching children inside the range then needs no
+ *		scan of the default partition each.  Dropped afterwards.
+ */
+char *
+partmgr_ddl_add_range_exclusion(const PartmgrSet *set, const char *schema,
+								const char *name, PartmgrPoint lower, PartmgrPoint upper)
+{
+	const char *key = quote_identifier(set->control);
+	char	   *below = psprintf("%s < %s", key, partmgr_point_literal(&set->axis, lower));
+	char	   *above = psprintf("%s >= %s", key, partmgr_point_literal(&set->axis, upper));
+
+	return psprintf("ALTER TABLE %s ADD CONSTRAINT %s CHECK (%s)",
+					quote_qualified_identifier(schema, name), PARTMGR_MOVED_CHECK,
+					lower == PARTMGR_POINT_MIN ? above :
+					upper == PARTMGR_POINT_MAX ? below :
+					psprintf("%s OR %s", below, above));
+}
+
+char *
+partmgr_ddl_drop_range_exclusion(const char *schema, const char *name)
+{
+	return partmgr_ddl_drop_constraint(schema, name, PARTMGR_MOVED_CHECK);
+}
+
+/*
+ * partmgr_ddl_key_buckets
+ *		One scan of a table that finds the children its rows belong in: the
+ *		smallest and largest key of each bucket of keys, a bucket being a
+ *		range no wider than one child that (on a regular grid through anchor)
+ *		lies within one child -- ids divided by the interval, timestamps
+ *		binned by the interval in the set's wall-clock time, or truncated to
+ *		the month for intervals of whole months.  The caller maps both keys of
+ *		each bucket to their child, so a bucket that straddles two children
+ *		(around a daylight saving change) still names both.  NULL for an
+ *		interval of months and days, which has no such bucket.
+ */
+char *
+partmgr_ddl_key_buckets(const PartmgrSet *set, PartmgrPoint anchor, const char *schema,
+						const char *name)
+{
+	const PartmgrAxis *axis = &set->axis;
+	const char *key = quote_identifier(set->control);
+	char	   *bucket;
+
+	if (axis->kind == PARTMGR_KEY_ID)
+		bucket = psprintf("floor((%s::numeric - " INT64_FORMAT ") / " INT64_FORMAT ")",
+						  key, anchor, set->step.id);
+	else
+	{
+		const Interval *step = &set->step.time;
+		char	   *wall;
+		char	   *origin;
+
+		if (step->month != 0 && (step->day != 0 || step->time != 0))
+			return NULL;
+		if (axis->typid == TIMESTAMPTZOID)
+		{
+			wall = psprintf("(%s AT TIME ZONE %s)", key, quote_literal_cstr(axis->zone_name));
+			origin = psprintf("(%s::timestamptz AT TIME ZONE %s)",
+							  partmgr_point_literal(axis, anchor),
+							  quote_literal_cstr(axis->zone_name));
+		}
+		else
+		{
+			wall = psprintf("%s::timestamp", key);
+			origin = psprintf("%s::timestamp", partmgr_point_literal(axis, anchor));
+		}
+		bucket = step->month != 0 ?
+			psprintf("date_trunc('month', %s)", wall) :
+			psprintf("date_bin(%s::interval, %s, %s)",
+					 quote_literal_cstr(partmgr_step_text(&set->step)), wall, origin);
+	}
+	return psprintf("SELECT min(k), max(k) FROM (SELECT %s AS k, %s AS b FROM ONLY %s"
+					" WHERE %s IS NOT NULL) AS keys GROUP BY b",
+					key, bucket, quote_qualified_identifier(schema, name), key);
+}
+
 char *
 partmgr_ddl_min_control(const PartmgrSet *set, const char *schema, const char *name,
 						bool descending)

@@ -25,6 +25,8 @@
 
 /* name of the temporary CHECK that lets a loaded child attach without a scan */
 #define PARTMGR_BOUND_CHECK		"partmgr_bound_check"
+/* and of the one that lets children attach without a scan of the default */
+#define PARTMGR_MOVED_CHECK		"partmgr_moved_check"
 
 extern char *partmgr_ddl_create_like(const PartmgrSet *set, const char *schema,
 									 const char *name);
@@ -48,6 +50,12 @@ extern char *partmgr_ddl_set_schema(const char *schema, const char *name,
 extern char *partmgr_ddl_move_rows(const PartmgrSet *set, const PartmgrRowSource *from,
 								   const char *to_schema, const char *to_name,
 								   PartmgrPoint lower, PartmgrPoint upper);
+extern char *partmgr_ddl_copy_rows(const PartmgrSet *set, const PartmgrRowSource *from,
+								   const char *to_schema, const char *to_name,
+								   PartmgrPoint lower, PartmgrPoint upper);
+extern char *partmgr_ddl_delete_rows(const PartmgrSet *set, const char *schema,
+									 const char *name, PartmgrPoint lower,
+									 PartmgrPoint upper);
 extern char *partmgr_ddl_count_range(const PartmgrSet *set, const char *schema,
 									 const char *name, PartmgrPoint lower,
 									 PartmgrPoint upper, int64 limit);
@@ -57,6 +65,19 @@ extern char *partmgr_ddl_add_bound_check(const PartmgrSet *set, const char *sche
 extern char *partmgr_ddl_drop_bound_check(const char *schema, const char *name);
 extern char *partmgr_ddl_min_control(const PartmgrSet *set, const char *schema,
 									 const char *name, bool descending);
+extern char *partmgr_ddl_attach_range_to(const PartmgrSet *set, const char *into_schema,
+										 const char *into_name, const char *schema,
+										 const char *name, PartmgrPoint lower,
+										 PartmgrPoint upper);
+extern char *partmgr_ddl_create_stage(const PartmgrSet *set, const char *name);
+extern char *partmgr_ddl_detach_from(const char *into_schema, const char *into_name,
+									 const char *schema, const char *name);
+extern char *partmgr_ddl_add_range_exclusion(const PartmgrSet *set, const char *schema,
+											 const char *name, PartmgrPoint lower,
+											 PartmgrPoint upper);
+extern char *partmgr_ddl_drop_range_exclusion(const char *schema, const char *name);
+extern char *partmgr_ddl_key_buckets(const PartmgrSet *set, PartmgrPoint anchor,
+									 const char *schema, const char *name);
 extern char *partmgr_ddl_analyze(const PartmgrSet *set);
 extern char *partmgr_ddl_max_control(const PartmgrSet *set, const char *schema,
 									 const char *name, bool only);

@@ -489,6 +489,148 @@ act_as_owner(Oid owner, Oid save_userid, int save_sec_context)
 }
 
 /*
+ * move_rows
+ *		Move the rows of a source with keys in [lower, upper) into a table.
+ *		A source this transaction holds in ACCESS EXCLUSIVE mode (the default
+ *		partition) is copied, then emptied of that range, in two statements;
+ *		any other in one, so that rows written meanwhile are never deleted
+ *		without being copied.  Returns the number of rows moved.
+ */
+static uint64
+move_rows(const PartmgrSet *set, const PartmgrRowSource *from, const char *to_schema,
+		  const char *to_name, PartmgrPoint lower, PartmgrPoint upper)
+{
+	LOCKTAG		tag;
+	uint64		copied;
+	uint64		deleted;
+
+	SET_LOCKTAG_RELATION(tag, MyDatabaseId, from->relid);
+	if (!LockHeldByMe(&tag, AccessExclusiveLock))
+		return partmgr_spi_exec(partmgr_ddl_move_rows(set, from, to_schema, to_name,
+													  lower, upper),
+								0, NULL, NULL, NULL, false, SPI_OK_INSERT);
+	copied = partmgr_spi_exec(partmgr_ddl_copy_rows(set, from, to_schema, to_name,
+													lower, upper),
+							  0, NULL, NULL, NULL, false, SPI_OK_INSERT);
+	deleted = partmgr_spi_exec(partmgr_ddl_delete_rows(set, from->schema, from->name,
+													   lower, upper),
+							   0, NULL, NULL, NULL, false, SPI_OK_DELETE);
+	if (copied != deleted)
+		elog(ERROR, "copied " UINT64_FORMAT " rows of %s but deleted " UINT64_FORMAT,
+			 copied, quote_qualified_identifier(from->schema, from->name), deleted);
+	return copied;
+}
+
+/*
+ * give_to_owner
+ *		Make the parent's owner the owner of a table we created, when we have
+ *		that role's rights (see execute_action).
+ */
+static void
+give_to_owner(const PartmgrSet *set, const PartmgrAction *action, Oid save_userid)
+{
+	Oid			owner = set->parent_owner;
+
+	if (owner != save_userid && has_privs_of_role(save_userid, owner))
+		partmgr_spi_utility(partmgr_ddl_set_owner(action->schema, action->name, owner));
+}
+
+/*
+ * lock_for_staging
+ *		The locks of a partition_data plan that stages its children: the
+ *		parent, then the default partition, both ACCESS EXCLUSIVE (see
+ *		lock_fill_sources).
+ */
+static void
+lock_for_staging(const PartmgrPlan *plan)
+{
+	Oid			default_oid = get_default_partition_oid(plan->set->parent_oid);
+
+	partmgr_lock_relation(plan->set->parent_oid, AccessExclusiveLock);
+	if (OidIsValid(default_oid))
+		partmgr_lock_relation(default_oid, AccessExclusiveLock);
+}
+
+/*
+ * create_staged_child
+ *		A child of a partition_data plan that moves rows into several new
+ *		children at once: created like any child, with its bound CHECK, and
+ *		attached to the plan's staging table (created with the first child),
+ *		whose tuple routing lets one statement fill every child.
+ *		fill_staged attaches it to the parent.
+ */
+static void
+create_staged_child(const PartmgrPlan *plan, const PartmgrAction *action)
+{
+	const PartmgrSet *set = plan->set;
+
+	lock_for_staging(plan);
+	if (!OidIsValid(get_relname_relid(plan->stage_name,
+									  get_rel_namespace(set->parent_oid))))
+		partmgr_spi_utility(partmgr_ddl_create_stage(set, plan->stage_name));
+	partmgr_spi_utility(partmgr_ddl_create_like(set, action->schema, action->name));
+	partmgr_spi_utility(partmgr_ddl_add_bound_check(set, action->schema, action->name,
+													action->lower, action->upper));
+	partmgr_spi_utility(partmgr_ddl_attach_range_to(set, set->parent_schema,
+													plan->stage_name, action->schema,
+													action->name, action->lower,
+													action->upper));
+}
+
+/*
+ * fill_staged
+ *		Move the default partition's rows of the action's range into the
+ *		staged children in one statement, then make the default partition
+ *		prove it holds none of that range (one scan), move the children from
+ *		the staging table to the parent (no scan of them, thanks to their
+ *		bound CHECK, nor of the default) and drop the staging table and the
+ *		temporary CHECKs.  Returns the number of rows moved.
+ */
+static uint64
+fill_staged(const PartmgrPlan *plan, const PartmgrAction *fill, Oid save_userid,
+			int save_sec_context)
+{
+	const PartmgrSet *set = plan->set;
+	uint64		rows;
+	ListCell   *lc;
+
+	lock_for_staging(plan);
+	rows = move_rows(set, &fill->from, fill->to_schema, fill->to_name, fill->lower,
+					 fill->upper);
+	partmgr_spi_utility(partmgr_ddl_add_range_exclusion(set, fill->schema, fill->name,
+														fill->lower, fill->upper));
+	foreach(lc, plan->actions)
+	{
+		const PartmgrAction *child = (const PartmgrAction *) lfirst(lc);
+
+		if (child->staged)
+			partmgr_spi_utility(partmgr_ddl_detach_from(fill->to_schema, fill->to_name,
+														child->schema, child->name));
+	}
+	partmgr_spi_utility(partmgr_ddl_drop_table(fill->to_schema, fill->to_name, false));
+	foreach(lc, plan->actions)
+	{
+		const PartmgrAction *child = (const PartmgrAction *) lfirst(lc);
+
+		if (child->staged)
+			give_to_owner(set, child, save_userid);
+	}
+	act_as_owner(set->parent_owner, save_userid, save_sec_context);
+	foreach(lc, plan->actions)
+	{
+		const PartmgrAction *child = (const PartmgrAction *) lfirst(lc);
+
+		if (!child->staged)
+			continue;
+		partmgr_spi_utility(partmgr_ddl_attach_range(set, child->schema, child->name,
+													 child->lower, child->upper));
+		partmgr_spi_utility(partmgr_ddl_drop_bound_check(child->schema, child->name));
+	}
+	partmgr_spi_utility(partmgr_ddl_drop_range_exclusion(fill->schema, fill->name));
+	return rows;
+}
+
+/*
  * execute_action
  *		Take the action's locks (parent, then default partition, then the
  *		child, then tables whose foreign keys reference it) and run its
@@ -517,6 +659,11 @@ execute_action(void *arg)
 	{
 		case PARTMGR_ACTION_CREATE_CHILD:
 		case PARTMGR_ACTION_CREATE_DEFAULT:
+			if (action->staged)
+			{
+				create_staged_child(ctx->plan, action);
+				break;
+			}
 			partmgr_lock_relation(set->parent_oid, ShareUpdateExclusiveLock);
 			if (action->kind == PARTMGR_ACTION_CREATE_CHILD)
 				nfills = lock_fill_sources(ctx->plan, action, fills);
@@ -546,18 +693,13 @@ execute_action(void *arg)
 					const char *name = quote_qualified_identifier(fills[i].schema,
 																  fills[i].name);
 
-					ctx->rows += partmgr_spi_exec(partmgr_ddl_move_rows(set, &fills[i],
-																		action->schema,
-																		action->name,
-																		action->lower,
-																		action->upper),
-												  0, NULL, NULL, NULL, false, SPI_OK_INSERT);
+					ctx->rows += move_rows(set, &fills[i], action->schema, action->name,
+										   action->lower, action->upper);
 					ctx->rows_from = ctx->rows_from == NULL ? name :
 						psprintf("%s and %s", ctx->rows_from, name);
 				}
 			}
-			if (owner != save_userid && has_privs_of_role(save_userid, owner))
-				partmgr_spi_utility(partmgr_ddl_set_owner(action->schema, action->name, owner));
+			give_to_owner(set, action, save_userid);
 			act_as_owner(owner, save_userid, save_sec_context);
 			if (action->kind == PARTMGR_ACTION_CREATE_CHILD)
 				partmgr_spi_utility(partmgr_ddl_attach_range(set, action->schema, action->name,
@@ -568,13 +710,16 @@ execute_action(void *arg)
 				partmgr_spi_utility(partmgr_ddl_drop_bound_check(action->schema, action->name));
 			break;
 
+		case PARTMGR_ACTION_FILL_STAGED:
+			ctx->rows = fill_staged(ctx->plan, action, save_userid, save_sec_context);
+			ctx->rows_from = quote_qualified_identifier(action->schema, action->name);
+			break;
+
 		case PARTMGR_ACTION_MOVE_ROWS:
 			partmgr_lock_relation(action->from.relid, RowExclusiveLock);
 			act_as_owner(owner, save_userid, save_sec_context);
-			ctx->rows = partmgr_spi_exec(partmgr_ddl_move_rows(set, &action->from,
-															   action->to_schema, action->to_name,
-															   action->lower, action->upper),
-										 0, NULL, NULL, NULL, false, SPI_OK_INSERT);
+			ctx->rows = move_rows(set, &action->from, action->to_schema, action->to_name,
+								  action->lower, action->upper);
 			break;
 
 		case PARTMGR_ACTION_RETIRE_CHILD:

@@ -325,12 +325,129 @@ batch_end(const PartmgrSet *set, const PartmgrStep *batch, PartmgrPoint from, bo
 }
 
 /*
- * partmgr_plan_data_batch
+ * new_slot
+ *		The range of the new child a key belongs in (lower bound returned,
+ *		upper in *upper); raises an error when it cannot be made.
+ */
+static PartmgrPoint
+new_slot(const PartmgrSet *set, const PartmgrTree *tree, PartmgrPoint key,
+		 PartmgrPoint *upper)
+{
+	PartmgrPoint lower = partmgr_slot_lower(set, tree, key);
+	const PartmgrChild *overlap;
+
+	*upper = partmgr_point_add(&set->axis, &set->step, lower, 1);
+	overlap = partmgr_tree_find_overlap(tree, lower, *upper);
+	if (overlap != NULL || !partmgr_point_fits_type(&set->axis, lower))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+				 errmsg("no child can be made for the row of \"%s\" with %s %s",
+						set->key, quote_identifier(set->control),
+						partmgr_point_display(&set->axis, key)),
+				 overlap ?
+				 errdetail("The child for values from %s to %s would overlap \"%s\".",
+						   partmgr_point_display(&set->axis, lower),
+						   partmgr_point_display(&set->axis, *upper),
+						   quote_qualified_identifier(overlap->schema, overlap->name)) :
+				 errdetail("The value lies outside the range pg_partmgr can partition.")));
+	return lower;
+}
+
+static int
+compare_points(const void *a, const void *b)
+{
+	PartmgrPoint x = *(const PartmgrPoint *) a;
+	PartmgrPoint y = *(const PartmgrPoint *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * plan_default_slots
+ *		Several batches out of the default partition in one plan: one scan
+ *		finds the new children its rows belong in (partmgr_ddl_key_buckets);
+ *		the first max_batches of them (the last, descending) are created and
+ *		attached to a staging table, one statement moves their rows into
+ *		them, and they are attached to the parent with no scan of the
+ *		default partition each (see fill_staged in execute.c).  Instead of
+ *		three scans of the default partition per child, three in all.  NULL
+ *		when the default partition's rows need at most one child, or the
+ *		interval has no buckets: one batch is planned the plain way then.
+ */
+static PartmgrPlan *
+plan_default_slots(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *move,
+				   int max_batches, int *nbatches)
+{
+	PartmgrPoint anchor = PARTMGR_POINT_MIN;
+	PartmgrPoint *slots;
+	PartmgrPoint upper = PARTMGR_POINT_MAX;
+	PartmgrPlan *plan;
+	char	   *sql;
+	uint64		n;
+	int			nslots = 0;
+	int			first;
+	int			count;
+
+	for (int i = 0; i < tree->nchildren && anchor == PARTMGR_POINT_MIN; i++)
+		anchor = tree->children[i].lower;
+	if (anchor == PARTMGR_POINT_MIN)
+		anchor = partmgr_point_align(&set->axis, &set->step, set->date_trunc_interval, 0);
+	sql = partmgr_ddl_key_buckets(set, anchor, move->source.schema, move->source.name);
+	if (sql == NULL)
+		return NULL;
+
+	n = partmgr_spi_exec(sql, 0, NULL, NULL, NULL, false, SPI_OK_SELECT);
+	slots = palloc(sizeof(PartmgrPoint) * (n * 2 + 1));
+	for (uint64 i = 0; i < n; i++)
+	{
+		for (int col = 1; col <= 2; col++)
+		{
+			bool		isnull;
+			Datum		value = partmgr_spi_value(i, col, &isnull);
+
+			if (!isnull)
+				slots[nslots++] = partmgr_point_from_datum(&set->axis, value);
+		}
+	}
+	/* the keys become the lower bounds of their children, once each */
+	for (int i = 0; i < nslots; i++)
+		slots[i] = partmgr_slot_lower(set, tree, slots[i]);
+	qsort(slots, nslots, sizeof(PartmgrPoint), compare_points);
+	count = 0;
+	for (int i = 0; i < nslots; i++)
+	{
+		if (count == 0 || slots[i] != slots[count - 1])
+			slots[count++] = slots[i];
+	}
+	if (count < 2)
+		return NULL;
+
+	/* the first max_batches children, or going down the last */
+	first = move->descending ? Max(count - max_batches, 0) : 0;
+	count = Min(count, max_batches);
+	plan = partmgr_plan_new(set, tree);
+	plan->moving_data = true;
+	plan->stage_name = psprintf("partmgr_stage_%u", set->parent_oid);
+	for (int i = first; i < first + count; i++)
+	{
+		PartmgrPoint lower = new_slot(set, tree, slots[i], &upper);
+
+		if (partmgr_plan_add_child(plan, lower, upper) != PARTMGR_SLOT_ADDED)
+			elog(ERROR, "could not plan the child for a batch");
+		((PartmgrAction *) llast(plan->actions))->staged = true;
+	}
+	partmgr_plan_add_fill_staged(plan, &move->source, slots[first], upper);
+	*nbatches = count;
+	return plan;
+}
+
+/*
+ * plan_data_batch
  *		Plan the next batch of partition_data (see the file header).  An empty
  *		plan means the source holds no more rows with a key.
  */
-PartmgrPlan *
-partmgr_plan_data_batch(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *move)
+static PartmgrPlan *
+plan_data_batch(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *move)
 {
 	PartmgrPlan *plan = partmgr_plan_new(set, tree);
 	PartmgrPoint key;
@@ -356,25 +473,7 @@ partmgr_plan_data_batch(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMov
 		upper = child->upper;
 	}
 	else
-	{
-		const PartmgrChild *overlap;
-
-		lower = partmgr_slot_lower(set, tree, key);
-		upper = partmgr_point_add(&set->axis, &set->step, lower, 1);
-		overlap = partmgr_tree_find_overlap(tree, lower, upper);
-		if (overlap != NULL || !partmgr_point_fits_type(&set->axis, lower))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
-					 errmsg("no child can be made for the row of \"%s\" with %s %s",
-							set->key, quote_identifier(set->control),
-							partmgr_point_display(&set->axis, key)),
-					 overlap ?
-					 errdetail("The child for values from %s to %s would overlap \"%s\".",
-							   partmgr_point_display(&set->axis, lower),
-							   partmgr_point_display(&set->axis, upper),
-							   quote_qualified_identifier(overlap->schema, overlap->name)) :
-					 errdetail("The value lies outside the range pg_partmgr can partition.")));
-	}
+		lower = new_slot(set, tree, key, &upper);
 
 	/* the part of the slot this batch covers */
 	from = lower;
@@ -407,6 +506,28 @@ partmgr_plan_data_batch(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMov
 		elog(ERROR, "could not plan the child for a batch");
 	partmgr_plan_add_move(plan, &move->source, set->parent_schema,
 						  ((PartmgrAction *) llast(plan->actions))->name, from, to);
+	return plan;
+}
+
+/*
+ * partmgr_plan_data_batches
+ *		Plan up to max_batches batches of partition_data (see the file
+ *		header); *nbatches says how many were planned.  An empty plan means
+ *		the source holds no more rows with a key.
+ */
+PartmgrPlan *
+partmgr_plan_data_batches(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *move,
+						  int max_batches, int *nbatches)
+{
+	PartmgrPlan *plan = NULL;
+
+	if (move->from_default && OidIsValid(move->source.relid) && max_batches > 1)
+		plan = plan_default_slots(set, tree, move, max_batches, nbatches);
+	if (plan == NULL)
+	{
+		plan = plan_data_batch(set, tree, move);
+		*nbatches = plan->actions != NIL ? 1 : 0;
+	}
 	return plan;
 }
 

@@ -44,8 +44,9 @@ extern void partmgr_data_move_init(PartmgrSet *set, PartmgrTree *tree,
 								   const char *source_table, const char *batch_text,
 								   bool descending, List *ignored,
 								   PartmgrDataMove *move);
-extern PartmgrPlan *partmgr_plan_data_batch(PartmgrSet *set, PartmgrTree *tree,
-											const PartmgrDataMove *move);
+extern PartmgrPlan *partmgr_plan_data_batches(PartmgrSet *set, PartmgrTree *tree,
+											  const PartmgrDataMove *move,
+											  int max_batches, int *nbatches);
 extern int64 partmgr_count_rows(const char *schema, const char *name, bool only);
 extern void partmgr_undo_init(PartmgrSet *set, const char *target_table,
 							  const char *batch_text, bool keep_table,

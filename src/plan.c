@@ -200,6 +200,20 @@ partmgr_plan_add_move(PartmgrPlan *plan, const PartmgrRowSource *from,
 }
 
 /*
+ * partmgr_plan_add_fill_staged
+ *		Append "move the rows of from with keys in [lower, upper) into the
+ *		staged children planned before, then attach those to the parent".
+ */
+void
+partmgr_plan_add_fill_staged(PartmgrPlan *plan, const PartmgrRowSource *from,
+							 PartmgrPoint lower, PartmgrPoint upper)
+{
+	partmgr_plan_add_move(plan, from, plan->set->parent_schema, plan->stage_name,
+						  lower, upper);
+	((PartmgrAction *) llast(plan->actions))->kind = PARTMGR_ACTION_FILL_STAGED;
+}
+
+/*
  * partmgr_plan_add_default
  *		Append "create the default partition <parent>_default".
  */
@@ -273,6 +287,7 @@ partmgr_action_name(const PartmgrAction *action)
 		case PARTMGR_ACTION_FINALIZE_DETACH:
 			return "finish detaching partition";
 		case PARTMGR_ACTION_MOVE_ROWS:
+		case PARTMGR_ACTION_FILL_STAGED:
 			return "move rows";
 	}
 	return NULL;				/* keep compiler quiet */
@@ -297,6 +312,7 @@ partmgr_action_verb(const PartmgrAction *action)
 		case PARTMGR_ACTION_FINALIZE_DETACH:
 			return "finished detaching";
 		case PARTMGR_ACTION_MOVE_ROWS:
+		case PARTMGR_ACTION_FILL_STAGED:
 			return "moved rows of";
 	}
 	return NULL;				/* keep compiler quiet */
@@ -311,6 +327,17 @@ partmgr_action_bounds(const PartmgrPlan *plan, const PartmgrAction *action)
 {
 	const PartmgrAxis *axis = &plan->set->axis;
 
+	if (action->kind == PARTMGR_ACTION_FILL_STAGED)
+	{
+		int			n = 0;
+		ListCell   *lc;
+
+		foreach(lc, plan->actions)
+			n += ((PartmgrAction *) lfirst(lc))->staged;
+		return psprintf("into %d new partitions, values from %s to %s", n,
+						partmgr_point_display(axis, action->lower),
+						partmgr_point_display(axis, action->upper));
+	}
 	if (action->kind != PARTMGR_ACTION_CREATE_CHILD &&
 		action->kind != PARTMGR_ACTION_RETIRE_CHILD &&
 		action->kind != PARTMGR_ACTION_MOVE_ROWS)
@@ -349,6 +376,7 @@ partmgr_action_describe(const PartmgrPlan *plan, const PartmgrAction *action)
 			return psprintf("partition %s of %s", table,
 							partmgr_key_display(plan->set->key));
 		case PARTMGR_ACTION_MOVE_ROWS:
+		case PARTMGR_ACTION_FILL_STAGED:
 			return psprintf("%s %s", table, partmgr_action_bounds(plan, action));
 	}
 	return NULL;				/* keep compiler quiet */

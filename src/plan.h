@@ -30,8 +30,11 @@ typedef enum PartmgrActionKind
 									 * move or drop it */
 	PARTMGR_ACTION_FINALIZE_DETACH, /* finish an interrupted DETACH
 									 * CONCURRENTLY */
-	PARTMGR_ACTION_MOVE_ROWS	/* move a range of rows from one table into
+	PARTMGR_ACTION_MOVE_ROWS,	/* move a range of rows from one table into
 								 * another, in one statement */
+	PARTMGR_ACTION_FILL_STAGED	/* move a range of rows of the default
+								 * partition into the staged children, then
+								 * attach them */
 } PartmgrActionKind;
 
 /* Where rows come from and which columns travel (MOVE_ROWS, filled children). */
@@ -68,7 +71,9 @@ typedef struct PartmgrAction
 	PartmgrPoint upper;			/* CREATE_CHILD, RETIRE: exclusive */
 	PartmgrRetirement retire;	/* RETIRE */
 	PartmgrRowSource from;		/* CREATE_CHILD: fill from there first;
-								 * MOVE_ROWS: the source */
+								 * MOVE_ROWS, FILL_STAGED: the source */
+	bool		staged;			/* CREATE_CHILD: attach to the plan's staging
+								 * table, for FILL_STAGED to fill */
 	char	   *to_schema;		/* MOVE_ROWS: the target table */
 	char	   *to_name;
 } PartmgrAction;
@@ -82,6 +87,9 @@ typedef struct PartmgrPlan
 								 * row of its range from the default
 								 * partition, however many, and an action
 								 * that fails is an error, never skipped */
+	char	   *stage_name;		/* staged children: the partitioned table,
+								 * in the parent's schema, that routes rows
+								 * into them before they are attached */
 } PartmgrPlan;
 
 /* Outcome of asking for one child range. */
@@ -100,6 +108,8 @@ extern PartmgrSlotResult partmgr_plan_add_child(PartmgrPlan *plan,
 extern void partmgr_plan_add_move(PartmgrPlan *plan, const PartmgrRowSource *from,
 								  const char *to_schema, const char *to_name,
 								  PartmgrPoint lower, PartmgrPoint upper);
+extern void partmgr_plan_add_fill_staged(PartmgrPlan *plan, const PartmgrRowSource *from,
+										PartmgrPoint lower, PartmgrPoint upper);
 extern void partmgr_plan_add_default(PartmgrPlan *plan);
 extern void partmgr_plan_add_retire(PartmgrPlan *plan, const PartmgrChild *child,
 									const PartmgrRetirement *retire);

@@ -26,7 +26,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = error;
 
-SELECT plan(117);
+SELECT plan(129);
 
 -- Attached children of a parent with their bounds (C order of names).
 CREATE FUNCTION public.tap_pd_children(p_parent regclass)
@@ -117,11 +117,13 @@ SELECT is((SELECT count(*) FROM public.tap_pdt
             WHERE id <> 1 + (extract(epoch FROM ts - '2100-01-07 00:00+00') / 21600)::bigint
                OR g <> v * 2 OR note <> 'n' || v), 0::bigint,
     'GENERATED ALWAYS identity values kept, generated column recomputed, other columns unchanged');
-SELECT is((SELECT count(*) FROM partmgr.maintenance_log
-            WHERE parent_table = 'public.tap_pdt' AND run_by = 'partition_data_time'
-              AND action = 'create partition' AND outcome = 'done'
-              AND detail LIKE '%; 4 rows moved in from public.tap_pdt_default'), 11::bigint,
-    'maintenance_log: 11 children created by partition_data_time, each with "4 rows moved in from" the default');
+SELECT results_eq($$SELECT count(*) FILTER (WHERE action = 'create partition'),
+                           sum(substring(detail FROM '; (\d+) rows moved in from public\.tap_pdt_default$')::bigint)
+                      FROM partmgr.maintenance_log
+                     WHERE parent_table = 'public.tap_pdt' AND run_by = 'partition_data_time'
+                       AND outcome = 'done'$$,
+    $$VALUES (11::bigint, 44::numeric)$$,
+    'maintenance_log: 11 children created by partition_data_time, and the 44 rows moved in from the default');
 SELECT ok(EXISTS (SELECT 1 FROM pg_statistic WHERE starelid = 'public.tap_pdt'::regclass),
     'p_analyze defaults to true: the parent has statistics');
 
@@ -613,6 +615,85 @@ RESET pg_partmgr.default_move_limit;
 SELECT results_eq($$SELECT tableoid::regclass::text, count(*) FROM public.tap_pdb2 GROUP BY 1 ORDER BY 1$$,
     $$VALUES ('tap_pdb2_p30', 4::bigint), ('tap_pdb2_p50', 1::bigint)$$,
     'partition_data_proc ends, and moves the default''s rows of each new child whatever the limit');
+
+------------------------------------------------------------------------------
+-- several children out of the default in one call: found by one scan, filled
+-- through a staging table, attached without scanning the default each
+------------------------------------------------------------------------------
+-- a daily set in New York across the end of daylight saving time (Sunday
+-- 2100-11-07 has 25 hours), with gaps and an existing child among the days
+CREATE TABLE public.tap_pdsm (ts timestamptz NOT NULL, v int) PARTITION BY RANGE (ts);
+SELECT partmgr.create_parent('public.tap_pdsm', 'ts', '1 day', p_start_partition => '2100-11-12',
+                             p_premake => 1, p_time_zone => 'America/New_York');
+INSERT INTO public.tap_pdsm
+SELECT t, n FROM (VALUES ('2100-11-05 23:30-04'::timestamptz, 1), ('2100-11-06 00:30-04', 2),
+                         ('2100-11-07 01:30-04', 3), ('2100-11-07 01:30-05', 4),
+                         ('2100-11-07 23:59-05', 5), ('2100-11-09 12:00-05', 6),
+                         ('2100-10-20 00:00-04', 7)) AS r(t, n);
+SELECT partmgr.create_partition_time('public.tap_pdsm', ARRAY['2100-11-08 00:00-05'::timestamptz]);
+SELECT is(partmgr.partition_data_time('public.tap_pdsm', p_batch_count => 4, p_order => 'DESC'), 6::bigint,
+    'four children DESC out of the default in one call: the rows of the four newest days');
+SELECT results_eq($$SELECT child, bound FROM tap_pd_children('public.tap_pdsm')
+                     WHERE child BETWEEN 'tap_pdsm_p21001020' AND 'tap_pdsm_p21001110'$$,
+    $$VALUES ('tap_pdsm_p21001105', 'FOR VALUES FROM (''2100-11-05 04:00:00+00'') TO (''2100-11-06 04:00:00+00'')'),
+             ('tap_pdsm_p21001106', 'FOR VALUES FROM (''2100-11-06 04:00:00+00'') TO (''2100-11-07 04:00:00+00'')'),
+             ('tap_pdsm_p21001107', 'FOR VALUES FROM (''2100-11-07 04:00:00+00'') TO (''2100-11-08 05:00:00+00'')'),
+             ('tap_pdsm_p21001108', 'FOR VALUES FROM (''2100-11-08 05:00:00+00'') TO (''2100-11-09 05:00:00+00'')'),
+             ('tap_pdsm_p21001109', 'FOR VALUES FROM (''2100-11-09 05:00:00+00'') TO (''2100-11-10 05:00:00+00'')')$$,
+    'children only for days with rows, in the zone''s days (the 25-hour day too), the existing one kept');
+SELECT results_eq($$SELECT tableoid::regclass::text, string_agg(v::text, ',' ORDER BY v) FROM public.tap_pdsm
+                     GROUP BY 1 ORDER BY 1$$,
+    $$VALUES ('tap_pdsm_default', '7'), ('tap_pdsm_p21001105', '1'), ('tap_pdsm_p21001106', '2'),
+             ('tap_pdsm_p21001107', '3,4,5'), ('tap_pdsm_p21001109', '6')$$,
+    'every moved row in its day, both 01:30 of the repeated hour in the 25-hour day; the oldest row still in the default');
+SELECT results_eq($$SELECT (SELECT count(*) FROM pg_constraint
+                             WHERE conname IN ('partmgr_bound_check', 'partmgr_moved_check')
+                               AND conrelid::regclass::text LIKE 'tap_pdsm%'),
+                           (SELECT count(*) FROM pg_class WHERE relname LIKE 'partmgr_stage%')$$,
+    $$VALUES (0::bigint, 0::bigint)$$,
+    'no temporary constraint and no staging table left');
+SELECT results_eq($$SELECT action, detail FROM partmgr.maintenance_log
+                     WHERE parent_table = 'public.tap_pdsm' AND run_by = 'partition_data_time'
+                       AND action = 'move rows'$$,
+    $$VALUES ('move rows', 'into 4 new partitions, values from 2100-11-05 04:00:00+00 to 2100-11-10 05:00:00+00; 6 rows moved in from public.tap_pdsm_default')$$,
+    'one statement moved the rows of all four children (logged once)');
+
+-- an hourly set across the repeated hour: two children for one wall-clock hour
+CREATE TABLE public.tap_pdsh (ts timestamptz NOT NULL) PARTITION BY RANGE (ts);
+SELECT partmgr.create_parent('public.tap_pdsh', 'ts', '1 hour', p_start_partition => '2100-11-07 03:00-05',
+                             p_premake => 1, p_time_zone => 'America/New_York');
+INSERT INTO public.tap_pdsh VALUES ('2100-11-07 00:10-04'), ('2100-11-07 01:10-04'), ('2100-11-07 01:20-05'),
+                                   ('2100-11-07 02:10-05');
+SELECT is(partmgr.partition_data_time('public.tap_pdsh', p_batch_count => 10), 4::bigint,
+    'hourly: the four rows move in one call');
+SELECT results_eq($$SELECT tableoid::regclass::text, count(*) FROM public.tap_pdsh GROUP BY 1 ORDER BY 1$$,
+    $$VALUES ('tap_pdsh_p21001107_000000', 1::bigint), ('tap_pdsh_p21001107_010000', 1::bigint),
+             ('tap_pdsh_p21001107_010000_dst', 1::bigint), ('tap_pdsh_p21001107_020000', 1::bigint)$$,
+    'hourly: the two 01:00 hours get a child each (the first one _dst), found in one wall-clock bucket');
+
+-- a quarterly set on a date key: the buckets are months
+CREATE TABLE public.tap_pdsq (d date NOT NULL) PARTITION BY RANGE (d);
+SELECT partmgr.create_parent('public.tap_pdsq', 'd', '3 months', p_start_partition => '2101-01-01', p_premake => 1);
+INSERT INTO public.tap_pdsq VALUES ('2100-01-31'), ('2100-02-01'), ('2100-03-31'), ('2100-04-01'), ('2100-12-31');
+SELECT is(partmgr.partition_data_time('public.tap_pdsq', p_batch_count => 2), 4::bigint,
+    'quarterly: the two oldest quarters move in one call');
+SELECT results_eq($$SELECT tableoid::regclass::text, count(*) FROM public.tap_pdsq GROUP BY 1 ORDER BY 1$$,
+    $$VALUES ('tap_pdsq_default', 1::bigint), ('tap_pdsq_p21000101', 3::bigint), ('tap_pdsq_p21000401', 1::bigint)$$,
+    'quarterly: the rows are in their quarters, the last quarter''s row waits in the default');
+
+-- a numeric id set with negative keys, in two calls
+CREATE TABLE public.tap_pdsn (id numeric NOT NULL) PARTITION BY RANGE (id);
+SELECT partmgr.create_parent('public.tap_pdsn', 'id', '10', p_start_partition => '1000', p_premake => 1);
+INSERT INTO public.tap_pdsn SELECT n FROM generate_series(-25, 95, 5) n;
+SELECT is(partmgr.partition_data_id('public.tap_pdsn', p_batch_count => 5), 9::bigint,
+    'id: five children (-30 .. 19) in one call');
+SELECT is(partmgr.partition_data_id('public.tap_pdsn', p_batch_count => 100), 16::bigint,
+    'id: the rest in a second call');
+SELECT results_eq($$SELECT count(*), count(DISTINCT t.tableoid), bool_and(pg_get_expr(c.relpartbound, c.oid) =
+                           format('FOR VALUES FROM (''%s'') TO (''%s'')', floor(t.id / 10) * 10, floor(t.id / 10) * 10 + 10))
+                      FROM public.tap_pdsn t JOIN pg_class c ON c.oid = t.tableoid$$,
+    $$VALUES (25::bigint, 13::bigint, true)$$,
+    'id: every row in the child of its ten, negative ones too');
 
 SELECT * FROM finish();
 ROLLBACK;
