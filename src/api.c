@@ -474,6 +474,7 @@ pg_partmgr_run_maintenance_proc(PG_FUNCTION_ARGS)
 	List	   *keys;
 	ListCell   *lc;
 	MemoryContext per_set;
+	PartmgrRunStamps stamps;
 
 	if (wait < 0)
 		ereport(ERROR,
@@ -485,6 +486,7 @@ pg_partmgr_run_maintenance_proc(PG_FUNCTION_ARGS)
 	/* in a non-atomic connection, SPI's memory survives our commits */
 	SPI_connect_ext(nonatomic ? SPI_OPT_NONATOMIC : 0);
 	keys = partmgr_config_list(true);
+	partmgr_stamps_init(&stamps);
 	per_set = AllocSetContextCreate(CurrentMemoryContext,
 									"pg_partmgr run_maintenance_proc",
 									ALLOCSET_DEFAULT_SIZES);
@@ -500,9 +502,11 @@ pg_partmgr_run_maintenance_proc(PG_FUNCTION_ARGS)
 			PushActiveSnapshot(GetTransactionSnapshot());
 			snapshot = true;
 		}
-		partmgr_maintain_set(key, analyze, "run_maintenance_proc", &outcome);
+		partmgr_maintain_set(key, NULL, analyze, "run_maintenance_proc", &outcome);
 		if (outcome.error != NULL)
 			partmgr_report_set_failure(key, outcome.error);
+		if (outcome.finished != 0)
+			partmgr_stamps_add(&stamps, key, outcome.finished);
 		if (snapshot)
 			PopActiveSnapshot();
 		MemoryContextSwitchTo(caller);
@@ -512,6 +516,17 @@ pg_partmgr_run_maintenance_proc(PG_FUNCTION_ARGS)
 			SPI_commit();
 		if (wait > 0 && lnext(keys, lc) != NULL)
 			partmgr_pause_seconds(wait);
+	}
+	/* maintenance_last_run of every set, in the call's last transaction */
+	if (stamps.n > 0)
+	{
+		bool		snapshot = !ActiveSnapshotSet();
+
+		if (snapshot)
+			PushActiveSnapshot(GetTransactionSnapshot());
+		partmgr_stamps_write(&stamps);
+		if (snapshot)
+			PopActiveSnapshot();
 	}
 	SPI_finish();
 	PG_RETURN_VOID();

@@ -30,25 +30,36 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/timestamp.h"
 
 #include "bounds.h"
 #include "catalog.h"
 #include "config.h"
 #include "spi_util.h"
 
-static const char *const load_sql =
-"SELECT c.parent_table, c.control, c.partition_interval, c.partition_type,"
-"       c.premake, c.automatic_maintenance, c.template_table, c.retention,"
-"       c.retention_schema, c.retention_keep_index, c.retention_keep_table,"
-"       c.epoch, c.constraint_cols, c.optimize_constraint,"
-"       c.infinite_time_partitions, c.datetime_string, c.jobmon,"
-"       c.sub_partition_set_full, c.undo_in_progress, c.inherit_privileges,"
-"       c.constraint_valid, c.ignore_default_data, c.default_table,"
-"       c.date_trunc_interval, c.maintenance_order,"
-"       c.retention_keep_publication, coalesce(e.time_zone, 'UTC')"
-"  FROM partmgr.part_config c"
+#define LOAD_COLUMNS \
+"SELECT c.parent_table, c.control, c.partition_interval, c.partition_type," \
+"       c.premake, c.automatic_maintenance, c.template_table, c.retention," \
+"       c.retention_schema, c.retention_keep_index, c.retention_keep_table," \
+"       c.epoch, c.constraint_cols, c.optimize_constraint," \
+"       c.infinite_time_partitions, c.datetime_string, c.jobmon," \
+"       c.sub_partition_set_full, c.undo_in_progress, c.inherit_privileges," \
+"       c.constraint_valid, c.ignore_default_data, c.default_table," \
+"       c.date_trunc_interval, c.maintenance_order," \
+"       c.retention_keep_publication, coalesce(e.time_zone, 'UTC')" \
+"  FROM partmgr.part_config c" \
 "  LEFT JOIN partmgr.part_config_ext e ON e.parent_table = c.parent_table"
-" WHERE c.parent_table = $1";
+
+static const char *const load_sql = LOAD_COLUMNS " WHERE c.parent_table = $1";
+
+/* the sets to maintain, in maintenance order (see partmgr_config_list) */
+#define LIST_ORDER " ORDER BY c.maintenance_order ASC NULLS LAST, c.parent_table"
+static const char *const list_all_sql =
+LOAD_COLUMNS " WHERE NOT c.undo_in_progress" LIST_ORDER;
+static const char *const list_auto_sql =
+LOAD_COLUMNS " WHERE NOT c.undo_in_progress AND c.automatic_maintenance = 'on'" LIST_ORDER;
+
+static PartmgrSet *read_row(uint64 row);
 
 static void
 context_callback(void *arg)
@@ -92,19 +103,19 @@ partmgr_set_context_push(PartmgrErrorContext *ctx, const char *key)
 }
 
 static bool
-row_bool(int col)
+row_bool(uint64 row, int col)
 {
 	bool		isnull;
-	Datum		d = partmgr_spi_value(0, col, &isnull);
+	Datum		d = partmgr_spi_value(row, col, &isnull);
 
 	return !isnull && DatumGetBool(d);
 }
 
 static List *
-row_text_array(int col)
+row_text_array(uint64 row, int col)
 {
 	bool		isnull;
-	Datum		d = partmgr_spi_value(0, col, &isnull);
+	Datum		d = partmgr_spi_value(row, col, &isnull);
 	Datum	   *elems;
 	bool	   *nulls;
 	int			n;
@@ -135,8 +146,6 @@ partmgr_config_load(const char *key, bool missing_ok)
 	Oid			argtypes[1] = {TEXTOID};
 	Datum		values[1];
 	PartmgrSet *set;
-	bool		isnull;
-	Datum		d;
 
 	values[0] = CStringGetTextDatum(key);
 	/* not read-only: a set written earlier in this transaction must be seen */
@@ -151,38 +160,51 @@ partmgr_config_load(const char *key, bool missing_ok)
 				 errhint("Register it with partmgr.create_parent() first.")));
 	}
 
-	set = palloc0(sizeof(PartmgrSet));
-	set->key = partmgr_spi_text(0, 1);
-	set->control = partmgr_spi_text(0, 2);
-	set->interval_text = partmgr_spi_text(0, 3);
-	set->strategy = strcmp(partmgr_spi_text(0, 4), "list") == 0 ?
-		PARTITION_STRATEGY_LIST : PARTITION_STRATEGY_RANGE;
-	set->premake = DatumGetInt32(partmgr_spi_value(0, 5, &isnull));
-	set->automatic_maintenance = strcmp(partmgr_spi_text(0, 6), "on") == 0;
-	set->template_table = partmgr_spi_text(0, 7);
-	set->retention = partmgr_spi_text(0, 8);
-	set->retention_schema = partmgr_spi_text(0, 9);
-	set->retention_keep_index = row_bool(10);
-	set->retention_keep_table = row_bool(11);
-	set->epoch = partmgr_spi_text(0, 12);
-	set->constraint_cols = row_text_array(13);
-	set->optimize_constraint = DatumGetInt32(partmgr_spi_value(0, 14, &isnull));
-	set->infinite_time_partitions = row_bool(15);
-	set->datetime_string = partmgr_spi_text(0, 16);
-	set->jobmon = row_bool(17);
-	set->sub_partition_set_full = row_bool(18);
-	set->undo_in_progress = row_bool(19);
-	set->inherit_privileges = row_bool(20);
-	set->constraint_valid = row_bool(21);
-	set->ignore_default_data = row_bool(22);
-	set->default_table = row_bool(23);
-	set->date_trunc_interval = partmgr_spi_text(0, 24);
-	d = partmgr_spi_value(0, 25, &set->maintenance_order_isnull);
-	set->maintenance_order = set->maintenance_order_isnull ? 0 : DatumGetInt32(d);
-	set->retention_keep_publication = row_bool(26);
-	set->axis.zone_name = partmgr_spi_text(0, 27);
-
+	set = read_row(0);
 	partmgr_config_bind(set);
+	return set;
+}
+
+/*
+ * read_row
+ *		A set as one row of LOAD_COLUMNS says it, not yet bound.
+ */
+static PartmgrSet *
+read_row(uint64 row)
+{
+	PartmgrSet *set = palloc0(sizeof(PartmgrSet));
+	bool		isnull;
+	Datum		d;
+
+	set->key = partmgr_spi_text(row, 1);
+	set->control = partmgr_spi_text(row, 2);
+	set->interval_text = partmgr_spi_text(row, 3);
+	set->strategy = strcmp(partmgr_spi_text(row, 4), "list") == 0 ?
+		PARTITION_STRATEGY_LIST : PARTITION_STRATEGY_RANGE;
+	set->premake = DatumGetInt32(partmgr_spi_value(row, 5, &isnull));
+	set->automatic_maintenance = strcmp(partmgr_spi_text(row, 6), "on") == 0;
+	set->template_table = partmgr_spi_text(row, 7);
+	set->retention = partmgr_spi_text(row, 8);
+	set->retention_schema = partmgr_spi_text(row, 9);
+	set->retention_keep_index = row_bool(row, 10);
+	set->retention_keep_table = row_bool(row, 11);
+	set->epoch = partmgr_spi_text(row, 12);
+	set->constraint_cols = row_text_array(row, 13);
+	set->optimize_constraint = DatumGetInt32(partmgr_spi_value(row, 14, &isnull));
+	set->infinite_time_partitions = row_bool(row, 15);
+	set->datetime_string = partmgr_spi_text(row, 16);
+	set->jobmon = row_bool(row, 17);
+	set->sub_partition_set_full = row_bool(row, 18);
+	set->undo_in_progress = row_bool(row, 19);
+	set->inherit_privileges = row_bool(row, 20);
+	set->constraint_valid = row_bool(row, 21);
+	set->ignore_default_data = row_bool(row, 22);
+	set->default_table = row_bool(row, 23);
+	set->date_trunc_interval = partmgr_spi_text(row, 24);
+	d = partmgr_spi_value(row, 25, &set->maintenance_order_isnull);
+	set->maintenance_order = set->maintenance_order_isnull ? 0 : DatumGetInt32(d);
+	set->retention_keep_publication = row_bool(row, 26);
+	set->axis.zone_name = partmgr_spi_text(row, 27);
 	return set;
 }
 
@@ -354,41 +376,90 @@ partmgr_config_insert(const PartmgrSet *set)
 List *
 partmgr_config_list(bool automatic_only)
 {
-	static const char *const all_sql =
-	"SELECT parent_table FROM partmgr.part_config"
-	" WHERE NOT undo_in_progress"
-	" ORDER BY maintenance_order ASC NULLS LAST, parent_table";
-	static const char *const auto_sql =
-	"SELECT parent_table FROM partmgr.part_config"
-	" WHERE NOT undo_in_progress AND automatic_maintenance = 'on'"
-	" ORDER BY maintenance_order ASC NULLS LAST, parent_table";
-	uint64		n;
+	List	   *sets = partmgr_config_list_sets(automatic_only);
 	List	   *result = NIL;
+	ListCell   *lc;
 
-	n = partmgr_spi_exec_cached(automatic_only ? auto_sql : all_sql, 0, NULL,
-								NULL, NULL, false, SPI_OK_SELECT);
-	for (uint64 i = 0; i < n; i++)
-		result = lappend(result, partmgr_spi_text(i, 1));
+	foreach(lc, sets)
+		result = lappend(result, ((PartmgrSet *) lfirst(lc))->key);
 	return result;
 }
 
 /*
- * partmgr_config_mark_run
- *		Record a successful maintenance of the set: maintenance_last_run is
- *		set to clock_timestamp(), so sets run in one transaction still get
- *		increasing times in the order they ran.
+ * partmgr_config_list_sets
+ *		The same sets, with their configuration as read now and not yet
+ *		bound (partmgr_config_bind): one query for a whole run.
+ */
+List *
+partmgr_config_list_sets(bool automatic_only)
+{
+	uint64		n;
+	List	   *result = NIL;
+
+	n = partmgr_spi_exec_cached(automatic_only ? list_auto_sql : list_all_sql, 0, NULL,
+								NULL, NULL, false, SPI_OK_SELECT);
+	for (uint64 i = 0; i < n; i++)
+		result = lappend(result, read_row(i));
+	return result;
+}
+
+/*
+ * partmgr_stamps_init, partmgr_stamps_add, partmgr_stamps_write
+ *		Record when each set of a run was maintained successfully, and write
+ *		all of it into maintenance_last_run with one UPDATE at the end of the
+ *		run: one UPDATE per set cost more than maintaining an idle set, and
+ *		kept every set's transaction from being read-only.  Each set keeps
+ *		the time its maintenance finished.  The memory is taken from the
+ *		context current at init; write needs SPI and a snapshot, and empties
+ *		the list.
  */
 void
-partmgr_config_mark_run(const char *key)
+partmgr_stamps_init(PartmgrRunStamps *stamps)
+{
+	memset(stamps, 0, sizeof(*stamps));
+	stamps->cxt = CurrentMemoryContext;
+}
+
+void
+partmgr_stamps_add(PartmgrRunStamps *stamps, const char *key, TimestampTz when)
+{
+	MemoryContext caller = MemoryContextSwitchTo(stamps->cxt);
+
+	if (stamps->n == stamps->size)
+	{
+		stamps->size = Max(16, stamps->size * 2);
+		stamps->keys = stamps->keys ?
+			repalloc(stamps->keys, sizeof(Datum) * stamps->size) :
+			palloc(sizeof(Datum) * stamps->size);
+		stamps->times = stamps->times ?
+			repalloc(stamps->times, sizeof(Datum) * stamps->size) :
+			palloc(sizeof(Datum) * stamps->size);
+	}
+	stamps->keys[stamps->n] = CStringGetTextDatum(key);
+	stamps->times[stamps->n] = TimestampTzGetDatum(when);
+	stamps->n++;
+	MemoryContextSwitchTo(caller);
+}
+
+void
+partmgr_stamps_write(PartmgrRunStamps *stamps)
 {
 	static const char *const sql =
-	"UPDATE partmgr.part_config SET maintenance_last_run = clock_timestamp()"
-	" WHERE parent_table = $1";
-	Oid			types[1] = {TEXTOID};
-	Datum		values[1];
+	"UPDATE partmgr.part_config c SET maintenance_last_run = s.t"
+	"  FROM unnest($1::text[], $2::timestamptz[]) AS s(k, t)"
+	" WHERE c.parent_table = s.k";
+	Oid			types[2] = {TEXTARRAYOID, TIMESTAMPTZARRAYOID};
+	Datum		values[2];
 
-	values[0] = CStringGetTextDatum(key);
-	partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_UPDATE);
+	if (stamps->n == 0)
+		return;
+	values[0] = PointerGetDatum(construct_array(stamps->keys, stamps->n, TEXTOID,
+												-1, false, TYPALIGN_INT));
+	values[1] = PointerGetDatum(construct_array(stamps->times, stamps->n, TIMESTAMPTZOID,
+												sizeof(TimestampTz), FLOAT8PASSBYVAL,
+												TYPALIGN_DOUBLE));
+	partmgr_spi_exec_cached(sql, 2, types, values, NULL, false, SPI_OK_UPDATE);
+	stamps->n = 0;
 }
 
 /*

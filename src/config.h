@@ -37,7 +37,20 @@ extern PartmgrSet *partmgr_config_load_table(const char *table_name);
 extern void partmgr_config_bind(PartmgrSet *set);
 extern void partmgr_config_insert(const PartmgrSet *set);
 extern List *partmgr_config_list(bool automatic_only);
-extern void partmgr_config_mark_run(const char *key);
+extern List *partmgr_config_list_sets(bool automatic_only);
+/* maintenance_last_run of the sets a run maintained, written once at its end */
+typedef struct PartmgrRunStamps
+{
+	MemoryContext cxt;			/* where keys and times live */
+	int			n;
+	int			size;
+	Datum	   *keys;			/* text */
+	Datum	   *times;			/* timestamptz */
+} PartmgrRunStamps;
+
+extern void partmgr_stamps_init(PartmgrRunStamps *stamps);
+extern void partmgr_stamps_add(PartmgrRunStamps *stamps, const char *key, TimestampTz when);
+extern void partmgr_stamps_write(PartmgrRunStamps *stamps);
 extern void partmgr_config_set_undo(const char *key, bool undo);
 extern void partmgr_config_delete(const char *key);
 

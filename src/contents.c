@@ -28,9 +28,12 @@
 #include "catalog/pg_class.h"
 #include "executor/spi.h"
 #include "executor/tuptable.h"
+#include "miscadmin.h"
 #include "storage/bufmgr.h"
+#include "storage/smgr.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
+#include "utils/syscache.h"
 
 #include "bounds.h"
 #include "contents.h"
@@ -60,6 +63,53 @@ partmgr_max_control(const PartmgrSet *set, const char *schema, const char *name,
 }
 
 /*
+ * has_no_blocks
+ *		Whether a plain table (locked) has no block in its main fork, asked
+ *		of the storage manager from its pg_class row: an idle pass looks at
+ *		the empty premade children of every set, and building a relcache
+ *		entry for each would cost more than everything else it does.
+ */
+static bool
+has_no_blocks(Oid relid)
+{
+	HeapTuple	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	Form_pg_class form;
+	SMgrRelation smgr;
+	bool		empty;
+
+	if (!HeapTupleIsValid(tuple))
+		elog(ERROR, "cache lookup failed for relation %u", relid);
+	form = (Form_pg_class) GETSTRUCT(tuple);
+	if (form->relpersistence == RELPERSISTENCE_TEMP || form->relfilenode == InvalidOid)
+	{
+		ReleaseSysCache(tuple);
+		return false;			/* let the scan decide */
+	}
+	{
+#if PG_VERSION_NUM >= 160000
+		RelFileLocator locator;
+
+		locator.spcOid = OidIsValid(form->reltablespace) ? form->reltablespace :
+			MyDatabaseTableSpace;
+		locator.dbOid = MyDatabaseId;
+		locator.relNumber = form->relfilenode;
+		smgr = smgropen(locator, InvalidBackendId);
+#else
+		RelFileNode node;
+
+		node.spcNode = OidIsValid(form->reltablespace) ? form->reltablespace :
+			MyDatabaseTableSpace;
+		node.dbNode = MyDatabaseId;
+		node.relNode = form->relfilenode;
+		smgr = smgropen(node, InvalidBackendId);
+#endif
+	}
+	ReleaseSysCache(tuple);
+	empty = smgrnblocks(smgr, MAIN_FORKNUM) == 0;
+	return empty;
+}
+
+/*
  * partmgr_child_has_rows
  *		Whether a child holds a row visible to the active snapshot.  A plain
  *		table with no blocks is empty without a scan; otherwise the first
@@ -82,12 +132,9 @@ partmgr_child_has_rows(const PartmgrChild *child)
 		return DatumGetInt64(partmgr_spi_value(0, 1, &found)) > 0;
 	}
 
-	rel = table_open(child->relid, NoLock);
-	if (RelationGetNumberOfBlocks(rel) == 0)
-	{
-		table_close(rel, NoLock);
+	if (has_no_blocks(child->relid))
 		return false;
-	}
+	rel = table_open(child->relid, NoLock);
 	scan = table_beginscan(rel, GetActiveSnapshot(), 0, NULL);
 	slot = table_slot_create(rel, NULL);
 	found = table_scan_getnextslot(scan, ForwardScanDirection, slot);

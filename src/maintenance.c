@@ -337,6 +337,7 @@ typedef struct SetRun
 {
 	const char *key;
 	const char *run_by;
+	PartmgrSet *read;			/* configuration read by the caller, or NULL */
 	PartmgrSet *set;			/* loaded configuration, or NULL */
 	PartmgrSetOutcome *outcome;
 } SetRun;
@@ -356,7 +357,13 @@ plan_and_execute_set(void *arg)
 	PartmgrPlan *plan;
 
 	partmgr_set_context_push(&ctx, run->key);
-	run->set = partmgr_config_load(run->key, false);
+	if (run->read != NULL)
+	{
+		run->set = run->read;
+		partmgr_config_bind(run->set);
+	}
+	else
+		run->set = partmgr_config_load(run->key, false);
 	if (run->set->undo_in_progress)
 	{
 		ereport(NOTICE,
@@ -421,10 +428,12 @@ analyze_set(void *arg)
 
 /*
  * partmgr_maintain_set
- *		Maintain one set in the caller's transaction: plan and execute premake
+ *		Maintain one set in the caller's transaction (with its configuration
+ *		as read, when the caller read it, else loaded now): plan and execute premake
  *		in a subtransaction, then retention in another, analyze the parent if
- *		asked and children were made, stamp maintenance_last_run when nothing
- *		failed, and record every action -- and a failure that stopped the set
+ *		asked and children were made, say when it finished when nothing failed
+ *		(for the caller to stamp maintenance_last_run, see PartmgrRunStamps),
+ *		and record every action -- and a failure that stopped the set
  *		before any action -- in the maintenance log.  Errors are returned in
  *		outcome, not raised (except a query cancel).  In the background
  *		worker, concurrent detaches are returned in outcome->deferred: the
@@ -432,7 +441,7 @@ analyze_set(void *arg)
  *		nothing for them; the next run sees their result).
  */
 void
-partmgr_maintain_set(const char *key, bool analyze, const char *run_by,
+partmgr_maintain_set(const char *key, PartmgrSet *read, bool analyze, const char *run_by,
 					 PartmgrSetOutcome *outcome)
 {
 	SetRun		run;
@@ -442,6 +451,7 @@ partmgr_maintain_set(const char *key, bool analyze, const char *run_by,
 	memset(outcome, 0, sizeof(*outcome));
 	memset(&run, 0, sizeof(run));
 	run.key = key;
+	run.read = read;
 	run.run_by = run_by;
 	run.outcome = outcome;
 
@@ -487,7 +497,7 @@ partmgr_maintain_set(const char *key, bool analyze, const char *run_by,
 		if (edata != NULL)
 			return;
 	}
-	partmgr_config_mark_run(key);
+	outcome->finished = GetCurrentTimestamp();
 }
 
 /*
@@ -527,25 +537,29 @@ partmgr_run_maintenance(const char *table_name, bool analyze, const char *run_by
 	ListCell   *lc;
 	MemoryContext caller = CurrentMemoryContext;
 	MemoryContext per_set;
+	PartmgrRunStamps stamps;
 
 	if (RecoveryInProgress())
 		return;
+	partmgr_stamps_init(&stamps);
 
+	/* every set's configuration in one query: the run is one transaction */
 	if (table_name != NULL)
-		keys = list_make1(partmgr_config_load_table(table_name)->key);
+		keys = list_make1(partmgr_config_load_table(table_name));
 	else
-		keys = partmgr_config_list(true);
+		keys = partmgr_config_list_sets(true);
 
 	/* what one set allocates is freed before the next, however many there are */
 	per_set = AllocSetContextCreate(caller, "pg_partmgr set maintenance",
 									ALLOCSET_DEFAULT_SIZES);
 	foreach(lc, keys)
 	{
-		const char *key = (const char *) lfirst(lc);
+		PartmgrSet *read = (PartmgrSet *) lfirst(lc);
+		const char *key = read->key;
 		PartmgrSetOutcome outcome;
 
 		MemoryContextSwitchTo(per_set);
-		partmgr_maintain_set(key, analyze, run_by, &outcome);
+		partmgr_maintain_set(key, read, analyze, run_by, &outcome);
 		if (outcome.error != NULL)
 		{
 			if (table_name != NULL &&
@@ -553,8 +567,11 @@ partmgr_run_maintenance(const char *table_name, bool analyze, const char *run_by
 				ReThrowError(outcome.error);
 			partmgr_report_set_failure(key, outcome.error);
 		}
+		if (outcome.finished != 0)
+			partmgr_stamps_add(&stamps, key, outcome.finished);
 		MemoryContextSwitchTo(caller);
 		MemoryContextReset(per_set);
 	}
 	MemoryContextDelete(per_set);
+	partmgr_stamps_write(&stamps);
 }

@@ -36,6 +36,8 @@ typedef struct PartmgrSetOutcome
 	List	   *deferred;		/* concurrent detaches to run after commit */
 	bool		skipped;		/* undo in progress, or another run holds it */
 	ErrorData  *error;			/* why it stopped, or NULL */
+	TimestampTz finished;		/* when it succeeded (for maintenance_last_run),
+								 * or 0 */
 } PartmgrSetOutcome;
 
 extern int	partmgr_execute_or_raise(const PartmgrPlan *plan, const char *run_by,
@@ -43,7 +45,7 @@ extern int	partmgr_execute_or_raise(const PartmgrPlan *plan, const char *run_by,
 extern PartmgrPoint partmgr_slot_lower(const PartmgrSet *set,
 									   const PartmgrTree *tree,
 									   PartmgrPoint value);
-extern void partmgr_maintain_set(const char *key, bool analyze,
+extern void partmgr_maintain_set(const char *key, PartmgrSet *read, bool analyze,
 								 const char *run_by, PartmgrSetOutcome *outcome);
 extern void partmgr_report_set_failure(const char *key, const ErrorData *edata);
 extern void partmgr_run_maintenance(const char *table_name, bool analyze,

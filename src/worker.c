@@ -506,6 +506,42 @@ record_crash(const char *key, const ErrorData *edata, TimestampTz started)
 }
 
 /*
+ * write_stamps
+ *		maintenance_last_run of the sets this run maintained, in one
+ *		transaction at its end (see PartmgrRunStamps).  A failure is
+ *		reported and leaves the times as they were.
+ */
+static void
+write_stamps(PartmgrRunStamps *stamps)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+
+	if (stamps->n == 0)
+		return;
+	PG_TRY();
+	{
+		SetCurrentStatementStartTimestamp();
+		StartTransactionCommand();
+		SPI_connect();
+		PushActiveSnapshot(GetTransactionSnapshot());
+		pgstat_report_activity(STATE_RUNNING, "pg_partmgr: recording maintenance_last_run");
+		partmgr_stamps_write(stamps);
+		SPI_finish();
+		PopActiveSnapshot();
+		CommitTransactionCommand();
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(cxt);
+		EmitErrorReport();
+		FlushErrorState();
+		AbortCurrentTransaction();
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(cxt);
+}
+
+/*
  * maintain_in_transaction
  *		Maintain one set in a transaction of its own, then run the concurrent
  *		detaches its retention asked for.  Errors inside the set are handled
@@ -514,7 +550,7 @@ record_crash(const char *key, const ErrorData *edata, TimestampTz started)
  *		recorded.
  */
 static void
-maintain_in_transaction(const char *key, MemoryContext cxt)
+maintain_in_transaction(const char *key, MemoryContext cxt, PartmgrRunStamps *stamps)
 {
 	TimestampTz started = GetCurrentTimestamp();
 	ListCell   *lc;
@@ -530,9 +566,11 @@ maintain_in_transaction(const char *key, MemoryContext cxt)
 		pgstat_report_activity(STATE_RUNNING,
 							   psprintf("pg_partmgr: maintaining partition set %s", key));
 		MemoryContextSwitchTo(cxt);
-		partmgr_maintain_set(key, false, "worker", &outcome);
+		partmgr_maintain_set(key, NULL, false, "worker", &outcome);
 		if (outcome.error != NULL)
 			partmgr_report_set_failure(key, outcome.error);
+		if (outcome.finished != 0)
+			partmgr_stamps_add(stamps, key, outcome.finished);
 		SPI_finish();
 		PopActiveSnapshot();
 		CommitTransactionCommand();
@@ -574,6 +612,7 @@ pg_partmgr_worker_main(Datum arg)
 	List	   *keys = NIL;
 	ListCell   *lc;
 	TimestampTz started;
+	PartmgrRunStamps stamps;
 
 	memcpy(&args, MyBgworkerEntry->bgw_extra, sizeof(args));
 	pqsignal(SIGHUP, SignalHandlerForConfigReload);
@@ -615,6 +654,8 @@ pg_partmgr_worker_main(Datum arg)
 	CommitTransactionCommand();
 
 	started = GetCurrentTimestamp();
+	MemoryContextSwitchTo(keep);
+	partmgr_stamps_init(&stamps);
 	foreach(lc, keys)
 	{
 		CHECK_FOR_INTERRUPTS();
@@ -623,10 +664,11 @@ pg_partmgr_worker_main(Datum arg)
 			ConfigReloadPending = false;
 			ProcessConfigFile(PGC_SIGHUP);
 		}
-		maintain_in_transaction((const char *) lfirst(lc), per_set);
+		maintain_in_transaction((const char *) lfirst(lc), per_set, &stamps);
 		MemoryContextSwitchTo(keep);
 		MemoryContextReset(per_set);
 	}
+	write_stamps(&stamps);
 	if (keys != NIL)
 		ereport(DEBUG1,
 				(errmsg("pg_partmgr: maintained %d partition sets in database %u in %ld ms",

@@ -57,6 +57,7 @@ $node->safe_psql('postgres', q{
 	INSERT INTO public.events VALUES (25);
 	INSERT INTO public.metrics VALUES (250);
 });
+my $before_call = $node->safe_psql('postgres', 'SELECT clock_timestamp()');
 my $session = $node->background_psql('postgres');
 $session->query_until(qr/started/,
 	"\\echo started\nCALL partmgr.run_maintenance_proc(p_wait => 5);\n");
@@ -67,6 +68,9 @@ ok( $node->poll_query_until('postgres',
 $session->query_safe('SELECT 1');
 is($node->safe_psql('postgres', "SELECT to_regclass('public.metrics_p300') IS NOT NULL"),
 	't', 'and finishes the other sets');
+is( $node->safe_psql('postgres',
+		"SELECT count(*) FROM partmgr.part_config WHERE maintenance_last_run > '$before_call'"),
+	'2', 'the CALL stamped maintenance_last_run of both sets');
 $session->quit;
 
 $node->stop;
