@@ -96,7 +96,7 @@ COMMENT ON COLUMN partmgr.part_config.date_trunc_interval IS
 COMMENT ON COLUMN partmgr.part_config.maintenance_order IS
     'Sets are maintained in ascending order of this column, NULLs last.';
 COMMENT ON COLUMN partmgr.part_config.maintenance_last_run IS
-    'clock_timestamp() of the last successful maintenance of this set.';
+    'When the last successful maintenance of this set finished (written when its run ends).';
 
 /*
  * pg_partmgr's own per-set settings, beyond pg_partman's columns.  A set
