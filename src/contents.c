@@ -63,14 +63,14 @@ partmgr_max_control(const PartmgrSet *set, const char *schema, const char *name,
 }
 
 /*
- * has_no_blocks
+ * partmgr_has_no_blocks
  *		Whether a plain table (locked) has no block in its main fork, asked
  *		of the storage manager from its pg_class row: an idle pass looks at
  *		the empty premade children of every set, and building a relcache
  *		entry for each would cost more than everything else it does.
  */
-static bool
-has_no_blocks(Oid relid)
+bool
+partmgr_has_no_blocks(Oid relid)
 {
 	HeapTuple	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
 	Form_pg_class form;
@@ -132,7 +132,7 @@ partmgr_child_has_rows(const PartmgrChild *child)
 		return DatumGetInt64(partmgr_spi_value(0, 1, &found)) > 0;
 	}
 
-	if (has_no_blocks(child->relid))
+	if (partmgr_has_no_blocks(child->relid))
 		return false;
 	rel = table_open(child->relid, NoLock);
 	scan = table_beginscan(rel, GetActiveSnapshot(), 0, NULL);

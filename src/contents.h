@@ -17,6 +17,7 @@
 
 #include "catalog.h"
 
+extern bool partmgr_has_no_blocks(Oid relid);
 extern bool partmgr_child_has_rows(const PartmgrChild *child);
 extern bool partmgr_max_control(const PartmgrSet *set, const char *schema,
 								const char *name, bool only, PartmgrPoint *result);

@@ -62,6 +62,7 @@
 
 #include "bounds.h"
 #include "catalog.h"
+#include "contents.h"
 #include "ddl.h"
 #include "execute.h"
 #include "log.h"
@@ -337,10 +338,17 @@ lock_fill_sources(const PartmgrPlan *plan, const PartmgrAction *action,
 	const PartmgrSet *set = plan->set;
 	Oid			default_oid = get_default_partition_oid(set->parent_oid);
 	bool		parent_locked = false;
+	bool		empty_default = true;
 	int			n = 0;
 
+	/* a default partition without a block (the usual case) is not queried */
+	if (OidIsValid(default_oid))
+	{
+		partmgr_lock_relation(default_oid, AccessShareLock);
+		empty_default = partmgr_has_no_blocks(default_oid);
+	}
 	if (OidIsValid(action->from.relid) ||
-		(OidIsValid(default_oid) && count_in_default(set, action, default_oid, 0) > 0))
+		(!empty_default && count_in_default(set, action, default_oid, 0) > 0))
 	{
 		partmgr_lock_relation(set->parent_oid, AccessExclusiveLock);
 		parent_locked = true;
@@ -348,8 +356,9 @@ lock_fill_sources(const PartmgrPlan *plan, const PartmgrAction *action,
 	if (OidIsValid(default_oid))
 	{
 		partmgr_lock_relation(default_oid, AccessExclusiveLock);
-		/* counted again now that nothing can add rows */
+		/* asked again now that nothing can add rows */
 		if (action->from.relid != default_oid &&
+			!partmgr_has_no_blocks(default_oid) &&
 			rows_in_default(plan, action, default_oid, &fills[n]))
 			n++;
 	}
