@@ -12,6 +12,7 @@ OBJS = \
 	src/pg_partmgr.o \
 	src/api.o \
 	src/api_data.o \
+	src/api_constraints.o \
 	src/maintenance.o \
 	src/partition_data.o \
 	src/plan.o \
@@ -19,6 +20,7 @@ OBJS = \
 	src/config.o \
 	src/contents.o \
 	src/retention.o \
+	src/constraints.o \
 	src/catalog.o \
 	src/bounds.o \
 	src/ddl.o \
@@ -37,7 +39,7 @@ REGRESS = setup create_parent_id create_parent_time maintenance show_functions b
 REGRESS_OPTS = --temp-config=$(srcdir)/test/conf/regress.conf --encoding=UTF8 --no-locale
 
 # isolationtester: test/specs/<name>.spec with test/expected/<name>.out
-ISOLATION = premake_long_reader premake_concurrent_runs retention_long_reader partition_data_reader
+ISOLATION = premake_long_reader premake_concurrent_runs retention_long_reader partition_data_reader constraints_validate
 ISOLATION_OPTS = --inputdir=test --temp-config=$(srcdir)/test/conf/regress.conf
 
 PG_CPPFLAGS = -Wmissing-prototypes

@@ -60,7 +60,8 @@ SELECT partmgr.create_parent('public.by_id', 'id', '10', p_start_partition => 't
 SELECT partmgr.create_parent('public.by_id', 'id', '10', p_date_trunc_interval => 'day', p_control_not_null => false);
 -- not supported yet: a clear error rather than a silent difference
 SELECT partmgr.create_parent('public.fresh', 'ts', '1 day', p_template_table => 'public.fresh');
-SELECT partmgr.create_parent('public.fresh', 'ts', '1 day', p_constraint_cols => ARRAY['id']);
+SELECT partmgr.create_parent('public.fresh', 'ts', '1 day', p_constraint_cols => ARRAY['nope']);
+SELECT partmgr.create_parent('public.fresh', 'ts', '1 day', p_constraint_cols => ARRAY['ts']);
 SELECT partmgr.create_parent('public.fresh', 'id', '10', p_epoch => 'seconds');
 -- the other functions
 SELECT partmgr.run_maintenance('public.fresh');

@@ -97,6 +97,26 @@ COMMENT ON COLUMN partmgr.part_config.maintenance_order IS
     'Sets are maintained in ascending order of this column, NULLs last.';
 COMMENT ON COLUMN partmgr.part_config.maintenance_last_run IS
     'When the last successful maintenance of this set finished (written when its run ends).';
+COMMENT ON COLUMN partmgr.part_config.constraint_cols IS
+    'Columns that get derived CHECK constraints (min .. max of their rows) on children that stopped changing.';
+COMMENT ON COLUMN partmgr.part_config.optimize_constraint IS
+    'Children more than this many below the newest child holding rows get the derived constraints.';
+COMMENT ON COLUMN partmgr.part_config.constraint_valid IS
+    'false: derived constraints are left NOT VALID (the planner then does not use them).';
+
+/*
+ * constraint_cols is checked against the parent table whenever it is
+ * written: a column the parent lacks, the control column, a column named
+ * twice or a type without ordering is refused at once.
+ */
+CREATE FUNCTION partmgr.part_config_check() RETURNS trigger
+    LANGUAGE C
+    AS 'MODULE_PATHNAME', 'pg_partmgr_part_config_check';
+COMMENT ON FUNCTION partmgr.part_config_check() IS
+    'Trigger of partmgr.part_config: refuses a constraint_cols list that cannot work.';
+CREATE TRIGGER part_config_check
+    BEFORE INSERT OR UPDATE OF constraint_cols, control ON partmgr.part_config
+    FOR EACH ROW EXECUTE FUNCTION partmgr.part_config_check();
 
 /*
  * pg_partmgr's own per-set settings, beyond pg_partman's columns.  A set
@@ -309,6 +329,38 @@ CREATE PROCEDURE partmgr.undo_partition_proc(
     AS 'MODULE_PATHNAME', 'pg_partmgr_undo_partition_proc';
 COMMENT ON PROCEDURE partmgr.undo_partition_proc(text, text, int, text, boolean, int, int, int, text[], boolean, boolean) IS
     'Undo a set into p_target_table batch by batch, committing after each batch, until no child is left.';
+
+CREATE FUNCTION partmgr.apply_constraints(
+    p_parent_table text,
+    p_child_table text DEFAULT NULL,
+    p_analyze boolean DEFAULT false,
+    p_job_id bigint DEFAULT NULL)
+    RETURNS void
+    LANGUAGE C VOLATILE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_apply_constraints';
+COMMENT ON FUNCTION partmgr.apply_constraints(text, text, boolean, bigint) IS
+    'Add the derived constraints of constraint_cols to one child (p_child_table) or to every child old enough (optimize_constraint), and validate them, in this transaction.';
+
+CREATE FUNCTION partmgr.drop_constraints(
+    p_parent_table text,
+    p_child_table text,
+    p_debug boolean DEFAULT false)
+    RETURNS void
+    LANGUAGE C VOLATILE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_drop_constraints';
+COMMENT ON FUNCTION partmgr.drop_constraints(text, text, boolean) IS
+    'Drop every derived constraint (partmanconstr_*) of one child.';
+
+CREATE PROCEDURE partmgr.reapply_constraints_proc(
+    p_parent_table text,
+    p_drop_constraints boolean DEFAULT false,
+    p_apply_constraints boolean DEFAULT false,
+    p_wait int DEFAULT 0,
+    p_dryrun boolean DEFAULT false)
+    LANGUAGE C
+    AS 'MODULE_PATHNAME', 'pg_partmgr_reapply_constraints_proc';
+COMMENT ON PROCEDURE partmgr.reapply_constraints_proc(text, boolean, boolean, int, boolean) IS
+    'Drop the derived constraints of every child and/or add and validate those of every child old enough, committing after each child; p_dryrun only reports.';
 
 CREATE FUNCTION partmgr.show_partitions(
     p_parent_table text,

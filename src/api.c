@@ -50,6 +50,7 @@
 #include "bounds.h"
 #include "catalog.h"
 #include "config.h"
+#include "constraints.h"
 #include "ddl.h"
 #include "execute.h"
 #include "api.h"
@@ -103,6 +104,31 @@ char *
 partmgr_text_arg_or_null(FunctionCallInfo fcinfo, int argno)
 {
 	return PG_ARGISNULL(argno) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(argno));
+}
+
+/*
+ * partmgr_text_array_arg
+ *		A text[] argument as a List of C strings, NULL elements left out;
+ *		NIL for a NULL argument.
+ */
+List *
+partmgr_text_array_arg(FunctionCallInfo fcinfo, int argno)
+{
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n;
+	List	   *result = NIL;
+
+	if (PG_ARGISNULL(argno))
+		return NIL;
+	deconstruct_array(PG_GETARG_ARRAYTYPE_P(argno), TEXTOID, -1, false, TYPALIGN_INT,
+					  &elems, &nulls, &n);
+	for (int i = 0; i < n; i++)
+	{
+		if (!nulls[i])
+			result = lappend(result, TextDatumGetCString(elems[i]));
+	}
+	return result;
 }
 
 /*
@@ -338,10 +364,6 @@ pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("epoch partition sets are not supported yet")));
-	if (!PG_ARGISNULL(9))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("p_constraint_cols is not supported yet")));
 	if (template_table != NULL && pg_strcasecmp(template_table, "false") != 0 &&
 		pg_strcasecmp(template_table, "f") != 0)
 		ereport(ERROR,
@@ -364,6 +386,8 @@ pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 	proto.automatic_maintenance = strcmp(automatic, "on") == 0;
 	proto.jobmon = PG_GETARG_BOOL(11);
 	proto.default_table = with_default;
+	proto.constraint_cols = partmgr_text_array_arg(fcinfo, 9);
+	partmgr_check_constraint_cols(parent.relid, control, proto.constraint_cols);
 	partmgr_axis_init(&proto.axis, parent.key_type, zone);
 
 	partmgr_context_push(&argctx, "argument %s", "p_interval");
@@ -514,6 +538,25 @@ pg_partmgr_run_maintenance_proc(PG_FUNCTION_ARGS)
 
 		if (nonatomic)
 			SPI_commit();
+
+		/* constraints added NOT VALID are validated once that is committed */
+		if (nonatomic && outcome.to_validate)
+		{
+			PartmgrSetOutcome validated;
+
+			MemoryContextSwitchTo(per_set);
+			snapshot = !ActiveSnapshotSet();
+			if (snapshot)
+				PushActiveSnapshot(GetTransactionSnapshot());
+			partmgr_validate_set(key, "run_maintenance_proc", &validated);
+			if (validated.error != NULL)
+				partmgr_report_set_failure(key, validated.error);
+			if (snapshot)
+				PopActiveSnapshot();
+			MemoryContextSwitchTo(caller);
+			MemoryContextReset(per_set);
+			SPI_commit();
+		}
 		if (wait > 0 && lnext(keys, lc) != NULL)
 			partmgr_pause_seconds(wait);
 	}

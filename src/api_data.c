@@ -56,26 +56,6 @@ PG_FUNCTION_INFO_V1(pg_partmgr_partition_data_proc);
 PG_FUNCTION_INFO_V1(pg_partmgr_undo_partition);
 PG_FUNCTION_INFO_V1(pg_partmgr_undo_partition_proc);
 
-static List *
-text_array_arg(FunctionCallInfo fcinfo, int argno)
-{
-	Datum	   *elems;
-	bool	   *nulls;
-	int			n;
-	List	   *result = NIL;
-
-	if (PG_ARGISNULL(argno))
-		return NIL;
-	deconstruct_array(PG_GETARG_ARRAYTYPE_P(argno), TEXTOID, -1, false, TYPALIGN_INT,
-					  &elems, &nulls, &n);
-	for (int i = 0; i < n; i++)
-	{
-		if (!nulls[i])
-			result = lappend(result, TextDatumGetCString(elems[i]));
-	}
-	return result;
-}
-
 static bool
 is_descending(const char *order)
 {
@@ -148,7 +128,7 @@ partition_data(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 	bool		descending;
 	bool		analyze = PG_ARGISNULL(5) || PG_GETARG_BOOL(5);
 	char	   *source = partmgr_text_arg_or_null(fcinfo, 6);
-	List	   *ignored = text_array_arg(fcinfo, 7);
+	List	   *ignored = partmgr_text_array_arg(fcinfo, 7);
 	PartmgrSet *set;
 	PartmgrDataMove move;
 	volatile uint64 total = 0;
@@ -357,7 +337,7 @@ pg_partmgr_partition_data_proc(PG_FUNCTION_ARGS)
 	int			wait = PG_ARGISNULL(5) ? 1 : PG_GETARG_INT32(5);
 	bool		descending = is_descending(PG_ARGISNULL(6) ? "ASC" : partmgr_text_arg(fcinfo, 6, "p_order"));
 	char	   *source = partmgr_text_arg_or_null(fcinfo, 7);
-	List	   *ignored = text_array_arg(fcinfo, 8);
+	List	   *ignored = partmgr_text_array_arg(fcinfo, 8);
 	bool		quiet = !PG_ARGISNULL(9) && PG_GETARG_BOOL(9);
 	bool		nonatomic = nonatomic_call(fcinfo);
 	ProcBatch	proto;
@@ -455,7 +435,7 @@ pg_partmgr_undo_partition(PG_FUNCTION_ARGS)
 	int			loop_count = PG_ARGISNULL(2) ? 1 : PG_GETARG_INT32(2);
 	char	   *batch_text = partmgr_text_arg_or_null(fcinfo, 3);
 	bool		keep_table = PG_ARGISNULL(4) || PG_GETARG_BOOL(4);
-	List	   *ignored = text_array_arg(fcinfo, 6);
+	List	   *ignored = partmgr_text_array_arg(fcinfo, 6);
 	bool		drop_cascade = !PG_ARGISNULL(7) && PG_GETARG_BOOL(7);
 	MemoryContext caller = CurrentMemoryContext;
 	TupleDesc	tupdesc;
@@ -536,7 +516,7 @@ pg_partmgr_undo_partition_proc(PG_FUNCTION_ARGS)
 	int			lock_wait = PG_ARGISNULL(5) ? 0 : PG_GETARG_INT32(5);
 	int			lock_wait_tries = PG_ARGISNULL(6) ? 10 : PG_GETARG_INT32(6);
 	int			wait = PG_ARGISNULL(7) ? 1 : PG_GETARG_INT32(7);
-	List	   *ignored = text_array_arg(fcinfo, 8);
+	List	   *ignored = partmgr_text_array_arg(fcinfo, 8);
 	bool		drop_cascade = !PG_ARGISNULL(9) && PG_GETARG_BOOL(9);
 	bool		quiet = !PG_ARGISNULL(10) && PG_GETARG_BOOL(10);
 	bool		nonatomic = nonatomic_call(fcinfo);

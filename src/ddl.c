@@ -215,9 +215,107 @@ char *
 partmgr_ddl_drop_constraint(const char *schema, const char *name,
 							const char *constraint)
 {
-	return psprintf("ALTER TABLE %s DROP CONSTRAINT %s",
-					quote_qualified_identifier(schema, name),
-					quote_identifier(constraint));
+	return partmgr_ddl_drop_constraints(schema, name, list_make1(pstrdup(constraint)));
+}
+
+/*
+ * partmgr_ddl_drop_constraints
+ *		ALTER TABLE ... DROP CONSTRAINT of several constraints at once.
+ */
+char *
+partmgr_ddl_drop_constraints(const char *schema, const char *name, List *constraints)
+{
+	StringInfoData sql;
+	ListCell   *lc;
+
+	initStringInfo(&sql);
+	appendStringInfo(&sql, "ALTER TABLE %s", quote_qualified_identifier(schema, name));
+	foreach(lc, constraints)
+		appendStringInfo(&sql, "%s DROP CONSTRAINT %s", foreach_current_index(lc) > 0 ? "," : "",
+						 quote_identifier((char *) lfirst(lc)));
+	return sql.data;
+}
+
+/*
+ * partmgr_ddl_add_checks
+ *		ALTER TABLE ... ADD CONSTRAINT name CHECK (expr) NOT VALID, ... for
+ *		derived constraints: the table is locked only while the catalog is
+ *		changed; VALIDATE CONSTRAINT reads its rows later, with a lock that
+ *		lets reads and writes go on.
+ */
+char *
+partmgr_ddl_add_checks(const char *schema, const char *name, List *constraints, List *checks)
+{
+	StringInfoData sql;
+	ListCell   *con;
+	ListCell   *check;
+
+	initStringInfo(&sql);
+	appendStringInfo(&sql, "ALTER TABLE %s", quote_qualified_identifier(schema, name));
+	forboth(con, constraints, check, checks)
+		appendStringInfo(&sql, "%s ADD CONSTRAINT %s CHECK (%s) NOT VALID",
+						 foreach_current_index(con) > 0 ? "," : "",
+						 quote_identifier((char *) lfirst(con)), (char *) lfirst(check));
+	return sql.data;
+}
+
+char *
+partmgr_ddl_validate_constraint(const char *schema, const char *name, const char *constraint)
+{
+	return psprintf("ALTER TABLE %s VALIDATE CONSTRAINT %s",
+					quote_qualified_identifier(schema, name), quote_identifier(constraint));
+}
+
+/*
+ * partmgr_ddl_column_ranges
+ *		One query over a table (ONLY) that returns, for each column, its
+ *		smallest and largest value as text (NULL when the column is NULL in
+ *		every row): min() and max() where the type has them (by_aggregate),
+ *		else the first value in the column's btree order each way.
+ */
+char *
+partmgr_ddl_column_ranges(const char *schema, const char *name, List *columns,
+						  const bool *by_aggregate)
+{
+	const char *table = quote_qualified_identifier(schema, name);
+	StringInfoData sql;
+	ListCell   *lc;
+
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "SELECT ");
+	foreach(lc, columns)
+	{
+		const char *col = quote_identifier((char *) lfirst(lc));
+		int			i = foreach_current_index(lc);
+
+		if (i > 0)
+			appendStringInfoString(&sql, ", ");
+		if (by_aggregate[i])
+			appendStringInfo(&sql, "min(%s)::text, max(%s)::text", col, col);
+		else
+			appendStringInfo(&sql,
+							 "(SELECT %s::text FROM ONLY %s WHERE %s IS NOT NULL ORDER BY %s LIMIT 1),"
+							 " (SELECT %s::text FROM ONLY %s WHERE %s IS NOT NULL ORDER BY %s DESC LIMIT 1)",
+							 col, table, col, col, col, table, col, col);
+	}
+	appendStringInfo(&sql, " FROM ONLY %s", table);
+	return sql.data;
+}
+
+/*
+ * partmgr_ddl_range_check
+ *		The CHECK expression of a derived constraint: the column between its
+ *		smallest and largest value, or NULL in every row.
+ */
+char *
+partmgr_ddl_range_check(const char *column, const char *min, const char *max)
+{
+	const char *col = quote_identifier(column);
+
+	if (min == NULL)
+		return psprintf("%s IS NULL", col);
+	return psprintf("%s >= %s AND %s <= %s", col, quote_literal_cstr(min), col,
+					quote_literal_cstr(max));
 }
 
 char *

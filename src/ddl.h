@@ -78,6 +78,15 @@ extern char *partmgr_ddl_add_range_exclusion(const PartmgrSet *set, const char *
 extern char *partmgr_ddl_drop_range_exclusion(const char *schema, const char *name);
 extern char *partmgr_ddl_key_buckets(const PartmgrSet *set, PartmgrPoint anchor,
 									 const char *schema, const char *name);
+extern char *partmgr_ddl_drop_constraints(const char *schema, const char *name,
+										  List *constraints);
+extern char *partmgr_ddl_add_checks(const char *schema, const char *name, List *constraints,
+									List *checks);
+extern char *partmgr_ddl_validate_constraint(const char *schema, const char *name,
+											 const char *constraint);
+extern char *partmgr_ddl_column_ranges(const char *schema, const char *name, List *columns,
+									   const bool *by_aggregate);
+extern char *partmgr_ddl_range_check(const char *column, const char *min, const char *max);
 extern char *partmgr_ddl_analyze(const PartmgrSet *set);
 extern char *partmgr_ddl_max_control(const PartmgrSet *set, const char *schema,
 									 const char *name, bool only);

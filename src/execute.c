@@ -252,7 +252,48 @@ typedef struct ActionContext
 	const PartmgrAction *action;
 	uint64		rows;			/* rows the action moved */
 	const char *rows_from;		/* where they came from */
+	const char *note;			/* what else the log row should say */
 } ActionContext;
+
+/* A statement run in a subtransaction of its own (validate_constraint). */
+static void
+run_utility(void *sql)
+{
+	partmgr_spi_utility((const char *) sql);
+}
+
+/*
+ * validate_constraint
+ *		VALIDATE CONSTRAINT of a derived constraint.  Rows written into the
+ *		child between the scan that derived it and the moment it was added
+ *		may lie outside it: then it is dropped (with a WARNING and a note in
+ *		the log) and the next pass derives it again from the rows as they
+ *		are.  A NOT VALID constraint would only cost a failed scan per pass.
+ */
+static void
+validate_constraint(ActionContext *ctx)
+{
+	const PartmgrAction *action = ctx->action;
+	const char *constraint = (const char *) linitial(action->constraints);
+	ErrorData  *edata = NULL;
+
+	if (partmgr_run_subxact(run_utility,
+							partmgr_ddl_validate_constraint(action->schema, action->name,
+															constraint),
+							&edata))
+		return;
+	if (edata->sqlerrcode != ERRCODE_CHECK_VIOLATION)
+		ReThrowError(edata);
+	partmgr_lock_relation(action->relid, AccessExclusiveLock);
+	partmgr_spi_utility(partmgr_ddl_drop_constraint(action->schema, action->name, constraint));
+	ctx->note = "dropped: rows outside it were written before it was added; the next pass derives it again";
+	ereport(WARNING,
+			(errcode(ERRCODE_CHECK_VIOLATION),
+			 errmsg("dropped constraint \"%s\" of \"%s\": %s", constraint,
+					quote_qualified_identifier(action->schema, action->name), edata->message),
+			 errdetail("Rows outside it were written between the scan that derived it and the moment it was added."),
+			 errhint("The next maintenance pass derives it again.")));
+}
 
 /*
  * count_in_default
@@ -724,6 +765,28 @@ execute_action(void *arg)
 			ctx->rows_from = quote_qualified_identifier(action->schema, action->name);
 			break;
 
+		case PARTMGR_ACTION_ADD_CONSTRAINTS:
+			/* catalog only (NOT VALID): the child is locked for a moment */
+			partmgr_lock_relation(action->relid, AccessExclusiveLock);
+			act_as_owner(owner, save_userid, save_sec_context);
+			partmgr_spi_utility(partmgr_ddl_add_checks(action->schema, action->name,
+													   action->constraints, action->checks));
+			break;
+
+		case PARTMGR_ACTION_VALIDATE_CONSTRAINT:
+			/* reads and writes of the child go on meanwhile */
+			partmgr_lock_relation(action->relid, ShareUpdateExclusiveLock);
+			act_as_owner(owner, save_userid, save_sec_context);
+			validate_constraint(ctx);
+			break;
+
+		case PARTMGR_ACTION_DROP_CONSTRAINTS:
+			partmgr_lock_relation(action->relid, AccessExclusiveLock);
+			act_as_owner(owner, save_userid, save_sec_context);
+			partmgr_spi_utility(partmgr_ddl_drop_constraints(action->schema, action->name,
+															 action->constraints));
+			break;
+
 		case PARTMGR_ACTION_MOVE_ROWS:
 			partmgr_lock_relation(action->from.relid, RowExclusiveLock);
 			act_as_owner(owner, save_userid, save_sec_context);
@@ -816,15 +879,16 @@ explain_failure(const PartmgrPlan *plan, const PartmgrAction *action,
  *		The detail of an action's log row: its bounds, and the rows it moved.
  */
 static char *
-action_detail(const PartmgrPlan *plan, const PartmgrAction *action, uint64 rows,
-			  const char *rows_from)
+action_detail(const PartmgrPlan *plan, const ActionContext *ctx, bool ok)
 {
-	char	   *bounds = partmgr_action_bounds(plan, action);
+	char	   *detail = partmgr_action_bounds(plan, ctx->action);
 
-	if (rows_from == NULL)
-		return bounds;
-	return psprintf("%s; " UINT64_FORMAT " rows moved in from %s",
-					bounds ? bounds : "", rows, rows_from);
+	if (ctx->rows_from != NULL)
+		detail = psprintf("%s; " UINT64_FORMAT " rows moved in from %s",
+						  detail ? detail : "", ok ? ctx->rows : 0, ctx->rows_from);
+	if (ok && ctx->note != NULL)
+		detail = psprintf("%s; %s", detail ? detail : "", ctx->note);
+	return detail;
 }
 
 /*
@@ -863,6 +927,7 @@ partmgr_execute_plan(const PartmgrPlan *plan, const char *run_by,
 		}
 		ctx.rows = 0;
 		ctx.rows_from = NULL;
+		ctx.note = NULL;
 		ok = partmgr_run_subxact(execute_action, &ctx, &edata);
 		if (!ok)
 			blocked = explain_failure(plan, ctx.action, edata);
@@ -871,7 +936,7 @@ partmgr_execute_plan(const PartmgrPlan *plan, const char *run_by,
 		partmgr_log_action(plan->set->key, run_by,
 						   partmgr_action_name(ctx.action),
 						   quote_qualified_identifier(ctx.action->schema, ctx.action->name),
-						   action_detail(plan, ctx.action, ok ? ctx.rows : 0, ctx.rows_from),
+						   action_detail(plan, &ctx, ok),
 						   started,
 						   ok ? PARTMGR_OUTCOME_DONE :
 						   (blocked || edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE) ?

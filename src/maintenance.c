@@ -46,6 +46,7 @@
 
 #include "bounds.h"
 #include "config.h"
+#include "constraints.h"
 #include "contents.h"
 #include "ddl.h"
 #include "execute.h"
@@ -338,6 +339,7 @@ typedef struct SetRun
 	const char *key;
 	const char *run_by;
 	PartmgrSet *read;			/* configuration read by the caller, or NULL */
+	PartmgrConstraintScope scope;	/* of constrain_set */
 	PartmgrSet *set;			/* loaded configuration, or NULL */
 	PartmgrSetOutcome *outcome;
 } SetRun;
@@ -420,6 +422,34 @@ retain_set(void *arg)
 	partmgr_context_pop(&ctx);
 }
 
+/*
+ * constrain_set
+ *		Plan and execute the set's derived constraints (see constraints.c):
+ *		after premake and retention, in a subtransaction of its own.
+ */
+static void
+constrain_set(void *arg)
+{
+	SetRun	   *run = (SetRun *) arg;
+	PartmgrErrorContext ctx;
+	PartmgrExecResult result;
+	PartmgrPlan *plan;
+	ListCell   *lc;
+
+	partmgr_set_context_push(&ctx, run->key);
+	plan = partmgr_plan_constraints(run->set, partmgr_read_tree(run->set),
+									run->scope);
+	partmgr_execute_plan(plan, run->run_by, &result);
+	run->outcome->error = result.error;
+	foreach(lc, plan->actions)
+	{
+		if (((PartmgrAction *) lfirst(lc))->kind == PARTMGR_ACTION_ADD_CONSTRAINTS &&
+			run->set->constraint_valid)
+			run->outcome->to_validate = true;
+	}
+	partmgr_context_pop(&ctx);
+}
+
 static void
 analyze_set(void *arg)
 {
@@ -484,6 +514,23 @@ partmgr_maintain_set(const char *key, PartmgrSet *read, bool analyze, const char
 			return;
 	}
 
+	if (run.set->constraint_cols != NIL)
+	{
+		started = GetCurrentTimestamp();
+		run.scope = PARTMGR_CONSTRAIN_PASS;
+		if (!partmgr_run_subxact(constrain_set, &run, &edata))
+		{
+			outcome->error = edata;
+			partmgr_log_action(key, run_by, "apply constraints", NULL, NULL, started,
+							   edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE ?
+							   PARTMGR_OUTCOME_SKIPPED : PARTMGR_OUTCOME_FAILED,
+							   edata);
+			return;
+		}
+		if (outcome->error != NULL)
+			return;
+	}
+
 	if (analyze && outcome->created > 0)
 	{
 		started = GetCurrentTimestamp();
@@ -498,6 +545,45 @@ partmgr_maintain_set(const char *key, PartmgrSet *read, bool analyze, const char
 			return;
 	}
 	outcome->finished = GetCurrentTimestamp();
+}
+
+/*
+ * validate_in_subxact
+ *		Load the set, take its advisory lock and validate its derived
+ *		constraints still NOT VALID.
+ */
+static void
+validate_in_subxact(void *arg)
+{
+	SetRun	   *run = (SetRun *) arg;
+
+	run->set = partmgr_config_load(run->key, false);
+	if (!partmgr_try_lock_set(run->set->parent_oid))
+		return;					/* another run works on it: it validates */
+	run->scope = PARTMGR_CONSTRAIN_VALIDATE;
+	constrain_set(run);
+}
+
+/*
+ * partmgr_validate_set
+ *		Validate a set's derived constraints that are still NOT VALID, for a
+ *		caller that committed the transaction that added them (the worker,
+ *		run_maintenance_proc): VALIDATE CONSTRAINT then holds only SHARE
+ *		UPDATE EXCLUSIVE on each child.  Errors are returned in outcome.
+ */
+void
+partmgr_validate_set(const char *key, const char *run_by, PartmgrSetOutcome *outcome)
+{
+	SetRun		run;
+	ErrorData  *edata = NULL;
+
+	memset(outcome, 0, sizeof(*outcome));
+	memset(&run, 0, sizeof(run));
+	run.key = key;
+	run.run_by = run_by;
+	run.outcome = outcome;
+	if (!partmgr_run_subxact(validate_in_subxact, &run, &edata))
+		outcome->error = edata;
 }
 
 /*

@@ -38,6 +38,10 @@ typedef struct PartmgrSetOutcome
 	ErrorData  *error;			/* why it stopped, or NULL */
 	TimestampTz finished;		/* when it succeeded (for maintenance_last_run),
 								 * or 0 */
+	bool		to_validate;	/* derived constraints were added NOT VALID: a
+								 * caller that can commit validates them in a
+								 * transaction of their own
+								 * (partmgr_validate_set) */
 } PartmgrSetOutcome;
 
 extern int	partmgr_execute_or_raise(const PartmgrPlan *plan, const char *run_by,
@@ -47,6 +51,8 @@ extern PartmgrPoint partmgr_slot_lower(const PartmgrSet *set,
 									   PartmgrPoint value);
 extern void partmgr_maintain_set(const char *key, PartmgrSet *read, bool analyze,
 								 const char *run_by, PartmgrSetOutcome *outcome);
+extern void partmgr_validate_set(const char *key, const char *run_by,
+								 PartmgrSetOutcome *outcome);
 extern void partmgr_report_set_failure(const char *key, const ErrorData *edata);
 extern void partmgr_run_maintenance(const char *table_name, bool analyze,
 									const char *run_by);

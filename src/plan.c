@@ -20,6 +20,7 @@
 #include "postgres.h"
 
 #include "catalog/namespace.h"
+#include "lib/stringinfo.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
@@ -214,6 +215,26 @@ partmgr_plan_add_fill_staged(PartmgrPlan *plan, const PartmgrRowSource *from,
 }
 
 /*
+ * partmgr_plan_add_on_child
+ *		Append an action of the given kind on an existing child (constraint
+ *		work); the caller fills in what it needs.
+ */
+PartmgrAction *
+partmgr_plan_add_on_child(PartmgrPlan *plan, PartmgrActionKind kind, const PartmgrChild *child)
+{
+	PartmgrAction *action = palloc0(sizeof(PartmgrAction));
+
+	action->kind = kind;
+	action->schema = child->schema;
+	action->name = child->name;
+	action->relid = child->relid;
+	action->lower = child->lower;
+	action->upper = child->upper;
+	plan->actions = lappend(plan->actions, action);
+	return action;
+}
+
+/*
  * partmgr_plan_add_default
  *		Append "create the default partition <parent>_default".
  */
@@ -289,6 +310,12 @@ partmgr_action_name(const PartmgrAction *action)
 		case PARTMGR_ACTION_MOVE_ROWS:
 		case PARTMGR_ACTION_FILL_STAGED:
 			return "move rows";
+		case PARTMGR_ACTION_ADD_CONSTRAINTS:
+			return "add constraints";
+		case PARTMGR_ACTION_VALIDATE_CONSTRAINT:
+			return "validate constraint";
+		case PARTMGR_ACTION_DROP_CONSTRAINTS:
+			return "drop constraints";
 	}
 	return NULL;				/* keep compiler quiet */
 }
@@ -314,6 +341,12 @@ partmgr_action_verb(const PartmgrAction *action)
 		case PARTMGR_ACTION_MOVE_ROWS:
 		case PARTMGR_ACTION_FILL_STAGED:
 			return "moved rows of";
+		case PARTMGR_ACTION_ADD_CONSTRAINTS:
+			return "added constraints to";
+		case PARTMGR_ACTION_VALIDATE_CONSTRAINT:
+			return "validated constraints of";
+		case PARTMGR_ACTION_DROP_CONSTRAINTS:
+			return "dropped constraints of";
 	}
 	return NULL;				/* keep compiler quiet */
 }
@@ -337,6 +370,26 @@ partmgr_action_bounds(const PartmgrPlan *plan, const PartmgrAction *action)
 		return psprintf("into %d new partitions, values from %s to %s", n,
 						partmgr_point_display(axis, action->lower),
 						partmgr_point_display(axis, action->upper));
+	}
+	if (action->kind == PARTMGR_ACTION_ADD_CONSTRAINTS ||
+		action->kind == PARTMGR_ACTION_VALIDATE_CONSTRAINT ||
+		action->kind == PARTMGR_ACTION_DROP_CONSTRAINTS)
+	{
+		StringInfoData buf;
+		ListCell   *name;
+		ListCell   *check;
+
+		initStringInfo(&buf);
+		if (action->kind == PARTMGR_ACTION_ADD_CONSTRAINTS)
+			forboth(name, action->constraints, check, action->checks)
+				appendStringInfo(&buf, "%s%s CHECK (%s)", buf.len > 0 ? ", " : "",
+								 quote_identifier((char *) lfirst(name)),
+								 (char *) lfirst(check));
+		else
+			foreach(name, action->constraints)
+				appendStringInfo(&buf, "%s%s", buf.len > 0 ? ", " : "",
+								 quote_identifier((char *) lfirst(name)));
+		return buf.data;
 	}
 	if (action->kind != PARTMGR_ACTION_CREATE_CHILD &&
 		action->kind != PARTMGR_ACTION_RETIRE_CHILD &&
@@ -378,6 +431,12 @@ partmgr_action_describe(const PartmgrPlan *plan, const PartmgrAction *action)
 		case PARTMGR_ACTION_MOVE_ROWS:
 		case PARTMGR_ACTION_FILL_STAGED:
 			return psprintf("%s %s", table, partmgr_action_bounds(plan, action));
+		case PARTMGR_ACTION_ADD_CONSTRAINTS:
+		case PARTMGR_ACTION_VALIDATE_CONSTRAINT:
+		case PARTMGR_ACTION_DROP_CONSTRAINTS:
+			return psprintf("partition %s of %s: %s", table,
+							partmgr_key_display(plan->set->key),
+							partmgr_action_bounds(plan, action));
 	}
 	return NULL;				/* keep compiler quiet */
 }

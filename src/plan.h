@@ -32,9 +32,13 @@ typedef enum PartmgrActionKind
 									 * CONCURRENTLY */
 	PARTMGR_ACTION_MOVE_ROWS,	/* move a range of rows from one table into
 								 * another, in one statement */
-	PARTMGR_ACTION_FILL_STAGED	/* move a range of rows of the default
+	PARTMGR_ACTION_FILL_STAGED, /* move a range of rows of the default
 								 * partition into the staged children, then
 								 * attach them */
+	PARTMGR_ACTION_ADD_CONSTRAINTS, /* add derived CHECK constraints to a
+									 * child, NOT VALID */
+	PARTMGR_ACTION_VALIDATE_CONSTRAINT, /* validate one of them */
+	PARTMGR_ACTION_DROP_CONSTRAINTS /* drop derived CHECK constraints */
 } PartmgrActionKind;
 
 /* Where rows come from and which columns travel (MOVE_ROWS, filled children). */
@@ -76,6 +80,9 @@ typedef struct PartmgrAction
 								 * table, for FILL_STAGED to fill */
 	char	   *to_schema;		/* MOVE_ROWS: the target table */
 	char	   *to_name;
+	List	   *constraints;	/* ADD, VALIDATE, DROP_CONSTRAINTS: names */
+	List	   *checks;			/* ADD_CONSTRAINTS: the CHECK expression of
+								 * each */
 } PartmgrAction;
 
 typedef struct PartmgrPlan
@@ -111,6 +118,8 @@ extern void partmgr_plan_add_move(PartmgrPlan *plan, const PartmgrRowSource *fro
 extern void partmgr_plan_add_fill_staged(PartmgrPlan *plan, const PartmgrRowSource *from,
 										PartmgrPoint lower, PartmgrPoint upper);
 extern void partmgr_plan_add_default(PartmgrPlan *plan);
+extern PartmgrAction *partmgr_plan_add_on_child(PartmgrPlan *plan, PartmgrActionKind kind,
+												const PartmgrChild *child);
 extern void partmgr_plan_add_retire(PartmgrPlan *plan, const PartmgrChild *child,
 									const PartmgrRetirement *retire);
 extern void partmgr_plan_add_finalize(PartmgrPlan *plan, const PartmgrChild *child);

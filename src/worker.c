@@ -581,6 +581,27 @@ maintain_in_transaction(const char *key, MemoryContext cxt, PartmgrRunStamps *st
 			partmgr_retire_concurrently(outcome.deferred_plan,
 										(const PartmgrAction *) lfirst(lc),
 										"worker", cxt);
+
+		/* constraints added NOT VALID are validated once that is committed */
+		if (outcome.to_validate)
+		{
+			PartmgrSetOutcome validated;
+
+			SetCurrentStatementStartTimestamp();
+			StartTransactionCommand();
+			SPI_connect();
+			PushActiveSnapshot(GetTransactionSnapshot());
+			pgstat_report_activity(STATE_RUNNING,
+								   psprintf("pg_partmgr: validating constraints of partition set %s", key));
+			MemoryContextSwitchTo(cxt);
+			partmgr_validate_set(key, "worker", &validated);
+			if (validated.error != NULL)
+				partmgr_report_set_failure(key, validated.error);
+			SPI_finish();
+			PopActiveSnapshot();
+			CommitTransactionCommand();
+			MemoryContextSwitchTo(cxt);
+		}
 	}
 	PG_CATCH();
 	{

@@ -243,9 +243,9 @@ SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_ts', 'ts', '1 day', p_
 SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_ts', 'ts', '1 day', p_epoch => 'seconds')$$,
     '0A000', 'epoch partition sets are not supported yet',
     'create_parent with p_epoch seconds');
-SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_ts', 'ts', '1 day', p_constraint_cols => ARRAY['id'])$$,
-    '0A000', 'p_constraint_cols is not supported yet',
-    'create_parent with p_constraint_cols');
+SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_ts', 'ts', '1 day', p_constraint_cols => ARRAY['ts'])$$,
+    '22023', 'constraint_cols cannot name the control column "ts" of public.tap_ts',
+    'create_parent with the control column in p_constraint_cols');
 SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_ts', 'ts', '1 day', p_template_table => 'public.tap_plain')$$,
     '0A000', 'template tables are not supported yet',
     'create_parent with p_template_table');

@@ -1,0 +1,344 @@
+/*-------------------------------------------------------------------------
+ *
+ * api_constraints.c
+ *	  SQL-callable functions for derived constraints: apply_constraints,
+ *	  drop_constraints, the procedure reapply_constraints_proc, and the
+ *	  trigger that checks part_config.constraint_cols when it is written.
+ *
+ * The functions run in the caller's transaction: apply_constraints adds
+ * and validates there, so it holds ACCESS EXCLUSIVE on each child it
+ * constrains until the caller commits.  reapply_constraints_proc commits
+ * after each step when called as a top-level CALL, and validates in a
+ * transaction of its own (SHARE UPDATE EXCLUSIVE only).
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/api_constraints.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "commands/trigger.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "nodes/parsenodes.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+
+#include "api.h"
+#include "catalog.h"
+#include "config.h"
+#include "constraints.h"
+#include "ddl.h"
+#include "execute.h"
+#include "maintenance.h"
+#include "spi_util.h"
+
+PG_FUNCTION_INFO_V1(pg_partmgr_apply_constraints);
+PG_FUNCTION_INFO_V1(pg_partmgr_drop_constraints);
+PG_FUNCTION_INFO_V1(pg_partmgr_reapply_constraints_proc);
+PG_FUNCTION_INFO_V1(pg_partmgr_part_config_check);
+
+/*
+ * named_child
+ *		The child of the set a user named, or an error (22023) naming both.
+ */
+static const PartmgrChild *
+named_child(const PartmgrSet *set, const PartmgrTree *tree, const char *name)
+{
+	const PartmgrChild *child = partmgr_tree_find_child(tree, partmgr_resolve_table(name, false));
+
+	if (child == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("table \"%s\" is not a child of partition set \"%s\"", name, set->key)));
+	return child;
+}
+
+/*
+ * pg_partmgr_apply_constraints
+ *		apply_constraints(p_parent_table, p_child_table, p_analyze, p_job_id):
+ *		the derived constraints of one child (whether or not it is old
+ *		enough), or of every child old enough, added and validated now.  A
+ *		set without constraint_cols is left alone, as in pg_partman.
+ */
+Datum
+pg_partmgr_apply_constraints(PG_FUNCTION_ARGS)
+{
+	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
+	char	   *child_name = partmgr_text_arg_or_null(fcinfo, 1);
+	bool		analyze = !PG_ARGISNULL(2) && PG_GETARG_BOOL(2);
+	PartmgrSet *set;
+	PartmgrTree *tree;
+	PartmgrPlan *plan;
+
+	SPI_connect();
+	set = partmgr_config_load_table(table);
+	partmgr_lock_set_or_raise(set->parent_oid, set->key);
+	tree = partmgr_read_tree(set);
+	if (child_name != NULL)
+	{
+		const PartmgrChild *child = named_child(set, tree, child_name);
+
+		plan = partmgr_plan_new(set, tree);
+		partmgr_plan_child_constraints(plan, child, set->constraint_valid);
+	}
+	else
+		plan = partmgr_plan_constraints(set, tree, PARTMGR_CONSTRAIN_ELIGIBLE);
+	(void) partmgr_execute_or_raise(plan, "apply_constraints", NULL);
+	if (analyze && set->constraint_cols != NIL)
+		partmgr_spi_utility(partmgr_ddl_analyze(set));
+	SPI_finish();
+	PG_RETURN_VOID();
+}
+
+/*
+ * pg_partmgr_drop_constraints
+ *		drop_constraints(p_parent_table, p_child_table, p_debug): drop every
+ *		derived constraint of one child.  p_debug reports each with a NOTICE.
+ */
+Datum
+pg_partmgr_drop_constraints(PG_FUNCTION_ARGS)
+{
+	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
+	char	   *child_name = partmgr_text_arg(fcinfo, 1, "p_child_table");
+	bool		debug = !PG_ARGISNULL(2) && PG_GETARG_BOOL(2);
+	PartmgrSet *set;
+	PartmgrTree *tree;
+	PartmgrPlan *plan;
+	ListCell   *lc;
+
+	SPI_connect();
+	set = partmgr_config_load_table(table);
+	partmgr_lock_set_or_raise(set->parent_oid, set->key);
+	tree = partmgr_read_tree(set);
+	plan = partmgr_plan_new(set, tree);
+	partmgr_plan_drop_constraints(plan, named_child(set, tree, child_name));
+	(void) partmgr_execute_or_raise(plan, "drop_constraints", NULL);
+	if (debug)
+	{
+		foreach(lc, plan->actions)
+		{
+			PartmgrAction *action = (PartmgrAction *) lfirst(lc);
+
+			ereport(NOTICE,
+					(errmsg("%s %s", partmgr_action_verb(action),
+							partmgr_action_describe(plan, action))));
+		}
+	}
+	SPI_finish();
+	PG_RETURN_VOID();
+}
+
+/*
+ * reapply_step
+ *		One step of reapply_constraints_proc on one child, in the current
+ *		transaction: with the set reloaded (the caller may have committed),
+ *		its advisory lock taken, drop (what == 'd'), add NOT VALID ('a') or
+ *		validate ('v') that child's derived constraints.  With dryrun, the
+ *		step is planned and reported, not run.
+ */
+static void
+reapply_step(const char *table, Oid child_relid, char what, bool dryrun)
+{
+	PartmgrSet *set = partmgr_config_load_table(table);
+	PartmgrTree *tree;
+	const PartmgrChild *child;
+	PartmgrPlan *plan;
+	ListCell   *lc;
+
+	partmgr_lock_set_or_raise(set->parent_oid, set->key);
+	tree = partmgr_read_tree(set);
+	child = partmgr_tree_find_child(tree, child_relid);
+	if (child == NULL)
+		return;					/* detached or dropped meanwhile */
+	plan = partmgr_plan_new(set, tree);
+	if (what == 'd')
+		partmgr_plan_drop_constraints(plan, child);
+	else if (what == 'a')
+		partmgr_plan_child_constraints(plan, child, false);
+	else
+	{
+		PartmgrPlan *all = partmgr_plan_constraints(set, tree, PARTMGR_CONSTRAIN_VALIDATE);
+
+		foreach(lc, all->actions)
+		{
+			if (((PartmgrAction *) lfirst(lc))->relid == child_relid)
+				plan->actions = lappend(plan->actions, lfirst(lc));
+		}
+	}
+	if (!dryrun)
+	{
+		(void) partmgr_execute_or_raise(plan, "reapply_constraints_proc", NULL);
+		return;
+	}
+	foreach(lc, plan->actions)
+	{
+		PartmgrAction *action = (PartmgrAction *) lfirst(lc);
+
+		ereport(NOTICE,
+				(errmsg("dry run: %s: %s", partmgr_action_name(action),
+						partmgr_action_describe(plan, action))));
+	}
+}
+
+/* Run a step with a snapshot, then commit when the call can. */
+static void
+reapply_and_commit(const char *table, Oid child, char what, bool dryrun, bool nonatomic)
+{
+	bool		snapshot = !ActiveSnapshotSet();
+
+	if (snapshot)
+		PushActiveSnapshot(GetTransactionSnapshot());
+	reapply_step(table, child, what, dryrun);
+	if (snapshot)
+		PopActiveSnapshot();
+	if (nonatomic)
+		SPI_commit();
+}
+
+/*
+ * pg_partmgr_reapply_constraints_proc
+ *		PROCEDURE reapply_constraints_proc(p_parent_table, p_drop_constraints,
+ *		p_apply_constraints, p_wait, p_dryrun): drop the derived constraints
+ *		of every child, then add those of every child old enough, committing
+ *		after each child (and validating in a transaction of its own), and
+ *		pausing p_wait seconds between children; then ANALYZE the parent.
+ *		p_dryrun reports what would be done and changes nothing.
+ */
+Datum
+pg_partmgr_reapply_constraints_proc(PG_FUNCTION_ARGS)
+{
+	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
+	bool		drop = !PG_ARGISNULL(1) && PG_GETARG_BOOL(1);
+	bool		apply = !PG_ARGISNULL(2) && PG_GETARG_BOOL(2);
+	int			wait = PG_ARGISNULL(3) ? 0 : PG_GETARG_INT32(3);
+	bool		dryrun = !PG_ARGISNULL(4) && PG_GETARG_BOOL(4);
+	bool		nonatomic = fcinfo->context != NULL && IsA(fcinfo->context, CallContext) &&
+		!castNode(CallContext, fcinfo->context)->atomic;
+	PartmgrSet *set;
+	PartmgrTree *tree;
+	List	   *all = NIL;
+	List	   *eligible = NIL;
+	bool		snapshot;
+	bool		validate;
+	ListCell   *lc;
+
+	if (wait < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("p_wait must not be negative, not %d", wait)));
+
+	/* in a non-atomic connection, SPI's memory survives our commits */
+	SPI_connect_ext(nonatomic ? SPI_OPT_NONATOMIC : 0);
+	snapshot = !ActiveSnapshotSet();
+	if (snapshot)
+		PushActiveSnapshot(GetTransactionSnapshot());
+	set = partmgr_config_load_table(table);
+	table = set->key;
+	validate = set->constraint_valid;
+	tree = partmgr_read_tree(set);
+	for (int i = 0; i < tree->nchildren; i++)
+		all = lappend_oid(all, tree->children[i].relid);
+	foreach(lc, partmgr_eligible_children(set, tree))
+		eligible = lcons_oid(tree->children[lfirst_int(lc)].relid, eligible);
+	if (set->constraint_cols == NIL)
+		ereport(NOTICE,
+				(errmsg("partition set \"%s\" has no constraint_cols: nothing to apply", set->key)));
+	if (snapshot)
+		PopActiveSnapshot();
+
+	if (drop)
+	{
+		foreach(lc, all)
+		{
+			reapply_and_commit(table, lfirst_oid(lc), 'd', dryrun, nonatomic);
+			if (wait > 0 && !dryrun && lnext(all, lc) != NULL)
+				partmgr_pause_seconds(wait);
+		}
+	}
+	if (apply)
+	{
+		/* oldest first, as pg_partman */
+		foreach(lc, eligible)
+		{
+			reapply_and_commit(table, lfirst_oid(lc), 'a', dryrun, nonatomic);
+			if (validate && !dryrun)
+				reapply_and_commit(table, lfirst_oid(lc), 'v', dryrun, nonatomic);
+			if (wait > 0 && !dryrun && lnext(eligible, lc) != NULL)
+				partmgr_pause_seconds(wait);
+		}
+	}
+	if (!dryrun && (drop || apply))
+	{
+		snapshot = !ActiveSnapshotSet();
+		if (snapshot)
+			PushActiveSnapshot(GetTransactionSnapshot());
+		partmgr_spi_utility(partmgr_ddl_analyze(partmgr_config_load_table(table)));
+		if (snapshot)
+			PopActiveSnapshot();
+	}
+	SPI_finish();
+	PG_RETURN_VOID();
+}
+
+/*
+ * pg_partmgr_part_config_check
+ *		BEFORE INSERT OR UPDATE trigger on part_config: a constraint_cols
+ *		list is checked against the parent table when it is written (see
+ *		partmgr_check_constraint_cols), so a bad one never reaches
+ *		maintenance.  A row whose parent table does not exist is left to
+ *		maintenance to report.
+ */
+Datum
+pg_partmgr_part_config_check(PG_FUNCTION_ARGS)
+{
+	TriggerData *trigdata = (TriggerData *) fcinfo->context;
+	HeapTuple	tuple;
+	TupleDesc	desc;
+	bool		isnull;
+	Datum		cols;
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n;
+	List	   *columns = NIL;
+	Oid			parent;
+	char	   *control;
+
+	if (!CALLED_AS_TRIGGER(fcinfo))
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("partmgr.part_config_check() must be called as a trigger")));
+	tuple = TRIGGER_FIRED_BY_UPDATE(trigdata->tg_event) ? trigdata->tg_newtuple :
+		trigdata->tg_trigtuple;
+	desc = trigdata->tg_relation->rd_att;
+	cols = heap_getattr(tuple, SPI_fnumber(desc, "constraint_cols"), desc, &isnull);
+	if (isnull)
+		return PointerGetDatum(tuple);
+
+	parent = partmgr_resolve_table(SPI_getvalue(tuple, desc, SPI_fnumber(desc, "parent_table")),
+								   true);
+	if (!OidIsValid(parent))
+		return PointerGetDatum(tuple);
+	control = SPI_getvalue(tuple, desc, SPI_fnumber(desc, "control"));
+	deconstruct_array(DatumGetArrayTypeP(cols), TEXTOID, -1, false, TYPALIGN_INT,
+					  &elems, &nulls, &n);
+	for (int i = 0; i < n; i++)
+	{
+		if (nulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("constraint_cols must not contain NULL")));
+		columns = lappend(columns, TextDatumGetCString(elems[i]));
+	}
+	partmgr_check_constraint_cols(parent, control, columns);
+	return PointerGetDatum(tuple);
+}
