@@ -177,6 +177,26 @@ ok( $node->poll_query_until('postgres',
 		"SELECT to_regclass('public.events_p60') IS NOT NULL"),
 	'after a restart the worker maintains again');
 
+# derived constraints: the worker adds them NOT VALID and validates them in a
+# transaction of its own right after
+$node->safe_psql('postgres', q{
+	CREATE TABLE public.orders (id bigint NOT NULL, order_no int) PARTITION BY RANGE (id);
+	SELECT partmgr.create_parent('public.orders', 'id', '10', p_premake => 1,
+								 p_start_partition => '0', p_constraint_cols => ARRAY['order_no']);
+	UPDATE partmgr.part_config SET optimize_constraint = 0 WHERE parent_table = 'public.orders';
+	INSERT INTO public.orders SELECT g, 1000 + g FROM generate_series(0, 19) g;
+});
+ok( $node->poll_query_until('postgres', q{
+		SELECT convalidated AND pg_get_constraintdef(oid) LIKE '%1000%1009%'
+		  FROM pg_constraint WHERE conname = 'partmanconstr_orders_p0_order_no'}),
+	'the worker derives a constraint for an old child and validates it');
+is( $node->safe_psql('postgres', q{
+		SELECT string_agg(action || ':' || outcome, ',' ORDER BY log_id)
+		  FROM partmgr.maintenance_log
+		 WHERE parent_table = 'public.orders' AND action LIKE '%constraint%'}),
+	'add constraints:done,validate constraint:done',
+	'added, then validated, by the worker');
+
 # disabled: no runs
 $node->append_conf('postgresql.conf', 'pg_partmgr.enabled = off');
 $node->reload;
