@@ -77,8 +77,8 @@ bool		partmgr_in_worker = false;
 /* longest pause between two attempts to take a lock */
 #define MAX_LOCK_RETRY_PAUSE_MS 20
 
-static const char *
-lock_mode_text(LOCKMODE mode)
+const char *
+partmgr_lock_mode_name(LOCKMODE mode)
 {
 	switch (mode)
 	{
@@ -145,7 +145,7 @@ report_lock_unavailable(Oid relid, LOCKMODE mode)
 			(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
 			 errmsg("could not lock table \"%s\" in %s mode within %d ms",
 					relname ? quote_qualified_identifier(nspname, relname) : "?",
-					lock_mode_text(mode), partmgr_lock_timeout),
+					partmgr_lock_mode_name(mode), partmgr_lock_timeout),
 			 pids[0] != '\0' ?
 			 errdetail_plural("Process %s holds a conflicting lock.",
 							  "Processes %s hold conflicting locks.",
@@ -253,46 +253,101 @@ typedef struct ActionContext
 	uint64		rows;			/* rows the action moved */
 	const char *rows_from;		/* where they came from */
 	const char *note;			/* what else the log row should say */
+	List	   *statements;		/* of char *: the SQL it ran */
 } ActionContext;
 
-/* A statement run in a subtransaction of its own (validate_constraint). */
+/*
+ * Working out an action.
+ *
+ * partmgr_action_work lists, from the catalogs (and for rows in the default
+ * partition, the data) as they are now, the locks an action takes in the
+ * order it takes them, the statements it runs in the order it runs them,
+ * and the tables they read in full.  The executor takes each lock as it is
+ * listed (so decisions that depend on the data are made under the locks)
+ * and then runs exactly the listed statements; plan_maintenance() shows the
+ * same lists without taking the locks.  That is why a dry run and a run
+ * cannot disagree.
+ */
 static void
-run_utility(void *sql)
+work_lock(PartmgrActionWork *work, Oid relid, LOCKMODE mode)
 {
-	partmgr_spi_utility((const char *) sql);
+	PartmgrWorkLock *lock = palloc(sizeof(PartmgrWorkLock));
+
+	lock->relid = relid;
+	lock->mode = mode;
+	work->locks = lappend(work->locks, lock);
+	/* a dry run takes ACCESS SHARE, to look at what a table holds */
+	if (work->take_locks || mode == AccessShareLock)
+		partmgr_lock_relation(relid, mode);
+}
+
+/* Whether the work holds (or, in a dry run, would hold) a lock at least this strong. */
+static bool
+work_holds(const PartmgrActionWork *work, Oid relid, LOCKMODE mode)
+{
+	ListCell   *lc;
+
+	foreach(lc, work->locks)
+	{
+		PartmgrWorkLock *lock = (PartmgrWorkLock *) lfirst(lc);
+
+		if (lock->relid == relid && lock->mode >= mode)
+			return true;
+	}
+	return false;
+}
+
+static PartmgrWorkStatement *
+work_sql(PartmgrActionWork *work, char *sql, bool as_owner)
+{
+	PartmgrWorkStatement *stmt = palloc0(sizeof(PartmgrWorkStatement));
+
+	Assert(as_owner || !work->owner_from_here);
+	stmt->sql = sql;
+	stmt->as_owner = as_owner;
+	stmt->kind = PARTMGR_STMT_UTILITY;
+	work->owner_from_here |= as_owner;
+	work->statements = lappend(work->statements, stmt);
+	return stmt;
+}
+
+static void
+work_read(PartmgrActionWork *work, Oid relid, const char *why)
+{
+	work->reads = lappend(work->reads,
+						  psprintf("%s: %s",
+								   quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
+															  get_rel_name(relid)),
+								   why));
 }
 
 /*
- * validate_constraint
- *		VALIDATE CONSTRAINT of a derived constraint.  Rows written into the
- *		child between the scan that derived it and the moment it was added
- *		may lie outside it: then it is dropped (with a WARNING and a note in
- *		the log) and the next pass derives it again from the rows as they
- *		are.  A NOT VALID constraint would only cost a failed scan per pass.
+ * work_move
+ *		The statements that move the rows of a source with keys in [lower,
+ *		upper) into a table.  A source held in ACCESS EXCLUSIVE mode (the
+ *		default partition) is copied, then emptied of that range, in two
+ *		statements; any other in one, so that rows written meanwhile are
+ *		never deleted without being copied.
  */
 static void
-validate_constraint(ActionContext *ctx)
+work_move(PartmgrActionWork *work, const PartmgrSet *set, const PartmgrRowSource *from,
+		  const char *to_schema, const char *to_name, PartmgrPoint lower,
+		  PartmgrPoint upper, bool as_owner)
 {
-	const PartmgrAction *action = ctx->action;
-	const char *constraint = (const char *) linitial(action->constraints);
-	ErrorData  *edata = NULL;
+	const char *name = quote_qualified_identifier(from->schema, from->name);
 
-	if (partmgr_run_subxact(run_utility,
-							partmgr_ddl_validate_constraint(action->schema, action->name,
-															constraint),
-							&edata))
-		return;
-	if (edata->sqlerrcode != ERRCODE_CHECK_VIOLATION)
-		ReThrowError(edata);
-	partmgr_lock_relation(action->relid, AccessExclusiveLock);
-	partmgr_spi_utility(partmgr_ddl_drop_constraint(action->schema, action->name, constraint));
-	ctx->note = "dropped: rows outside it were written before it was added; the next pass derives it again";
-	ereport(WARNING,
-			(errcode(ERRCODE_CHECK_VIOLATION),
-			 errmsg("dropped constraint \"%s\" of \"%s\": %s", constraint,
-					quote_qualified_identifier(action->schema, action->name), edata->message),
-			 errdetail("Rows outside it were written between the scan that derived it and the moment it was added."),
-			 errhint("The next maintenance pass derives it again.")));
+	work_read(work, from->relid, "the rows to move are read");
+	if (work_holds(work, from->relid, AccessExclusiveLock))
+	{
+		work_sql(work, partmgr_ddl_copy_rows(set, from, to_schema, to_name, lower, upper),
+				 as_owner)->kind = PARTMGR_STMT_COPY;
+		work_sql(work, partmgr_ddl_delete_rows(set, from->schema, from->name, lower, upper),
+				 as_owner)->kind = PARTMGR_STMT_DELETE;
+	}
+	else
+		work_sql(work, partmgr_ddl_move_rows(set, from, to_schema, to_name, lower, upper),
+				 as_owner)->kind = PARTMGR_STMT_MOVE;
+	((PartmgrWorkStatement *) llast(work->statements))->rows_from = name;
 }
 
 /*
@@ -316,16 +371,16 @@ count_in_default(const PartmgrSet *set, const PartmgrAction *action, Oid default
 
 /*
  * rows_in_default
- *		Whether the default partition (locked) holds rows of a new child's
- *		range, and then *source describes it as where to fill the child from.
- *		Unless the plan moves data at the caller's request, maintenance moves
- *		at most pg_partmgr.default_move_limit such rows itself: more raises
- *		23514 with the count and the call that moves them, and the child is
- *		left for later.
+ *		Whether the default partition holds rows of a new child's range, and
+ *		then *source describes it as where to fill the child from.  Unless
+ *		the plan moves data at the caller's request, maintenance moves at
+ *		most pg_partmgr.default_move_limit such rows itself: more raises
+ *		23514 with the count and the call that moves them (a dry run notes
+ *		it instead), and the child is left for later.
  */
 static bool
 rows_in_default(const PartmgrPlan *plan, const PartmgrAction *action, Oid default_oid,
-				PartmgrRowSource *source)
+				PartmgrActionWork *work, PartmgrRowSource *source)
 {
 	const PartmgrSet *set = plan->set;
 	char	   *schema = get_namespace_name(get_rel_namespace(default_oid));
@@ -336,6 +391,13 @@ rows_in_default(const PartmgrPlan *plan, const PartmgrAction *action, Oid defaul
 	if (found == 0)
 		return false;
 	if (!plan->moving_data && found > limit)
+	{
+		if (!work->take_locks)
+		{
+			work->skip = psprintf("the default partition holds more than " INT64_FORMAT
+								  " rows of its range (pg_partmgr.default_move_limit)", limit);
+			return false;
+		}
 		ereport(ERROR,
 				(errcode(ERRCODE_CHECK_VIOLATION),
 				 errmsg("the default partition of \"%s\" holds rows for the new child \"%s\"",
@@ -349,6 +411,7 @@ rows_in_default(const PartmgrPlan *plan, const PartmgrAction *action, Oid defaul
 				 errhint("Move them with SELECT partmgr.partition_data_%s(%s) or CALL partmgr.partition_data_proc(%s), which create the child.",
 						 set->axis.kind == PARTMGR_KEY_TIME ? "time" : "id",
 						 quote_literal_cstr(set->key), quote_literal_cstr(set->key))));
+	}
 
 	memset(source, 0, sizeof(*source));
 	source->relid = default_oid;
@@ -359,68 +422,129 @@ rows_in_default(const PartmgrPlan *plan, const PartmgrAction *action, Oid defaul
 }
 
 /*
- * lock_fill_sources
- *		For a new child, with the parent locked in SHARE UPDATE EXCLUSIVE
- *		mode: lock the default partition, which attaching scans, and the
- *		tables the child is filled from -- the default partition when it
- *		holds rows of the child's range, then the action's own source.
- *		Returns how many sources were put in fills.
+ * work_fill_sources
+ *		For a new child, with the parent listed in SHARE UPDATE EXCLUSIVE
+ *		mode: the default partition, which attaching scans, and the tables
+ *		the child is filled from -- the default partition when it holds rows
+ *		of the child's range, then the action's own source.  Returns how many
+ *		sources were put in fills.
  *
  *		A child filled as it is attached takes the parent in ACCESS
  *		EXCLUSIVE mode, before the default partition: a query that planned
  *		against the old list of partitions and then waited for the default
  *		partition would otherwise read the default after the rows left it,
- *		and never see them in the new child.
+ *		and never see them in the new child.  A default partition without a
+ *		block (the usual case) is not queried.
  */
 static int
-lock_fill_sources(const PartmgrPlan *plan, const PartmgrAction *action,
-				  PartmgrRowSource *fills)
+work_fill_sources(const PartmgrPlan *plan, const PartmgrAction *action,
+				  PartmgrActionWork *work, PartmgrRowSource *fills)
 {
 	const PartmgrSet *set = plan->set;
 	Oid			default_oid = get_default_partition_oid(set->parent_oid);
-	bool		parent_locked = false;
 	bool		empty_default = true;
 	int			n = 0;
 
-	/* a default partition without a block (the usual case) is not queried */
 	if (OidIsValid(default_oid))
 	{
-		partmgr_lock_relation(default_oid, AccessShareLock);
+		work_lock(work, default_oid, AccessShareLock);
 		empty_default = partmgr_has_no_blocks(default_oid);
 	}
 	if (OidIsValid(action->from.relid) ||
 		(!empty_default && count_in_default(set, action, default_oid, 0) > 0))
-	{
-		partmgr_lock_relation(set->parent_oid, AccessExclusiveLock);
-		parent_locked = true;
-	}
+		work_lock(work, set->parent_oid, AccessExclusiveLock);
 	if (OidIsValid(default_oid))
 	{
-		partmgr_lock_relation(default_oid, AccessExclusiveLock);
+		work_lock(work, default_oid, AccessExclusiveLock);
 		/* asked again now that nothing can add rows */
 		if (action->from.relid != default_oid &&
 			!partmgr_has_no_blocks(default_oid) &&
-			rows_in_default(plan, action, default_oid, &fills[n]))
+			rows_in_default(plan, action, default_oid, work, &fills[n]))
 			n++;
+		if (!partmgr_has_no_blocks(default_oid))
+			work_read(work, default_oid, "ATTACH checks that it holds no row of the new range");
 	}
 	if (OidIsValid(action->from.relid))
 	{
 		if (action->from.relid != default_oid)
-			partmgr_lock_relation(action->from.relid, RowExclusiveLock);
+			work_lock(work, action->from.relid, RowExclusiveLock);
 		fills[n++] = action->from;
 	}
-	if (n > 0 && !parent_locked)
-		partmgr_lock_relation(set->parent_oid, AccessExclusiveLock);
+	if (n > 0 && !work_holds(work, set->parent_oid, AccessExclusiveLock))
+		work_lock(work, set->parent_oid, AccessExclusiveLock);
 	return n;
 }
 
 /*
- * lock_referencing_tables
- *		Lock every table whose foreign key references the child: detaching
- *		the child drops the key's clone on it (ACCESS EXCLUSIVE).
+ * retire_statements
+ *		What happens to a child once detached, as the retirement says:
+ *		DROP TABLE, or -- kept -- its indexes dropped, its publications left,
+ *		its schema changed.  Read from the catalogs; the same before and
+ *		after the detach (the child's indexes keep their names).
+ */
+static List *
+retire_statements(const PartmgrAction *action)
+{
+	const PartmgrRetirement *retire = &action->retire;
+	Oid			types[1] = {OIDOID};
+	Datum		values[1];
+	List	   *statements = NIL;
+	uint64		n;
+
+	if (!retire->keep_table && retire->schema == NULL)
+		return list_make1(partmgr_ddl_drop_table(action->schema, action->name,
+												 retire->cascade));
+
+	values[0] = ObjectIdGetDatum(action->relid);
+	if (!retire->keep_index)
+	{
+		static const char *const sql =
+		"SELECT c.relname, con.conname FROM pg_catalog.pg_index i"
+		"  JOIN pg_catalog.pg_class c ON c.oid = i.indexrelid"
+		"  LEFT JOIN pg_catalog.pg_constraint con"
+		"    ON con.conindid = i.indexrelid AND con.conrelid = i.indrelid"
+		" WHERE i.indrelid = $1 ORDER BY c.relname";
+
+		n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT);
+		for (uint64 i = 0; i < n; i++)
+		{
+			char	   *index = partmgr_spi_text(i, 1);
+			char	   *constraint = partmgr_spi_text(i, 2);
+
+			statements = lappend(statements, constraint ?
+								 partmgr_ddl_drop_constraint(action->schema, action->name, constraint) :
+								 partmgr_ddl_drop_index(action->schema, index));
+		}
+	}
+	if (!retire->keep_publication)
+	{
+		static const char *const sql =
+		"SELECT p.pubname FROM pg_catalog.pg_publication_rel r"
+		"  JOIN pg_catalog.pg_publication p ON p.oid = r.prpubid"
+		" WHERE r.prrelid = $1 ORDER BY p.pubname";
+
+		n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT);
+		for (uint64 i = 0; i < n; i++)
+			statements = lappend(statements,
+								 partmgr_ddl_drop_from_publication(partmgr_spi_text(i, 1),
+																   action->schema,
+																   action->name));
+	}
+	if (retire->schema != NULL)
+		statements = lappend(statements,
+							 partmgr_ddl_set_schema(action->schema, action->name,
+													retire->schema));
+	return statements;
+}
+
+/*
+ * work_referencing_tables
+ *		Every table whose foreign key references the child: detaching the
+ *		child drops the key's clone on it (ACCESS EXCLUSIVE), and PostgreSQL
+ *		reads it to check that no row references the child.
  */
 static void
-lock_referencing_tables(Oid child)
+work_referencing_tables(PartmgrActionWork *work, Oid child)
 {
 	static const char *const sql =
 	"SELECT DISTINCT conrelid FROM pg_catalog.pg_constraint"
@@ -440,86 +564,10 @@ lock_referencing_tables(Oid child)
 		tables[i] = DatumGetObjectId(partmgr_spi_value(i, 1, &isnull));
 	}
 	for (uint64 i = 0; i < n; i++)
-		partmgr_lock_relation(tables[i], AccessExclusiveLock);
-}
-
-/*
- * run_statements
- *		Run utility statements built from a query's result (collected first:
- *		running one replaces the result).
- */
-static void
-run_statements(List *statements)
-{
-	ListCell   *lc;
-
-	foreach(lc, statements)
-		partmgr_spi_utility((char *) lfirst(lc));
-}
-
-/*
- * retire_detached
- *		What happens to a child retention has just detached: dropped, or kept
- *		-- without its indexes, out of its publications, in another schema --
- *		as the action says.
- */
-static void
-retire_detached(const PartmgrAction *action)
-{
-	const PartmgrRetirement *retire = &action->retire;
-	Oid			types[1] = {OIDOID};
-	Datum		values[1];
-	uint64		n;
-
-	if (!retire->keep_table && retire->schema == NULL)
 	{
-		partmgr_spi_utility(partmgr_ddl_drop_table(action->schema, action->name,
-												   retire->cascade));
-		return;
+		work_lock(work, tables[i], AccessExclusiveLock);
+		work_read(work, tables[i], "DETACH checks that no row references the child");
 	}
-
-	values[0] = ObjectIdGetDatum(action->relid);
-	if (!retire->keep_index)
-	{
-		static const char *const sql =
-		"SELECT c.relname, con.conname FROM pg_catalog.pg_index i"
-		"  JOIN pg_catalog.pg_class c ON c.oid = i.indexrelid"
-		"  LEFT JOIN pg_catalog.pg_constraint con"
-		"    ON con.conindid = i.indexrelid AND con.conrelid = i.indrelid"
-		" WHERE i.indrelid = $1 ORDER BY c.relname";
-		List	   *statements = NIL;
-
-		n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT);
-		for (uint64 i = 0; i < n; i++)
-		{
-			char	   *index = partmgr_spi_text(i, 1);
-			char	   *constraint = partmgr_spi_text(i, 2);
-
-			statements = lappend(statements, constraint ?
-								 partmgr_ddl_drop_constraint(action->schema, action->name, constraint) :
-								 partmgr_ddl_drop_index(action->schema, index));
-		}
-		run_statements(statements);
-	}
-	if (!retire->keep_publication)
-	{
-		static const char *const sql =
-		"SELECT p.pubname FROM pg_catalog.pg_publication_rel r"
-		"  JOIN pg_catalog.pg_publication p ON p.oid = r.prpubid"
-		" WHERE r.prrelid = $1 ORDER BY p.pubname";
-		List	   *statements = NIL;
-
-		n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT);
-		for (uint64 i = 0; i < n; i++)
-			statements = lappend(statements,
-								 partmgr_ddl_drop_from_publication(partmgr_spi_text(i, 1),
-																   action->schema,
-																   action->name));
-		run_statements(statements);
-	}
-	if (retire->schema != NULL)
-		partmgr_spi_utility(partmgr_ddl_set_schema(action->schema, action->name,
-												   retire->schema));
 }
 
 /*
@@ -539,152 +587,294 @@ act_as_owner(Oid owner, Oid save_userid, int save_sec_context)
 }
 
 /*
- * move_rows
- *		Move the rows of a source with keys in [lower, upper) into a table.
- *		A source this transaction holds in ACCESS EXCLUSIVE mode (the default
- *		partition) is copied, then emptied of that range, in two statements;
- *		any other in one, so that rows written meanwhile are never deleted
- *		without being copied.  Returns the number of rows moved.
- */
-static uint64
-move_rows(const PartmgrSet *set, const PartmgrRowSource *from, const char *to_schema,
-		  const char *to_name, PartmgrPoint lower, PartmgrPoint upper)
-{
-	LOCKTAG		tag;
-	uint64		copied;
-	uint64		deleted;
-
-	SET_LOCKTAG_RELATION(tag, MyDatabaseId, from->relid);
-	if (!LockHeldByMe(&tag, AccessExclusiveLock))
-		return partmgr_spi_exec(partmgr_ddl_move_rows(set, from, to_schema, to_name,
-													  lower, upper),
-								0, NULL, NULL, NULL, false, SPI_OK_INSERT);
-	copied = partmgr_spi_exec(partmgr_ddl_copy_rows(set, from, to_schema, to_name,
-													lower, upper),
-							  0, NULL, NULL, NULL, false, SPI_OK_INSERT);
-	deleted = partmgr_spi_exec(partmgr_ddl_delete_rows(set, from->schema, from->name,
-													   lower, upper),
-							   0, NULL, NULL, NULL, false, SPI_OK_DELETE);
-	if (copied != deleted)
-		elog(ERROR, "copied " UINT64_FORMAT " rows of %s but deleted " UINT64_FORMAT,
-			 copied, quote_qualified_identifier(from->schema, from->name), deleted);
-	return copied;
-}
-
-/*
- * give_to_owner
- *		Make the parent's owner the owner of a table we created, when we have
- *		that role's rights (see execute_action).
+ * work_give_to_owner
+ *		Make the parent's owner the owner of a table we create, when we have
+ *		that role's rights (a superuser does), so children belong to the
+ *		owner whoever ran maintenance.
  */
 static void
-give_to_owner(const PartmgrSet *set, const PartmgrAction *action, Oid save_userid)
+work_give_to_owner(PartmgrActionWork *work, const PartmgrSet *set, const char *schema,
+				   const char *name)
 {
 	Oid			owner = set->parent_owner;
+	Oid			userid = GetUserId();
 
-	if (owner != save_userid && has_privs_of_role(save_userid, owner))
-		partmgr_spi_utility(partmgr_ddl_set_owner(action->schema, action->name, owner));
+	if (owner != userid && has_privs_of_role(userid, owner))
+		work_sql(work, partmgr_ddl_set_owner(schema, name, owner), false);
 }
 
-/*
- * lock_for_staging
- *		The locks of a partition_data plan that stages its children: the
- *		parent, then the default partition, both ACCESS EXCLUSIVE (see
- *		lock_fill_sources).
- */
-static void
-lock_for_staging(const PartmgrPlan *plan)
+/* The first child of a plan that is filled through the staging table. */
+static bool
+first_staged(const PartmgrPlan *plan, const PartmgrAction *action)
 {
-	Oid			default_oid = get_default_partition_oid(plan->set->parent_oid);
+	ListCell   *lc;
 
-	partmgr_lock_relation(plan->set->parent_oid, AccessExclusiveLock);
-	if (OidIsValid(default_oid))
-		partmgr_lock_relation(default_oid, AccessExclusiveLock);
+	foreach(lc, plan->actions)
+	{
+		if (((const PartmgrAction *) lfirst(lc))->staged)
+			return lfirst(lc) == action;
+	}
+	return false;
 }
 
 /*
- * create_staged_child
+ * work_staged_child
  *		A child of a partition_data plan that moves rows into several new
  *		children at once: created like any child, with its bound CHECK, and
  *		attached to the plan's staging table (created with the first child),
- *		whose tuple routing lets one statement fill every child.
- *		fill_staged attaches it to the parent.
+ *		whose tuple routing lets one statement fill every child.  The fill
+ *		action attaches it to the parent.  Locks: the parent, then the
+ *		default partition, ACCESS EXCLUSIVE (see work_fill_sources).
  */
 static void
-create_staged_child(const PartmgrPlan *plan, const PartmgrAction *action)
+work_staged_child(const PartmgrPlan *plan, const PartmgrAction *action,
+				  PartmgrActionWork *work)
 {
 	const PartmgrSet *set = plan->set;
+	Oid			default_oid = get_default_partition_oid(set->parent_oid);
 
-	lock_for_staging(plan);
-	if (!OidIsValid(get_relname_relid(plan->stage_name,
-									  get_rel_namespace(set->parent_oid))))
-		partmgr_spi_utility(partmgr_ddl_create_stage(set, plan->stage_name));
-	partmgr_spi_utility(partmgr_ddl_create_like(set, action->schema, action->name));
-	partmgr_spi_utility(partmgr_ddl_add_bound_check(set, action->schema, action->name,
-													action->lower, action->upper));
-	partmgr_spi_utility(partmgr_ddl_attach_range_to(set, set->parent_schema,
-													plan->stage_name, action->schema,
-													action->name, action->lower,
-													action->upper));
+	work_lock(work, set->parent_oid, AccessExclusiveLock);
+	if (OidIsValid(default_oid))
+		work_lock(work, default_oid, AccessExclusiveLock);
+	if (first_staged(plan, action))
+		work_sql(work, partmgr_ddl_create_stage(set, plan->stage_name), false);
+	work_sql(work, partmgr_ddl_create_like(set, action->schema, action->name), false);
+	work_sql(work, partmgr_ddl_add_bound_check(set, action->schema, action->name,
+											   action->lower, action->upper), false);
+	work_sql(work, partmgr_ddl_attach_range_to(set, set->parent_schema, plan->stage_name,
+											   action->schema, action->name,
+											   action->lower, action->upper), false);
 }
 
 /*
- * fill_staged
+ * work_fill_staged
  *		Move the default partition's rows of the action's range into the
- *		staged children in one statement, then make the default partition
- *		prove it holds none of that range (one scan), move the children from
- *		the staging table to the parent (no scan of them, thanks to their
- *		bound CHECK, nor of the default) and drop the staging table and the
- *		temporary CHECKs.  Returns the number of rows moved.
+ *		staged children in one pass, then make the default partition prove
+ *		it holds none of that range (one scan), move the children from the
+ *		staging table to the parent (no scan of them, thanks to their bound
+ *		CHECK, nor of the default) and drop the staging table and the
+ *		temporary CHECKs.
  */
-static uint64
-fill_staged(const PartmgrPlan *plan, const PartmgrAction *fill, Oid save_userid,
-			int save_sec_context)
+static void
+work_fill_staged(const PartmgrPlan *plan, const PartmgrAction *fill, PartmgrActionWork *work)
 {
 	const PartmgrSet *set = plan->set;
-	uint64		rows;
+	Oid			default_oid = get_default_partition_oid(set->parent_oid);
 	ListCell   *lc;
 
-	lock_for_staging(plan);
-	rows = move_rows(set, &fill->from, fill->to_schema, fill->to_name, fill->lower,
-					 fill->upper);
-	partmgr_spi_utility(partmgr_ddl_add_range_exclusion(set, fill->schema, fill->name,
-														fill->lower, fill->upper));
+	work_lock(work, set->parent_oid, AccessExclusiveLock);
+	if (OidIsValid(default_oid))
+		work_lock(work, default_oid, AccessExclusiveLock);
+	work_move(work, set, &fill->from, fill->to_schema, fill->to_name, fill->lower,
+			  fill->upper, false);
+	work_sql(work, partmgr_ddl_add_range_exclusion(set, fill->schema, fill->name,
+												   fill->lower, fill->upper), false);
+	work_read(work, fill->from.relid, "its CHECK excluding the moved range is validated");
 	foreach(lc, plan->actions)
 	{
 		const PartmgrAction *child = (const PartmgrAction *) lfirst(lc);
 
 		if (child->staged)
-			partmgr_spi_utility(partmgr_ddl_detach_from(fill->to_schema, fill->to_name,
-														child->schema, child->name));
+			work_sql(work, partmgr_ddl_detach_from(fill->to_schema, fill->to_name,
+												   child->schema, child->name), false);
 	}
-	partmgr_spi_utility(partmgr_ddl_drop_table(fill->to_schema, fill->to_name, false));
+	work_sql(work, partmgr_ddl_drop_table(fill->to_schema, fill->to_name, false), false);
 	foreach(lc, plan->actions)
 	{
 		const PartmgrAction *child = (const PartmgrAction *) lfirst(lc);
 
 		if (child->staged)
-			give_to_owner(set, child, save_userid);
+			work_give_to_owner(work, set, child->schema, child->name);
 	}
-	act_as_owner(set->parent_owner, save_userid, save_sec_context);
 	foreach(lc, plan->actions)
 	{
 		const PartmgrAction *child = (const PartmgrAction *) lfirst(lc);
 
 		if (!child->staged)
 			continue;
-		partmgr_spi_utility(partmgr_ddl_attach_range(set, child->schema, child->name,
-													 child->lower, child->upper));
-		partmgr_spi_utility(partmgr_ddl_drop_bound_check(child->schema, child->name));
+		work_sql(work, partmgr_ddl_attach_range(set, child->schema, child->name,
+												child->lower, child->upper), true);
+		work_sql(work, partmgr_ddl_drop_bound_check(child->schema, child->name), true);
 	}
-	partmgr_spi_utility(partmgr_ddl_drop_range_exclusion(fill->schema, fill->name));
-	return rows;
+	work_sql(work, partmgr_ddl_drop_range_exclusion(fill->schema, fill->name), true);
+}
+
+/*
+ * work_create
+ *		A new child (or default partition): created with our rights, given
+ *		to the parent's owner, and attached with the owner's rights when the
+ *		background worker acts (see execute_action).  A child that is filled
+ *		is loaded before it is attached, behind a CHECK that says what its
+ *		bound will say: attaching then needs no scan of it.
+ */
+static void
+work_create(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrActionWork *work)
+{
+	const PartmgrSet *set = plan->set;
+	PartmgrRowSource fills[2];
+	int			nfills = 0;
+
+	work_lock(work, set->parent_oid, ShareUpdateExclusiveLock);
+	if (action->kind == PARTMGR_ACTION_CREATE_CHILD)
+		nfills = work_fill_sources(plan, action, work, fills);
+	if (work->skip != NULL)
+		return;
+	work_sql(work, partmgr_ddl_create_like(set, action->schema, action->name), false);
+	if (nfills > 0)
+	{
+		work_sql(work, partmgr_ddl_add_bound_check(set, action->schema, action->name,
+												   action->lower, action->upper), false);
+		for (int i = 0; i < nfills; i++)
+			work_move(work, set, &fills[i], action->schema, action->name,
+					  action->lower, action->upper, false);
+	}
+	work_give_to_owner(work, set, action->schema, action->name);
+	if (action->kind == PARTMGR_ACTION_CREATE_CHILD)
+		work_sql(work, partmgr_ddl_attach_range(set, action->schema, action->name,
+												action->lower, action->upper), true);
+	else
+		work_sql(work, partmgr_ddl_attach_default(set, action->schema, action->name), true);
+	if (nfills > 0)
+		work_sql(work, partmgr_ddl_drop_bound_check(action->schema, action->name), true);
+}
+
+/*
+ * partmgr_action_work
+ *		Work out an action (see "Working out an action" above): with
+ *		work->take_locks, each lock is taken as it is listed, conditionally
+ *		and bounded; without, nothing is locked beyond ACCESS SHARE where a
+ *		table's contents decide what happens.  work->skip says why a run
+ *		would skip the action.
+ */
+void
+partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
+					PartmgrActionWork *work)
+{
+	const PartmgrSet *set = plan->set;
+	Oid			default_oid;
+	ListCell   *lc;
+
+	switch (action->kind)
+	{
+		case PARTMGR_ACTION_CREATE_CHILD:
+		case PARTMGR_ACTION_CREATE_DEFAULT:
+			if (action->staged)
+				work_staged_child(plan, action, work);
+			else
+				work_create(plan, action, work);
+			break;
+
+		case PARTMGR_ACTION_FILL_STAGED:
+			work_fill_staged(plan, action, work);
+			break;
+
+		case PARTMGR_ACTION_ADD_CONSTRAINTS:
+			/* catalog only (NOT VALID): the child is locked for a moment */
+			work_lock(work, action->relid, AccessExclusiveLock);
+			work_sql(work, partmgr_ddl_add_checks(action->schema, action->name,
+												  action->constraints, action->checks),
+					 true);
+			break;
+
+		case PARTMGR_ACTION_VALIDATE_CONSTRAINT:
+			/* reads and writes of the child go on meanwhile */
+			work_lock(work, action->relid, ShareUpdateExclusiveLock);
+			work_sql(work, partmgr_ddl_validate_constraint(action->schema, action->name,
+														   (const char *) linitial(action->constraints)),
+					 true)->kind = PARTMGR_STMT_VALIDATE;
+			work_read(work, action->relid, "VALIDATE CONSTRAINT checks every row");
+			break;
+
+		case PARTMGR_ACTION_DROP_CONSTRAINTS:
+			work_lock(work, action->relid, AccessExclusiveLock);
+			work_sql(work, partmgr_ddl_drop_constraints(action->schema, action->name,
+														action->constraints), true);
+			break;
+
+		case PARTMGR_ACTION_MOVE_ROWS:
+			work_lock(work, action->from.relid, RowExclusiveLock);
+			work_move(work, set, &action->from, action->to_schema, action->to_name,
+					  action->lower, action->upper, true);
+			break;
+
+		case PARTMGR_ACTION_RETIRE_CHILD:
+			/* a plain DETACH takes all of these in ACCESS EXCLUSIVE mode */
+			work_lock(work, set->parent_oid, AccessExclusiveLock);
+			default_oid = get_default_partition_oid(set->parent_oid);
+			if (OidIsValid(default_oid))
+				work_lock(work, default_oid, AccessExclusiveLock);
+			work_lock(work, action->relid, AccessExclusiveLock);
+			work_referencing_tables(work, action->relid);
+			work_sql(work, partmgr_ddl_detach(set, action->schema, action->name, ""), true);
+			foreach(lc, retire_statements(action))
+				work_sql(work, (char *) lfirst(lc), true);
+			break;
+
+		case PARTMGR_ACTION_FINALIZE_DETACH:
+			work_lock(work, set->parent_oid, ShareUpdateExclusiveLock);
+			work_lock(work, action->relid, AccessExclusiveLock);
+			work_sql(work, partmgr_ddl_detach(set, action->schema, action->name, " FINALIZE"),
+					 true);
+			foreach(lc, retire_statements(action))
+				work_sql(work, (char *) lfirst(lc), true);
+			break;
+	}
+}
+
+/* A statement run in a subtransaction of its own (run_validate). */
+static void
+run_utility(void *sql)
+{
+	partmgr_spi_utility((const char *) sql);
+}
+
+/*
+ * run_validate
+ *		VALIDATE CONSTRAINT of a derived constraint.  Rows written into the
+ *		child between the scan that derived it and the moment it was added
+ *		may lie outside it: then it is dropped (with a WARNING and a note in
+ *		the log) and the next pass derives it again from the rows as they
+ *		are.  A NOT VALID constraint would only cost a failed scan per pass.
+ */
+static void
+run_validate(ActionContext *ctx, const char *sql)
+{
+	const PartmgrAction *action = ctx->action;
+	const char *constraint = (const char *) linitial(action->constraints);
+	char	   *drop;
+	ErrorData  *edata = NULL;
+
+	if (partmgr_run_subxact(run_utility, (void *) sql, &edata))
+		return;
+	if (edata->sqlerrcode != ERRCODE_CHECK_VIOLATION)
+		ReThrowError(edata);
+	partmgr_lock_relation(action->relid, AccessExclusiveLock);
+	drop = partmgr_ddl_drop_constraint(action->schema, action->name, constraint);
+	partmgr_spi_utility(drop);
+	ctx->statements = lappend(ctx->statements, drop);
+	ctx->note = "dropped: rows outside it were written before it was added; the next pass derives it again";
+	ereport(WARNING,
+			(errcode(ERRCODE_CHECK_VIOLATION),
+			 errmsg("dropped constraint \"%s\" of \"%s\": %s", constraint,
+					quote_qualified_identifier(action->schema, action->name), edata->message),
+			 errdetail("Rows outside it were written between the scan that derived it and the moment it was added."),
+			 errhint("The next maintenance pass derives it again.")));
 }
 
 /*
  * execute_action
- *		Take the action's locks (parent, then default partition, then the
- *		child, then tables whose foreign keys reference it) and run its
- *		statements with lock_timeout bounded.  Called in a subtransaction.
+ *		Work the action out taking each lock as it is listed (parent, then
+ *		default partition, then the child, then tables whose foreign keys
+ *		reference it; see partmgr_action_work), then run its statements with
+ *		lock_timeout bounded.  Called in a subtransaction.
+ *
+ *		Tables are created with our rights and given to the parent's owner
+ *		when we have that role's rights.  Unattended maintenance (the
+ *		background worker) then runs the rest as the owner, in a
+ *		security-restricted context: attaching scans the default partition
+ *		and evaluates what the owner defined, and nothing the owner controls
+ *		may act with the worker's rights.  A function called by hand acts
+ *		with its caller's rights, as any DDL the caller runs.
  */
 static void
 execute_action(void *arg)
@@ -693,128 +883,55 @@ execute_action(void *arg)
 	const PartmgrSet *set = ctx->plan->set;
 	const PartmgrAction *action = ctx->action;
 	int			nestlevel = NewGUCNestLevel();
-	Oid			default_oid;
-	Oid			owner = set->parent_owner;
 	Oid			save_userid;
 	int			save_sec_context;
-	PartmgrRowSource fills[2];
-	int			nfills = 0;
+	PartmgrActionWork work;
+	uint64		copied = 0;
+	ListCell   *lc;
 
 	GetUserIdAndSecContext(&save_userid, &save_sec_context);
 	(void) set_config_option("lock_timeout", psprintf("%d", partmgr_lock_timeout),
 							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
 							 true, 0, false);
 
-	switch (action->kind)
+	memset(&work, 0, sizeof(work));
+	work.take_locks = true;
+	partmgr_action_work(ctx->plan, action, &work);
+	foreach(lc, work.statements)
 	{
-		case PARTMGR_ACTION_CREATE_CHILD:
-		case PARTMGR_ACTION_CREATE_DEFAULT:
-			if (action->staged)
-			{
-				create_staged_child(ctx->plan, action);
+		PartmgrWorkStatement *stmt = (PartmgrWorkStatement *) lfirst(lc);
+		uint64		n;
+
+		if (stmt->as_owner)
+			act_as_owner(set->parent_owner, save_userid, save_sec_context);
+		ctx->statements = lappend(ctx->statements, stmt->sql);
+		switch (stmt->kind)
+		{
+			case PARTMGR_STMT_UTILITY:
+				partmgr_spi_utility(stmt->sql);
 				break;
-			}
-			partmgr_lock_relation(set->parent_oid, ShareUpdateExclusiveLock);
-			if (action->kind == PARTMGR_ACTION_CREATE_CHILD)
-				nfills = lock_fill_sources(ctx->plan, action, fills);
-
-			/*
-			 * The new table is created with our rights and given to the
-			 * parent's owner when we have that role's rights (a superuser
-			 * does), so children belong to the owner whoever ran maintenance.
-			 * Unattended maintenance (the background worker) then attaches as
-			 * the owner, in a security-restricted context: attaching scans the
-			 * default partition and evaluates what the owner defined, and
-			 * nothing the owner controls may act with the worker's rights. A
-			 * function called by hand acts with its caller's rights, as any
-			 * DDL the caller runs.
-			 */
-			partmgr_spi_utility(partmgr_ddl_create_like(set, action->schema, action->name));
-			if (nfills > 0)
-			{
-				/*
-				 * Load the child before attaching it, behind a CHECK that says
-				 * what its bound will say: attaching then needs no scan of it.
-				 */
-				partmgr_spi_utility(partmgr_ddl_add_bound_check(set, action->schema, action->name,
-																action->lower, action->upper));
-				for (int i = 0; i < nfills; i++)
+			case PARTMGR_STMT_VALIDATE:
+				run_validate(ctx, stmt->sql);
+				break;
+			case PARTMGR_STMT_MOVE:
+			case PARTMGR_STMT_COPY:
+			case PARTMGR_STMT_DELETE:
+				n = partmgr_spi_exec(stmt->sql, 0, NULL, NULL, NULL, false,
+									 stmt->kind == PARTMGR_STMT_DELETE ?
+									 SPI_OK_DELETE : SPI_OK_INSERT);
+				if (stmt->kind == PARTMGR_STMT_COPY)
 				{
-					const char *name = quote_qualified_identifier(fills[i].schema,
-																  fills[i].name);
-
-					ctx->rows += move_rows(set, &fills[i], action->schema, action->name,
-										   action->lower, action->upper);
-					ctx->rows_from = ctx->rows_from == NULL ? name :
-						psprintf("%s and %s", ctx->rows_from, name);
+					copied = n;
+					break;
 				}
-			}
-			give_to_owner(set, action, save_userid);
-			act_as_owner(owner, save_userid, save_sec_context);
-			if (action->kind == PARTMGR_ACTION_CREATE_CHILD)
-				partmgr_spi_utility(partmgr_ddl_attach_range(set, action->schema, action->name,
-															 action->lower, action->upper));
-			else
-				partmgr_spi_utility(partmgr_ddl_attach_default(set, action->schema, action->name));
-			if (nfills > 0)
-				partmgr_spi_utility(partmgr_ddl_drop_bound_check(action->schema, action->name));
-			break;
-
-		case PARTMGR_ACTION_FILL_STAGED:
-			ctx->rows = fill_staged(ctx->plan, action, save_userid, save_sec_context);
-			ctx->rows_from = quote_qualified_identifier(action->schema, action->name);
-			break;
-
-		case PARTMGR_ACTION_ADD_CONSTRAINTS:
-			/* catalog only (NOT VALID): the child is locked for a moment */
-			partmgr_lock_relation(action->relid, AccessExclusiveLock);
-			act_as_owner(owner, save_userid, save_sec_context);
-			partmgr_spi_utility(partmgr_ddl_add_checks(action->schema, action->name,
-													   action->constraints, action->checks));
-			break;
-
-		case PARTMGR_ACTION_VALIDATE_CONSTRAINT:
-			/* reads and writes of the child go on meanwhile */
-			partmgr_lock_relation(action->relid, ShareUpdateExclusiveLock);
-			act_as_owner(owner, save_userid, save_sec_context);
-			validate_constraint(ctx);
-			break;
-
-		case PARTMGR_ACTION_DROP_CONSTRAINTS:
-			partmgr_lock_relation(action->relid, AccessExclusiveLock);
-			act_as_owner(owner, save_userid, save_sec_context);
-			partmgr_spi_utility(partmgr_ddl_drop_constraints(action->schema, action->name,
-															 action->constraints));
-			break;
-
-		case PARTMGR_ACTION_MOVE_ROWS:
-			partmgr_lock_relation(action->from.relid, RowExclusiveLock);
-			act_as_owner(owner, save_userid, save_sec_context);
-			ctx->rows = move_rows(set, &action->from, action->to_schema, action->to_name,
-								  action->lower, action->upper);
-			break;
-
-		case PARTMGR_ACTION_RETIRE_CHILD:
-			/* a plain DETACH takes all of these in ACCESS EXCLUSIVE mode */
-			partmgr_lock_relation(set->parent_oid, AccessExclusiveLock);
-			default_oid = get_default_partition_oid(set->parent_oid);
-			if (OidIsValid(default_oid))
-				partmgr_lock_relation(default_oid, AccessExclusiveLock);
-			partmgr_lock_relation(action->relid, AccessExclusiveLock);
-			lock_referencing_tables(action->relid);
-			act_as_owner(owner, save_userid, save_sec_context);
-			partmgr_spi_utility(partmgr_ddl_detach(set, action->schema, action->name, ""));
-			retire_detached(action);
-			break;
-
-		case PARTMGR_ACTION_FINALIZE_DETACH:
-			partmgr_lock_relation(set->parent_oid, ShareUpdateExclusiveLock);
-			partmgr_lock_relation(action->relid, AccessExclusiveLock);
-			act_as_owner(owner, save_userid, save_sec_context);
-			partmgr_spi_utility(partmgr_ddl_detach(set, action->schema, action->name,
-												   " FINALIZE"));
-			retire_detached(action);
-			break;
+				if (stmt->kind == PARTMGR_STMT_DELETE && n != copied)
+					elog(ERROR, "copied " UINT64_FORMAT " rows of %s but deleted " UINT64_FORMAT,
+						 copied, stmt->rows_from, n);
+				ctx->rows += n;
+				ctx->rows_from = ctx->rows_from == NULL ? stmt->rows_from :
+					psprintf("%s and %s", ctx->rows_from, stmt->rows_from);
+				break;
+		}
 	}
 
 	SetUserIdAndSecContext(save_userid, save_sec_context);
@@ -928,20 +1045,21 @@ partmgr_execute_plan(const PartmgrPlan *plan, const char *run_by,
 		ctx.rows = 0;
 		ctx.rows_from = NULL;
 		ctx.note = NULL;
+		ctx.statements = NIL;
 		ok = partmgr_run_subxact(execute_action, &ctx, &edata);
 		if (!ok)
 			blocked = explain_failure(plan, ctx.action, edata);
 		else
 			result->rows += ctx.rows;
-		partmgr_log_action(plan->set->key, run_by,
-						   partmgr_action_name(ctx.action),
-						   quote_qualified_identifier(ctx.action->schema, ctx.action->name),
-						   action_detail(plan, &ctx, ok),
-						   started,
-						   ok ? PARTMGR_OUTCOME_DONE :
-						   (blocked || edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE) ?
-						   PARTMGR_OUTCOME_SKIPPED : PARTMGR_OUTCOME_FAILED,
-						   edata);
+		partmgr_log_action_sql(plan->set->key, run_by,
+							   partmgr_action_name(ctx.action),
+							   quote_qualified_identifier(ctx.action->schema, ctx.action->name),
+							   action_detail(plan, &ctx, ok),
+							   started,
+							   ok ? PARTMGR_OUTCOME_DONE :
+							   (blocked || edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE) ?
+							   PARTMGR_OUTCOME_SKIPPED : PARTMGR_OUTCOME_FAILED,
+							   edata, ctx.statements);
 		if (ok)
 		{
 			result->ndone++;
@@ -1017,6 +1135,7 @@ partmgr_retire_concurrently(const PartmgrPlan *plan, const PartmgrAction *action
 	ErrorData  *edata = NULL;
 	char	   *saved_timeout = pstrdup(GetConfigOption("lock_timeout", false, false));
 	volatile bool detached = false;
+	ListCell   *lc;
 
 	GetUserIdAndSecContext(&save_userid, &save_sec_context);
 	SetConfigOption("lock_timeout", psprintf("%d", partmgr_lock_timeout),
@@ -1031,7 +1150,8 @@ partmgr_retire_concurrently(const PartmgrPlan *plan, const PartmgrAction *action
 		StartTransactionCommand();
 		SPI_connect();
 		PushActiveSnapshot(GetTransactionSnapshot());
-		retire_detached(action);
+		foreach(lc, retire_statements(action))
+			partmgr_spi_utility((char *) lfirst(lc));
 		SetUserIdAndSecContext(save_userid, save_sec_context);
 		partmgr_log_action(set->key, run_by, partmgr_action_name(action),
 						   quote_qualified_identifier(action->schema, action->name),

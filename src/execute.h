@@ -31,12 +31,50 @@ typedef struct PartmgrExecResult
 								 * detaches), see partmgr_retire_concurrently */
 } PartmgrExecResult;
 
+/* How an action will be carried out: see partmgr_action_work. */
+typedef struct PartmgrWorkLock
+{
+	Oid			relid;
+	LOCKMODE	mode;
+} PartmgrWorkLock;
+
+typedef enum PartmgrStatementKind
+{
+	PARTMGR_STMT_UTILITY,		/* DDL */
+	PARTMGR_STMT_MOVE,			/* one statement that moves rows */
+	PARTMGR_STMT_COPY,			/* copies rows ... */
+	PARTMGR_STMT_DELETE,		/* ... then deletes as many from the source */
+	PARTMGR_STMT_VALIDATE		/* VALIDATE CONSTRAINT of a derived constraint */
+} PartmgrStatementKind;
+
+typedef struct PartmgrWorkStatement
+{
+	char	   *sql;
+	bool		as_owner;		/* the worker runs it as the parent's owner */
+	PartmgrStatementKind kind;
+	const char *rows_from;		/* MOVE, COPY, DELETE: the source */
+} PartmgrWorkStatement;
+
+typedef struct PartmgrActionWork
+{
+	bool		take_locks;		/* take each lock as it is listed (a run) */
+	List	   *locks;			/* of PartmgrWorkLock *, in the order taken */
+	List	   *statements;		/* of PartmgrWorkStatement *, in order */
+	List	   *reads;			/* of char *: "table: why" for each table read
+								 * in full */
+	const char *skip;			/* why a run would skip the action, or NULL */
+	bool		owner_from_here;	/* a statement as the owner was listed */
+} PartmgrActionWork;
+
 extern bool partmgr_in_worker;
 
 extern void partmgr_lock_relation(Oid relid, LOCKMODE mode);
 extern bool partmgr_try_lock_set(Oid parent_oid);
 extern bool partmgr_run_subxact(void (*fn) (void *arg), void *arg,
 								ErrorData **error);
+extern const char *partmgr_lock_mode_name(LOCKMODE mode);
+extern void partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
+								PartmgrActionWork *work);
 extern void partmgr_execute_plan(const PartmgrPlan *plan, const char *run_by,
 								 PartmgrExecResult *result);
 extern void partmgr_retire_concurrently(const PartmgrPlan *plan,

@@ -21,8 +21,12 @@
  */
 #include "postgres.h"
 
+#include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "storage/proc.h"
+#include "utils/array.h"
+#include "utils/lsyscache.h"
 #include "utils/builtins.h"
 #include "utils/elog.h"
 #include "utils/timestamp.h"
@@ -42,11 +46,34 @@ set_text(Datum *values, char *nulls, int i, const char *text)
 }
 
 /*
- * partmgr_log_action
+ * has_statements_column
+ *		Whether maintenance_log has the statements column (0.2.0 on): the
+ *		library may run with the 0.1.0 objects until ALTER EXTENSION UPDATE.
+ *		Asked once per transaction.
+ */
+static bool
+has_statements_column(void)
+{
+	static LocalTransactionId checked = InvalidLocalTransactionId;
+	static bool answer = false;
+
+	if (checked != MyProc->lxid)
+	{
+		Oid			log = get_relname_relid("maintenance_log",
+											get_namespace_oid("partmgr", false));
+
+		answer = OidIsValid(log) && get_attnum(log, "statements") != InvalidAttrNumber;
+		checked = MyProc->lxid;
+	}
+	return answer;
+}
+
+/*
+ * partmgr_log_action, partmgr_log_action_sql
  *		Record one action on a set: what (action, object, detail), who
  *		(run_by: worker, run_maintenance, ...), when (started, and now as its
  *		end) and how it ended, with the error's SQLSTATE, message, detail
- *		and hint when there is one.
+ *		and hint when there is one, and the SQL statements it ran.
  */
 void
 partmgr_log_action(const char *parent_key, const char *run_by,
@@ -54,15 +81,30 @@ partmgr_log_action(const char *parent_key, const char *run_by,
 				   TimestampTz started, PartmgrOutcome outcome,
 				   const ErrorData *error)
 {
-	static const char *const sql =
+	partmgr_log_action_sql(parent_key, run_by, action, object, detail, started, outcome,
+						   error, NIL);
+}
+
+void
+partmgr_log_action_sql(const char *parent_key, const char *run_by,
+					   const char *action, const char *object, const char *detail,
+					   TimestampTz started, PartmgrOutcome outcome,
+					   const ErrorData *error, List *statements)
+{
+	static const char *const sql_010 =
 	"INSERT INTO partmgr.maintenance_log"
 	" (parent_table, action, object, detail, started_at, finished_at, outcome,"
 	"  sqlstate, error, error_detail, error_hint, run_by)"
 	" VALUES ($1, $2, $3, $4, $5, clock_timestamp(), $6, $7, $8, $9, $10, $11)";
-	Oid			types[11] = {TEXTOID, TEXTOID, TEXTOID, TEXTOID, TIMESTAMPTZOID,
-		TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID};
-	Datum		values[11];
-	char		nulls[11];
+	static const char *const sql =
+	"INSERT INTO partmgr.maintenance_log"
+	" (parent_table, action, object, detail, started_at, finished_at, outcome,"
+	"  sqlstate, error, error_detail, error_hint, run_by, statements)"
+	" VALUES ($1, $2, $3, $4, $5, clock_timestamp(), $6, $7, $8, $9, $10, $11, $12)";
+	Oid			types[12] = {TEXTOID, TEXTOID, TEXTOID, TEXTOID, TIMESTAMPTZOID,
+		TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTARRAYOID};
+	Datum		values[12];
+	char		nulls[12];
 
 	memset(nulls, ' ', sizeof(nulls));
 	values[0] = CStringGetTextDatum(parent_key);
@@ -76,7 +118,24 @@ partmgr_log_action(const char *parent_key, const char *run_by,
 	set_text(values, nulls, 8, error ? error->detail : NULL);
 	set_text(values, nulls, 9, error ? error->hint : NULL);
 	values[10] = CStringGetTextDatum(run_by);
-	partmgr_spi_exec_cached(sql, 11, types, values, nulls, false, SPI_OK_INSERT);
+	if (!has_statements_column())
+	{
+		partmgr_spi_exec_cached(sql_010, 11, types, values, nulls, false, SPI_OK_INSERT);
+		return;
+	}
+	if (statements == NIL)
+		nulls[11] = 'n';
+	else
+	{
+		Datum	   *elems = palloc(sizeof(Datum) * list_length(statements));
+		ListCell   *lc;
+
+		foreach(lc, statements)
+			elems[foreach_current_index(lc)] = CStringGetTextDatum((char *) lfirst(lc));
+		values[11] = PointerGetDatum(construct_array(elems, list_length(statements),
+													 TEXTOID, -1, false, TYPALIGN_INT));
+	}
+	partmgr_spi_exec_cached(sql, 12, types, values, nulls, false, SPI_OK_INSERT);
 }
 
 /*

@@ -29,6 +29,11 @@ extern void partmgr_log_action(const char *parent_key, const char *run_by,
 							   const char *action, const char *object,
 							   const char *detail, TimestampTz started,
 							   PartmgrOutcome outcome, const ErrorData *error);
+extern void partmgr_log_action_sql(const char *parent_key, const char *run_by,
+								   const char *action, const char *object,
+								   const char *detail, TimestampTz started,
+								   PartmgrOutcome outcome, const ErrorData *error,
+								   List *statements);
 extern uint64 partmgr_log_prune(int days);
 
 #endif							/* PARTMGR_LOG_H */
