@@ -13,6 +13,7 @@ OBJS = \
 	src/api.o \
 	src/api_data.o \
 	src/api_constraints.o \
+	src/api_ops.o \
 	src/maintenance.o \
 	src/partition_data.o \
 	src/plan.o \
