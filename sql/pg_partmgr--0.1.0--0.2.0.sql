@@ -17,3 +17,38 @@ CREATE FUNCTION partmgr.plan_maintenance(
     AS 'MODULE_PATHNAME', 'pg_partmgr_plan_maintenance';
 COMMENT ON FUNCTION partmgr.plan_maintenance(text) IS
     'What the next maintenance run would do, changing nothing: each action in order, with the SQL it would run, the locks it would take and the tables it would read in full.';
+
+CREATE FUNCTION partmgr.set_health(
+    p_exact boolean DEFAULT false)
+    RETURNS TABLE (parent_table text, children int, newest_upper text,
+                   intervals_left numeric, runs_out_at timestamptz, default_rows bigint,
+                   expired_children int, last_run timestamptz, status text, reason text,
+                   last_error text, last_error_at timestamptz)
+    LANGUAGE C VOLATILE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_set_health';
+COMMENT ON FUNCTION partmgr.set_health(boolean) IS
+    'How each partition set stands: children, how far they reach ahead, rows in the default partition (exact with p_exact), expired children, the last run and error, and a status (ok, warning, critical) with its reasons.';
+
+CREATE VIEW partmgr.health AS
+    SELECT * FROM partmgr.set_health(false);
+COMMENT ON VIEW partmgr.health IS
+    'One row per partition set: partmgr.set_health() with estimated row counts; poll it for monitoring.';
+
+CREATE FUNCTION partmgr.import_partman_config(
+    p_partman_schema text DEFAULT 'partman',
+    p_parent_table text DEFAULT NULL,
+    p_disable_partman boolean DEFAULT true)
+    RETURNS TABLE (parent_table text, imported boolean, children int, note text)
+    LANGUAGE C VOLATILE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_import_partman_config';
+COMMENT ON FUNCTION partmgr.import_partman_config(text, text, boolean) IS
+    'Register the partition sets of an installed pg_partman (4.7 or 5.x) with their settings, adopting their children as they are; p_disable_partman turns pg_partman''s automatic maintenance of them off.';
+
+CREATE FUNCTION partmgr.dump_partitioned_table_definition(
+    p_parent_table text,
+    p_ignore_template_table boolean DEFAULT false)
+    RETURNS text
+    LANGUAGE C STABLE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_dump_partitioned_table_definition';
+COMMENT ON FUNCTION partmgr.dump_partitioned_table_definition(text, boolean) IS
+    'The SQL (a create_parent() call and an UPDATE of part_config) that registers the set again with its current configuration.';

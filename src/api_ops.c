@@ -19,6 +19,8 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #include "access/htup_details.h"
 #include "access/xact.h"
 #include "catalog/partition.h"
@@ -28,8 +30,14 @@
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/jsonb.h"
+#include "utils/numeric.h"
+#include "catalog/pg_class.h"
+#include "utils/hsearch.h"
 #include "utils/lsyscache.h"
 #include "utils/snapmgr.h"
+#include "utils/syscache.h"
 #include "utils/timestamp.h"
 
 #include "api.h"
@@ -37,8 +45,10 @@
 #include "config.h"
 #include "constraints.h"
 #include "contents.h"
+#include "ddl.h"
 #include "execute.h"
 #include "maintenance.h"
+#include "partition_data.h"
 #include "retention.h"
 #include "spi_util.h"
 
@@ -225,4 +235,569 @@ pg_partmgr_plan_maintenance(PG_FUNCTION_ARGS)
 	}
 	SPI_finish();
 	return (Datum) 0;
+}
+
+PG_FUNCTION_INFO_V1(pg_partmgr_set_health);
+
+/* Sets are keyed by part_config.parent_table, "schema.table". */
+#define FACTS_KEY_SIZE	(NAMEDATALEN * 2 + 2)
+
+/* What the maintenance log says of one set (see log_facts). */
+typedef struct LogFacts
+{
+	char	   *error;			/* the latest failure or skip, or NULL */
+	char	   *error_outcome;
+	TimestampTz error_at;
+	TimestampTz created[2];		/* the latest two children maintenance made */
+	int			ncreated;
+} LogFacts;
+
+/* The log facts of a set, made empty the first time; NULL for a key too long. */
+static LogFacts *
+enter_facts(HTAB *facts, const char *key)
+{
+	char		name[FACTS_KEY_SIZE];
+	bool		found;
+	char	   *entry;
+
+	if (strlen(key) >= FACTS_KEY_SIZE)
+		return NULL;
+	memset(name, 0, sizeof(name));
+	strlcpy(name, key, sizeof(name));
+	entry = hash_search(facts, name, HASH_ENTER, &found);
+	if (!found)
+		memset(entry + FACTS_KEY_SIZE, 0, sizeof(LogFacts));
+	return (LogFacts *) (entry + FACTS_KEY_SIZE);
+}
+
+/*
+ * log_facts
+ *		For every set at once (two queries): the latest failed or skipped
+ *		action, and when maintenance created its latest two children (the
+ *		pace of an id set).
+ */
+static HTAB *
+log_facts(void)
+{
+	static const char *const errors_sql =
+	"SELECT DISTINCT ON (parent_table) parent_table,"
+	"       coalesce(sqlstate || ': ', '') || coalesce(error, action), outcome, finished_at"
+	"  FROM partmgr.maintenance_log WHERE outcome <> 'done'"
+	" ORDER BY parent_table, log_id DESC";
+	static const char *const created_sql =
+	"SELECT parent_table, finished_at FROM ("
+	" SELECT parent_table, finished_at,"
+	"        row_number() OVER (PARTITION BY parent_table ORDER BY log_id DESC) AS n"
+	"   FROM partmgr.maintenance_log"
+	"  WHERE action = 'create partition' AND outcome = 'done'"
+	"    AND run_by IN ('worker', 'run_maintenance', 'run_maintenance_proc')) AS latest"
+	" WHERE n <= 2 ORDER BY parent_table, n";
+	HASHCTL		ctl;
+	HTAB	   *facts;
+	uint64		n;
+
+	ctl.keysize = FACTS_KEY_SIZE;
+	ctl.entrysize = ctl.keysize + sizeof(LogFacts);
+	facts = hash_create("pg_partmgr log facts", 256, &ctl, HASH_ELEM | HASH_STRINGS);
+
+	n = partmgr_spi_exec_cached(errors_sql, 0, NULL, NULL, NULL, true, SPI_OK_SELECT);
+	for (uint64 i = 0; i < n; i++)
+	{
+		LogFacts   *f = enter_facts(facts, partmgr_spi_text(i, 1));
+		bool		isnull;
+
+		if (f == NULL)
+			continue;
+		f->error = partmgr_spi_text(i, 2);
+		f->error_outcome = partmgr_spi_text(i, 3);
+		f->error_at = DatumGetTimestampTz(partmgr_spi_value(i, 4, &isnull));
+	}
+	n = partmgr_spi_exec_cached(created_sql, 0, NULL, NULL, NULL, true, SPI_OK_SELECT);
+	for (uint64 i = 0; i < n; i++)
+	{
+		LogFacts   *f = enter_facts(facts, partmgr_spi_text(i, 1));
+		bool		isnull;
+
+		if (f != NULL && f->ncreated < 2)
+			f->created[f->ncreated++] = DatumGetTimestampTz(partmgr_spi_value(i, 2, &isnull));
+	}
+	return facts;
+}
+
+/* The log facts of a set, or NULL. */
+static LogFacts *
+find_facts(HTAB *facts, const char *key)
+{
+	char		name[FACTS_KEY_SIZE];
+	char	   *entry;
+
+	if (strlen(key) >= FACTS_KEY_SIZE)
+		return NULL;
+	strlcpy(name, key, sizeof(name));
+	entry = hash_search(facts, name, HASH_FIND, NULL);
+	return entry ? (LogFacts *) (entry + FACTS_KEY_SIZE) : NULL;
+}
+
+/* pg_class.reltuples of a table, 0 when unknown (-1) */
+static int64
+reltuples(Oid relid)
+{
+	HeapTuple	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	float4		tuples = 0;
+
+	if (HeapTupleIsValid(tuple))
+	{
+		tuples = ((Form_pg_class) GETSTRUCT(tuple))->reltuples;
+		ReleaseSysCache(tuple);
+	}
+	return tuples > 0 ? (int64) tuples : 0;
+}
+
+/* One set's health, as set_health returns it. */
+typedef struct Health
+{
+	int			children;
+	char	   *newest_upper;
+	double		intervals_left;
+	bool		have_left;
+	TimestampTz runs_out_at;
+	bool		have_runs_out;
+	int64		default_rows;
+	bool		have_default;
+	int			expired;
+	TimestampTz last_run;
+	bool		have_last_run;
+	const char *status;
+	StringInfoData reasons;
+} Health;
+
+static void
+reason(Health *h, const char *status, const char *text)
+{
+	if (strcmp(status, "critical") == 0 ||
+		(strcmp(status, "warning") == 0 && strcmp(h->status, "ok") == 0))
+		h->status = status;
+	appendStringInfo(&h->reasons, "%s%s", h->reasons.len > 0 ? "; " : "", text);
+}
+
+typedef struct HealthRun
+{
+	const char *key;
+	bool		exact;
+	HTAB	   *facts;
+	Health	   *health;
+} HealthRun;
+
+/*
+ * assess_set
+ *		Look at one set: children, how far its children reach ahead of its
+ *		data (of now, for time sets), rows in the default partition,
+ *		expired children retention has not removed yet, and the log.  Runs
+ *		in a subtransaction: an error makes the set critical.
+ */
+static void
+assess_set(void *arg)
+{
+	HealthRun  *run = (HealthRun *) arg;
+	Health	   *h = run->health;
+	PartmgrSet *set = partmgr_config_load(run->key, false);
+	PartmgrTree *tree = partmgr_read_tree(set);
+	const PartmgrChild *newest = partmgr_newest_child_with_rows(tree);
+	const PartmgrChild *last = tree->nchildren > 0 ? &tree->children[tree->nchildren - 1] : NULL;
+	TimestampTz now = GetCurrentTransactionStartTimestamp();
+	PartmgrRetention retention;
+	LogFacts   *facts;
+
+	h->children = tree->nchildren;
+	if (last != NULL && last->upper != PARTMGR_POINT_MAX)
+		h->newest_upper = partmgr_point_display(&set->axis, last->upper);
+	/* how far the children reach */
+	if (last != NULL && last->upper != PARTMGR_POINT_MAX)
+	{
+		PartmgrPoint from = PARTMGR_POINT_MIN;
+
+		if (set->axis.kind == PARTMGR_KEY_TIME)
+			from = partmgr_point_now(&set->axis, now);
+		else if (newest != NULL)
+			(void) partmgr_max_control(set, newest->schema, newest->name, true, &from);
+		if (from != PARTMGR_POINT_MIN)
+		{
+			h->intervals_left = partmgr_steps_between(&set->axis, &set->step, from, last->upper);
+			h->have_left = true;
+		}
+		if (set->axis.kind == PARTMGR_KEY_TIME)
+		{
+			h->runs_out_at = partmgr_point_to_timestamptz(&set->axis, last->upper);
+			h->have_runs_out = true;
+		}
+	}
+
+	/* rows in the default partition */
+	if (OidIsValid(tree->default_oid))
+	{
+		partmgr_lock_relation(tree->default_oid, AccessShareLock);
+		h->have_default = true;
+		if (partmgr_has_no_blocks(tree->default_oid))
+			h->default_rows = 0;
+		else if (run->exact)
+			h->default_rows = partmgr_count_rows(tree->default_schema, tree->default_name, true);
+		else
+		{
+			/* the planner's estimate; at least one if it has never been counted */
+			PartmgrChild def;
+
+			memset(&def, 0, sizeof(def));
+			def.relid = tree->default_oid;
+			def.schema = tree->default_schema;
+			def.name = tree->default_name;
+			def.relkind = get_rel_relkind(tree->default_oid);
+			h->default_rows = reltuples(tree->default_oid);
+			if (h->default_rows == 0 && partmgr_child_has_rows(&def))
+				h->default_rows = 1;
+		}
+	}
+
+	/* retention not done yet */
+	if (partmgr_retention_from_config(set, &retention))
+	{
+		ListCell   *lc;
+
+		foreach(lc, partmgr_plan_retention(set, tree, &retention, now)->actions)
+			h->expired += ((PartmgrAction *) lfirst(lc))->kind == PARTMGR_ACTION_RETIRE_CHILD;
+	}
+
+	h->have_last_run = !set->maintenance_last_run_isnull;
+	h->last_run = set->maintenance_last_run;
+
+	/* what it means */
+	facts = find_facts(run->facts, set->key);
+	if (set->axis.kind == PARTMGR_KEY_ID && h->have_left && facts != NULL &&
+		facts->ncreated == 2 && facts->created[0] > facts->created[1])
+	{
+		/* maintenance made one child per interval of data: that is the pace */
+		double		per_interval = (double) (facts->created[0] - facts->created[1]);
+
+		h->runs_out_at = now + (TimestampTz) (h->intervals_left * per_interval);
+		h->have_runs_out = true;
+	}
+	if (last == NULL)
+		reason(h, "critical", "no child");
+	else if (h->have_left && h->intervals_left < (set->axis.kind == PARTMGR_KEY_TIME ? 0 : 1))
+		reason(h, "critical", set->axis.kind == PARTMGR_KEY_TIME ?
+			   "no child for the current time: new rows go to the default partition" :
+			   "the newest child holding rows is the last child");
+	else if (h->have_left && h->intervals_left < set->premake)
+		reason(h, "warning", psprintf("%.1f intervals of children ahead, premake is %d",
+									  h->intervals_left, set->premake));
+	if (h->have_default && h->default_rows > 0)
+		reason(h, "warning", psprintf(INT64_FORMAT "%s rows in the default partition",
+									  h->default_rows, run->exact ? "" : " (estimated)"));
+	if (h->expired > 0)
+		reason(h, "warning", psprintf("%d expired children not retired yet", h->expired));
+	if (facts != NULL && facts->error != NULL &&
+		(!h->have_last_run || facts->error_at > h->last_run))
+		reason(h, strcmp(facts->error_outcome, "failed") == 0 ? "critical" : "warning",
+			   psprintf("since the last successful run: %s", facts->error));
+}
+
+/*
+ * pg_partmgr_set_health
+ *		set_health(p_exact): one row per set (every set, whatever its
+ *		automatic_maintenance) with how it stands and a status word -- ok,
+ *		warning or critical -- with its reasons; behind the partmgr.health
+ *		view.  Reads: the catalogs, the newest children's first rows, the
+ *		largest id of an id set's newest child holding rows (an index on the
+ *		key answers it), and the log (two queries for all sets); p_exact
+ *		counts the rows of default partitions that hold any.
+ */
+Datum
+pg_partmgr_set_health(PG_FUNCTION_ARGS)
+{
+	bool		exact = !PG_ARGISNULL(0) && PG_GETARG_BOOL(0);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	HTAB	   *facts;
+	ListCell   *lc;
+
+	InitMaterializedSRF(fcinfo, 0);
+	SPI_connect();
+	facts = log_facts();
+	foreach(lc, partmgr_config_list(false))
+	{
+		HealthRun	run;
+		Health		h;
+		ErrorData  *edata = NULL;
+		Datum		values[12];
+		bool		nulls[12] = {false};
+
+		memset(&h, 0, sizeof(h));
+		h.status = "ok";
+		initStringInfo(&h.reasons);
+		run.key = (const char *) lfirst(lc);
+		run.exact = exact;
+		run.facts = facts;
+		run.health = &h;
+		if (!partmgr_run_subxact(assess_set, &run, &edata))
+		{
+			memset(&h, 0, sizeof(h));
+			h.status = "ok";
+			initStringInfo(&h.reasons);
+			reason(&h, "critical", psprintf("maintenance would fail (%s): %s",
+											unpack_sql_state(edata->sqlerrcode),
+											edata->message));
+		}
+
+		values[0] = CStringGetTextDatum(run.key);
+		values[1] = Int32GetDatum(h.children);
+		nulls[2] = h.newest_upper == NULL;
+		if (h.newest_upper)
+			values[2] = CStringGetTextDatum(h.newest_upper);
+		nulls[3] = !h.have_left;
+		values[3] = DirectFunctionCall1(float8_numeric,
+										Float8GetDatum(rint(h.intervals_left * 10) / 10));
+		nulls[4] = !h.have_runs_out;
+		values[4] = TimestampTzGetDatum(h.runs_out_at);
+		nulls[5] = !h.have_default;
+		values[5] = Int64GetDatum(h.default_rows);
+		values[6] = Int32GetDatum(h.expired);
+		nulls[7] = !h.have_last_run;
+		values[7] = TimestampTzGetDatum(h.last_run);
+		values[8] = CStringGetTextDatum(h.status);
+		nulls[9] = h.reasons.len == 0;
+		values[9] = CStringGetTextDatum(h.reasons.data);
+		nulls[10] = true;
+		nulls[11] = true;
+		{
+			LogFacts   *f = find_facts(facts, run.key);
+
+			if (f != NULL && f->error != NULL)
+			{
+				nulls[10] = nulls[11] = false;
+				values[10] = CStringGetTextDatum(f->error);
+				values[11] = TimestampTzGetDatum(f->error_at);
+			}
+		}
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	SPI_finish();
+	return (Datum) 0;
+}
+
+PG_FUNCTION_INFO_V1(pg_partmgr_import_partman_config);
+
+/* One set of an import (import_set). */
+typedef struct ImportRun
+{
+	const char *schema;			/* pg_partman's schema */
+	const char *key;
+	bool		disable;
+	bool		imported;
+	int			children;
+	char	   *note;
+} ImportRun;
+
+/*
+ * import_set
+ *		Register one of pg_partman's sets: its part_config row copied column
+ *		by column (read as jsonb, so pg_partman 4.7's columns and 5.x's both
+ *		work), the time zone of the session for the set's time arithmetic,
+ *		and the existing children adopted as they are (bounds are read from
+ *		the catalog, so any naming works; new children continue the grid of
+ *		the existing ones, named with pg_partman's datetime_string).  Runs
+ *		in a subtransaction: a set that cannot be imported is left alone.
+ */
+static void
+import_set(void *arg)
+{
+	static const char *const insert_sql =
+	"INSERT INTO partmgr.part_config"
+	" (parent_table, control, partition_interval, partition_type, premake,"
+	"  automatic_maintenance, epoch, constraint_cols, optimize_constraint,"
+	"  retention, retention_schema, retention_keep_table, retention_keep_index,"
+	"  retention_keep_publication, infinite_time_partitions, datetime_string, jobmon,"
+	"  inherit_privileges, constraint_valid, ignore_default_data, default_table,"
+	"  date_trunc_interval, maintenance_order)"
+	" SELECT j->>'parent_table', j->>'control', j->>'partition_interval', 'range',"
+	"        coalesce((j->>'premake')::int, 4), coalesce(j->>'automatic_maintenance', 'on'),"
+	"        'none', CASE WHEN jsonb_typeof(j->'constraint_cols') = 'array' THEN"
+	"          (SELECT array_agg(c) FROM jsonb_array_elements_text(j->'constraint_cols') c) END,"
+	"        coalesce((j->>'optimize_constraint')::int, 30), j->>'retention',"
+	"        j->>'retention_schema', coalesce((j->>'retention_keep_table')::boolean, true),"
+	"        coalesce((j->>'retention_keep_index')::boolean, true),"
+	"        coalesce((j->>'retention_keep_publication')::boolean, false),"
+	"        coalesce((j->>'infinite_time_partitions')::boolean, false),"
+	"        nullif(j->>'datetime_string', ''), coalesce((j->>'jobmon')::boolean, true),"
+	"        coalesce((j->>'inherit_privileges')::boolean, false),"
+	"        coalesce((j->>'constraint_valid')::boolean, true),"
+	"        coalesce((j->>'ignore_default_data')::boolean, true), $2,"
+	"        j->>'date_trunc_interval', (j->>'maintenance_order')::int"
+	"   FROM (SELECT $1::jsonb AS j) AS config";
+	ImportRun  *run = (ImportRun *) arg;
+	Oid			types[2] = {JSONBOID, BOOLOID};
+	Datum		values[2];
+	char	   *json;
+	char	   *type;
+	char	   *epoch;
+	char	   *template;
+	Oid			parent;
+	PartmgrSet *set;
+	PartmgrTree *tree;
+
+	partmgr_spi_exec(psprintf("SELECT to_jsonb(c)::text, c.partition_type, c.epoch, c.template_table"
+							  "  FROM %s.part_config c WHERE c.parent_table = %s",
+							  quote_identifier(run->schema), quote_literal_cstr(run->key)),
+					 0, NULL, NULL, NULL, true, SPI_OK_SELECT);
+	json = partmgr_spi_text(0, 1);
+	type = partmgr_spi_text(0, 2);
+	epoch = partmgr_spi_text(0, 3);
+	template = partmgr_spi_text(0, 4);
+
+	if (partmgr_config_load(run->key, true) != NULL)
+	{
+		run->note = "already managed by pg_partmgr";
+		return;
+	}
+	if (strcmp(type, "native") != 0 && strcmp(type, "range") != 0)
+	{
+		run->note = psprintf("partition_type '%s' is not supported (only native range sets are)", type);
+		return;
+	}
+	if (epoch != NULL && strcmp(epoch, "none") != 0)
+	{
+		run->note = psprintf("epoch '%s' sets are not supported yet", epoch);
+		return;
+	}
+	parent = partmgr_resolve_table(run->key, true);
+	if (!OidIsValid(parent))
+	{
+		run->note = "the parent table does not exist";
+		return;
+	}
+	if (partmgr_spi_exec(psprintf("SELECT 1 FROM pg_catalog.pg_class c"
+								  "  JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+								  " WHERE n.nspname = %s AND c.relname = 'part_config_sub'"
+								  "   AND EXISTS (SELECT 1 FROM %s.part_config_sub"
+								  "                WHERE sub_parent = %s)",
+								  quote_literal_cstr(run->schema), quote_identifier(run->schema),
+								  quote_literal_cstr(run->key)),
+						 0, NULL, NULL, NULL, true, SPI_OK_SELECT) > 0)
+	{
+		run->note = "sub-partitioned sets are not supported yet";
+		return;
+	}
+
+	values[0] = DirectFunctionCall1(jsonb_in, CStringGetDatum(json));
+	values[1] = BoolGetDatum(OidIsValid(get_default_partition_oid(parent)));
+	partmgr_spi_exec_cached(insert_sql, 2, types, values, NULL, false, SPI_OK_INSERT);
+	partmgr_spi_exec(psprintf("INSERT INTO partmgr.part_config_ext (parent_table, time_zone)"
+							  " VALUES (%s, %s)", quote_literal_cstr(run->key),
+							  quote_literal_cstr(GetConfigOption("TimeZone", false, false))),
+					 0, NULL, NULL, NULL, false, SPI_OK_INSERT);
+
+	/* the same checks as for any set, before anything else changes */
+	set = partmgr_config_load(run->key, false);
+	tree = partmgr_read_tree(set);
+	run->children = tree->nchildren;
+	if (run->disable)
+		partmgr_spi_exec(psprintf("UPDATE %s.part_config SET automatic_maintenance = 'off'"
+								  " WHERE parent_table = %s",
+								  quote_identifier(run->schema), quote_literal_cstr(run->key)),
+						 0, NULL, NULL, NULL, false, SPI_OK_UPDATE);
+	run->imported = true;
+	run->note = psprintf("time zone %s%s%s", GetConfigOption("TimeZone", false, false),
+						 run->disable ? "; pg_partman's automatic maintenance turned off" : "",
+						 template ? psprintf("; template table %s is not applied by pg_partmgr",
+											 template) : "");
+}
+
+/*
+ * pg_partmgr_import_partman_config
+ *		import_partman_config(p_partman_schema, p_parent_table,
+ *		p_disable_partman): register pg_partman's sets (4.7 or 5.x), one or
+ *		all, in partmgr.part_config; one row per set says whether it was
+ *		imported and why not.  With p_disable_partman, pg_partman's
+ *		automatic maintenance of the imported sets is turned off.
+ */
+Datum
+pg_partmgr_import_partman_config(PG_FUNCTION_ARGS)
+{
+	char	   *schema = PG_ARGISNULL(0) ? "partman" : text_to_cstring(PG_GETARG_TEXT_PP(0));
+	char	   *table = partmgr_text_arg_or_null(fcinfo, 1);
+	bool		disable = PG_ARGISNULL(2) || PG_GETARG_BOOL(2);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	List	   *keys = NIL;
+	ListCell   *lc;
+	uint64		n;
+
+	InitMaterializedSRF(fcinfo, 0);
+	SPI_connect();
+	if (partmgr_spi_exec(psprintf("SELECT 1 FROM pg_catalog.pg_class c"
+								  "  JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+								  " WHERE n.nspname = %s AND c.relname = 'part_config'",
+								  quote_literal_cstr(schema)),
+						 0, NULL, NULL, NULL, true, SPI_OK_SELECT) == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("no pg_partman configuration table %s.part_config", quote_identifier(schema)),
+				 errhint("Give the schema pg_partman is installed in as p_partman_schema.")));
+	n = partmgr_spi_exec(psprintf("SELECT parent_table FROM %s.part_config%s ORDER BY parent_table",
+								  quote_identifier(schema),
+								  table ? psprintf(" WHERE parent_table = %s",
+												   quote_literal_cstr(table)) : ""),
+						 0, NULL, NULL, NULL, true, SPI_OK_SELECT);
+	for (uint64 i = 0; i < n; i++)
+		keys = lappend(keys, partmgr_spi_text(i, 1));
+	if (table != NULL && keys == NIL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("table \"%s\" is not in %s.part_config", table, quote_identifier(schema))));
+
+	foreach(lc, keys)
+	{
+		ImportRun	run;
+		ErrorData  *edata = NULL;
+		Datum		values[4];
+		bool		nulls[4] = {false};
+
+		memset(&run, 0, sizeof(run));
+		run.schema = schema;
+		run.key = (const char *) lfirst(lc);
+		run.disable = disable;
+		if (!partmgr_run_subxact(import_set, &run, &edata))
+		{
+			run.imported = false;
+			run.children = 0;
+			run.note = psprintf("%s: %s", unpack_sql_state(edata->sqlerrcode), edata->message);
+		}
+		values[0] = CStringGetTextDatum(run.key);
+		values[1] = BoolGetDatum(run.imported);
+		values[2] = Int32GetDatum(run.children);
+		nulls[3] = run.note == NULL;
+		if (run.note)
+			values[3] = CStringGetTextDatum(run.note);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	SPI_finish();
+	return (Datum) 0;
+}
+
+PG_FUNCTION_INFO_V1(pg_partmgr_dump_partitioned_table_definition);
+
+/*
+ * pg_partmgr_dump_partitioned_table_definition
+ *		dump_partitioned_table_definition(p_parent_table,
+ *		p_ignore_template_table): the SQL that registers the set again with
+ *		its current configuration (see partmgr_ddl_dump_definition).
+ */
+Datum
+pg_partmgr_dump_partitioned_table_definition(PG_FUNCTION_ARGS)
+{
+	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
+	bool		ignore_template = !PG_ARGISNULL(1) && PG_GETARG_BOOL(1);
+	char	   *sql;
+
+	SPI_connect();
+	sql = partmgr_ddl_dump_definition(partmgr_config_load_table(table), ignore_template);
+	sql = strcpy(SPI_palloc(strlen(sql) + 1), sql);
+	SPI_finish();
+	PG_RETURN_TEXT_P(cstring_to_text(sql));
 }

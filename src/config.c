@@ -46,7 +46,8 @@
 "       c.sub_partition_set_full, c.undo_in_progress, c.inherit_privileges," \
 "       c.constraint_valid, c.ignore_default_data, c.default_table," \
 "       c.date_trunc_interval, c.maintenance_order," \
-"       c.retention_keep_publication, coalesce(e.time_zone, 'UTC')" \
+"       c.retention_keep_publication, coalesce(e.time_zone, 'UTC')," \
+"       c.maintenance_last_run" \
 "  FROM partmgr.part_config c" \
 "  LEFT JOIN partmgr.part_config_ext e ON e.parent_table = c.parent_table"
 
@@ -205,6 +206,8 @@ read_row(uint64 row)
 	set->maintenance_order = set->maintenance_order_isnull ? 0 : DatumGetInt32(d);
 	set->retention_keep_publication = row_bool(row, 26);
 	set->axis.zone_name = partmgr_spi_text(row, 27);
+	d = partmgr_spi_value(row, 28, &set->maintenance_last_run_isnull);
+	set->maintenance_last_run = set->maintenance_last_run_isnull ? 0 : DatumGetTimestampTz(d);
 	return set;
 }
 

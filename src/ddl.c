@@ -318,6 +318,99 @@ partmgr_ddl_range_check(const char *column, const char *min, const char *max)
 					quote_literal_cstr(max));
 }
 
+static const char *
+literal_or_null(const char *text)
+{
+	return text ? quote_literal_cstr(text) : "NULL";
+}
+
+static const char *
+bool_word(bool b)
+{
+	return b ? "true" : "false";
+}
+
+/*
+ * partmgr_ddl_dump_definition
+ *		SQL that registers the set again as it is configured: a
+ *		create_parent() call with named arguments, then an UPDATE of the
+ *		part_config columns create_parent does not set (pg_partman 5's
+ *		dump_partitioned_table_definition, with pg_partmgr's p_time_zone).
+ */
+char *
+partmgr_ddl_dump_definition(const PartmgrSet *set, bool ignore_template)
+{
+	StringInfoData sql;
+	const char *key = quote_literal_cstr(set->key);
+	char	   *cols = "NULL";
+
+	if (set->constraint_cols != NIL)
+	{
+		StringInfoData arr;
+		ListCell   *lc;
+
+		initStringInfo(&arr);
+		appendStringInfoString(&arr, "ARRAY[");
+		foreach(lc, set->constraint_cols)
+			appendStringInfo(&arr, "%s%s", foreach_current_index(lc) > 0 ? ", " : "",
+							 quote_literal_cstr((char *) lfirst(lc)));
+		appendStringInfoString(&arr, "]::text[]");
+		cols = arr.data;
+	}
+	initStringInfo(&sql);
+	appendStringInfo(&sql,
+					 "SELECT partmgr.create_parent(\n"
+					 "\tp_parent_table := %s,\n"
+					 "\tp_control := %s,\n"
+					 "\tp_interval := %s,\n"
+					 "\tp_type := %s,\n"
+					 "\tp_epoch := %s,\n"
+					 "\tp_premake := %d,\n"
+					 "\tp_default_table := %s,\n"
+					 "\tp_automatic_maintenance := %s,\n"
+					 "\tp_constraint_cols := %s,\n"
+					 "\tp_template_table := %s,\n"
+					 "\tp_jobmon := %s,\n"
+					 "\tp_date_trunc_interval := %s,\n"
+					 "\tp_time_zone := %s\n"
+					 ");\n",
+					 key, quote_literal_cstr(set->control), quote_literal_cstr(set->interval_text),
+					 set->strategy == PARTITION_STRATEGY_LIST ? "'list'" : "'range'",
+					 quote_literal_cstr(set->epoch ? set->epoch : "none"), set->premake,
+					 bool_word(set->default_table),
+					 set->automatic_maintenance ? "'on'" : "'off'", cols,
+					 ignore_template ? "NULL" : literal_or_null(set->template_table),
+					 bool_word(set->jobmon), literal_or_null(set->date_trunc_interval),
+					 quote_literal_cstr(set->axis.zone_name));
+	appendStringInfo(&sql,
+					 "UPDATE partmgr.part_config SET\n"
+					 "\toptimize_constraint = %d,\n"
+					 "\tretention = %s,\n"
+					 "\tretention_schema = %s,\n"
+					 "\tretention_keep_index = %s,\n"
+					 "\tretention_keep_table = %s,\n"
+					 "\tinfinite_time_partitions = %s,\n"
+					 "\tdatetime_string = %s,\n"
+					 "\tsub_partition_set_full = %s,\n"
+					 "\tinherit_privileges = %s,\n"
+					 "\tconstraint_valid = %s,\n"
+					 "\tignore_default_data = %s,\n"
+					 "\tmaintenance_order = %s,\n"
+					 "\tretention_keep_publication = %s\n"
+					 "WHERE parent_table = %s;",
+					 set->optimize_constraint, literal_or_null(set->retention),
+					 literal_or_null(set->retention_schema),
+					 bool_word(set->retention_keep_index), bool_word(set->retention_keep_table),
+					 bool_word(set->infinite_time_partitions),
+					 literal_or_null(set->datetime_string),
+					 bool_word(set->sub_partition_set_full), bool_word(set->inherit_privileges),
+					 bool_word(set->constraint_valid), bool_word(set->ignore_default_data),
+					 set->maintenance_order_isnull ? "NULL" :
+					 psprintf("%d", set->maintenance_order),
+					 bool_word(set->retention_keep_publication), key);
+	return sql.data;
+}
+
 char *
 partmgr_ddl_drop_from_publication(const char *publication, const char *schema,
 								  const char *name)

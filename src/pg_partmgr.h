@@ -105,6 +105,8 @@ typedef struct PartmgrSet
 	bool		default_table;
 	bool		inherit_privileges;
 	bool		constraint_valid;
+	TimestampTz maintenance_last_run;
+	bool		maintenance_last_run_isnull;
 	bool		retention_keep_table;
 	bool		retention_keep_index;
 	bool		retention_keep_publication;
