@@ -90,10 +90,10 @@ text_array(List *items)
 /*
  * plan_rows
  *		The rows of one plan: each action worked out as a run would, without
- *		its locks.
+ *		its locks.  note_add goes on the rows that add constraints.
  */
 static void
-plan_rows(SetPlans *out, const PartmgrPlan *plan, const char *note_all)
+plan_rows(SetPlans *out, const PartmgrPlan *plan, const char *note_all, const char *note_add)
 {
 	ListCell   *lc;
 
@@ -116,57 +116,184 @@ plan_rows(SetPlans *out, const PartmgrPlan *plan, const char *note_all)
 		{
 			PartmgrWorkLock *lock = (PartmgrWorkLock *) lfirst(item);
 
+			/* a child this plan creates has no OID yet */
 			row->locks = lappend(row->locks,
 								 psprintf("%s %s",
+										  OidIsValid(lock->relid) ?
 										  quote_qualified_identifier(get_namespace_name(get_rel_namespace(lock->relid)),
-																	 get_rel_name(lock->relid)),
+																	 get_rel_name(lock->relid)) :
+										  row->object,
 										  partmgr_lock_mode_name(lock->mode)));
 		}
 		row->reads = work.reads;
 		if (work.skip != NULL)
 			row->note = psprintf("a run would skip it: %s", work.skip);
+		else if (action->kind == PARTMGR_ACTION_ADD_CONSTRAINTS && note_add != NULL)
+			row->note = pstrdup(note_add);
 		else
 			row->note = note_all ? pstrdup(note_all) : NULL;
 		out->rows = lappend(out->rows, row);
 	}
 }
 
-/*
- * plan_set
- *		What a run would do to one set, in the order it would: premake,
- *		retention, derived constraints -- each planned from the children as
- *		they are now (a run plans retention and constraints after creating
- *		the new children, which changes nothing they decide).  Runs in a
- *		subtransaction: an error becomes a row that says so.
- */
-static void
-plan_set(void *arg)
+static int
+compare_children(const void *a, const void *b)
 {
-	SetPlans   *out = (SetPlans *) arg;
-	PartmgrSet *set = partmgr_config_load(out->key, false);
-	TimestampTz now = GetCurrentTransactionStartTimestamp();
-	PartmgrTree *tree;
-	PartmgrRetention retention;
+	PartmgrPoint x = ((const PartmgrChild *) a)->lower;
+	PartmgrPoint y = ((const PartmgrChild *) b)->lower;
 
-	if (set->undo_in_progress)
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * tree_after
+ *		The children of a set as they will be once a plan has run: the
+ *		children it creates added (with no OID yet: they hold no rows), those
+ *		it retires removed.  The next step of a dry run is planned from it,
+ *		as the run plans it from the children it finds then.
+ */
+static PartmgrTree *
+tree_after(const PartmgrTree *tree, const PartmgrPlan *plan)
+{
+	PartmgrTree *after = palloc(sizeof(PartmgrTree));
+	int			n = 0;
+	ListCell   *lc;
+
+	*after = *tree;
+	after->children = palloc(sizeof(PartmgrChild) * (tree->nchildren + list_length(plan->actions) + 1));
+	for (int i = 0; i < tree->nchildren; i++)
+	{
+		bool		retired = false;
+
+		foreach(lc, plan->actions)
+		{
+			const PartmgrAction *action = (const PartmgrAction *) lfirst(lc);
+
+			if (action->kind == PARTMGR_ACTION_RETIRE_CHILD &&
+				strcmp(action->schema, tree->children[i].schema) == 0 &&
+				strcmp(action->name, tree->children[i].name) == 0)
+				retired = true;
+		}
+		if (!retired)
+			after->children[n++] = tree->children[i];
+	}
+	foreach(lc, plan->actions)
+	{
+		const PartmgrAction *action = (const PartmgrAction *) lfirst(lc);
+		PartmgrChild *child;
+
+		if (action->kind != PARTMGR_ACTION_CREATE_CHILD)
+			continue;
+		child = &after->children[n++];
+		memset(child, 0, sizeof(*child));
+		child->schema = action->schema;
+		child->name = action->name;
+		child->relkind = RELKIND_RELATION;
+		child->lower = action->lower;
+		child->upper = action->upper;
+	}
+	after->nchildren = n;
+	qsort(after->children, n, sizeof(PartmgrChild), compare_children);
+	return after;
+}
+
+/* The state of a dry run of one set, step to step. */
+typedef struct SetDryRun
+{
+	SetPlans   *out;
+	PartmgrSet *set;
+	PartmgrTree *tree;			/* the children as the step will find them */
+	TimestampTz now;
+} SetDryRun;
+
+/* premake, as the run plans it */
+static void
+dry_premake(void *arg)
+{
+	SetDryRun  *dry = (SetDryRun *) arg;
+	PartmgrPlan *plan;
+
+	dry->set = partmgr_config_load(dry->out->key, false);
+	if (dry->set->undo_in_progress)
 	{
 		PlanRow    *row = palloc0(sizeof(PlanRow));
 
 		row->action = "maintain set";
 		row->note = "skipped: undo_partition is in progress";
-		out->rows = lappend(out->rows, row);
+		dry->out->rows = lappend(dry->out->rows, row);
+		dry->set = NULL;
 		return;
 	}
-	tree = partmgr_read_tree(set);
-	plan_rows(out, partmgr_plan_premake(set, tree, now), NULL);
-	if (partmgr_retention_from_config(set, &retention))
-		plan_rows(out, partmgr_plan_retention(set, tree, &retention, now),
-				  OidIsValid(tree->default_oid) ? NULL :
-				  "the background worker detaches with DETACH ... CONCURRENTLY instead");
-	plan_rows(out, partmgr_plan_constraints(set, tree, PARTMGR_CONSTRAIN_PASS),
-			  set->constraint_valid ?
+	dry->tree = partmgr_read_tree(dry->set);
+	plan = partmgr_plan_premake(dry->set, dry->tree, dry->now);
+	plan_rows(dry->out, plan, NULL, NULL);
+	dry->tree = tree_after(dry->tree, plan);
+}
+
+/* retention, planned from the children premake leaves */
+static void
+dry_retention(void *arg)
+{
+	SetDryRun  *dry = (SetDryRun *) arg;
+	PartmgrRetention retention;
+	PartmgrPlan *plan;
+
+	if (!partmgr_retention_from_config(dry->set, &retention))
+		return;
+	plan = partmgr_plan_retention(dry->set, dry->tree, &retention, dry->now);
+	plan_rows(dry->out, plan,
+			  OidIsValid(dry->tree->default_oid) ? NULL :
+			  "the background worker detaches with DETACH ... CONCURRENTLY instead", NULL);
+	dry->tree = tree_after(dry->tree, plan);
+}
+
+/* derived constraints, planned from the children retention leaves */
+static void
+dry_constraints(void *arg)
+{
+	SetDryRun  *dry = (SetDryRun *) arg;
+
+	plan_rows(dry->out, partmgr_plan_constraints(dry->set, dry->tree, PARTMGR_CONSTRAIN_PASS),
+			  NULL, dry->set->constraint_valid ?
 			  "validated in a later transaction (the worker and run_maintenance_proc: right after)" :
 			  NULL);
+}
+
+/*
+ * plan_set
+ *		What a run would do to one set, step by step as the run does it --
+ *		premake, then retention, then derived constraints, each planned from
+ *		the children the step before leaves -- each step in a
+ *		subtransaction: a step that would fail ends the set with a row that
+ *		says so, as it ends the run's work on the set.
+ */
+static void
+plan_set(SetPlans *out)
+{
+	static void (*const steps[]) (void *) = {dry_premake, dry_retention, dry_constraints};
+	static const char *const names[] = {"maintain set", "apply retention", "apply constraints"};
+	SetDryRun	dry;
+
+	memset(&dry, 0, sizeof(dry));
+	dry.out = out;
+	dry.now = GetCurrentTransactionStartTimestamp();
+	for (int i = 0; i < lengthof(steps); i++)
+	{
+		ErrorData  *edata = NULL;
+
+		if (i > 0 && dry.set == NULL)
+			return;
+		if (!partmgr_run_subxact(steps[i], &dry, &edata))
+		{
+			PlanRow    *row = palloc0(sizeof(PlanRow));
+
+			row->action = (char *) names[i];
+			row->note = psprintf("a run would fail (%s): %s",
+								 unpack_sql_state(edata->sqlerrcode), edata->message);
+			out->rows = lappend(out->rows, row);
+			return;
+		}
+	}
 }
 
 /*
@@ -195,20 +322,11 @@ pg_partmgr_plan_maintenance(PG_FUNCTION_ARGS)
 	foreach(lc, keys)
 	{
 		SetPlans	out;
-		ErrorData  *edata = NULL;
 		ListCell   *r;
 
 		out.key = (const char *) lfirst(lc);
 		out.rows = NIL;
-		if (!partmgr_run_subxact(plan_set, &out, &edata))
-		{
-			PlanRow    *row = palloc0(sizeof(PlanRow));
-
-			row->action = "maintain set";
-			row->note = psprintf("a run would fail (%s): %s",
-								 unpack_sql_state(edata->sqlerrcode), edata->message);
-			out.rows = list_make1(row);
-		}
+		plan_set(&out);
 		foreach(r, out.rows)
 		{
 			PlanRow    *row = (PlanRow *) lfirst(r);
@@ -248,8 +366,9 @@ typedef struct LogFacts
 	char	   *error;			/* the latest failure or skip, or NULL */
 	char	   *error_outcome;
 	TimestampTz error_at;
-	TimestampTz created[2];		/* the latest two children maintenance made */
+	TimestampTz created[2];		/* the latest two runs that made children */
 	int			ncreated;
+	int64		latest_children;	/* how many the latest of them made */
 } LogFacts;
 
 /* The log facts of a set, made empty the first time; NULL for a key too long. */
@@ -273,8 +392,8 @@ enter_facts(HTAB *facts, const char *key)
 /*
  * log_facts
  *		For every set at once (two queries): the latest failed or skipped
- *		action, and when maintenance created its latest two children (the
- *		pace of an id set).
+ *		action, and the latest two runs that created children, with how many
+ *		the latest made (the pace of an id set).
  */
 static HTAB *
 log_facts(void)
@@ -284,13 +403,22 @@ log_facts(void)
 	"       coalesce(sqlstate || ': ', '') || coalesce(error, action), outcome, finished_at"
 	"  FROM partmgr.maintenance_log WHERE outcome <> 'done'"
 	" ORDER BY parent_table, log_id DESC";
+	/* children made less than a second apart were made by one run */
 	static const char *const created_sql =
-	"SELECT parent_table, finished_at FROM ("
-	" SELECT parent_table, finished_at,"
-	"        row_number() OVER (PARTITION BY parent_table ORDER BY log_id DESC) AS n"
-	"   FROM partmgr.maintenance_log"
-	"  WHERE action = 'create partition' AND outcome = 'done'"
-	"    AND run_by IN ('worker', 'run_maintenance', 'run_maintenance_proc')) AS latest"
+	"SELECT parent_table, finished_at, children FROM ("
+	" SELECT parent_table, max(finished_at) AS finished_at, count(*) AS children,"
+	"        row_number() OVER (PARTITION BY parent_table ORDER BY max(log_id) DESC) AS n"
+	"   FROM (SELECT parent_table, log_id, finished_at,"
+	"                sum(new_run) OVER (PARTITION BY parent_table ORDER BY log_id) AS run"
+	"           FROM (SELECT parent_table, log_id, finished_at,"
+	"                        CASE WHEN finished_at - lag(finished_at) OVER w < interval '1 second'"
+	"                             THEN 0 ELSE 1 END AS new_run"
+	"                   FROM partmgr.maintenance_log"
+	"                  WHERE action = 'create partition' AND outcome = 'done'"
+	"                    AND run_by IN ('worker', 'run_maintenance', 'run_maintenance_proc')"
+	"                 WINDOW w AS (PARTITION BY parent_table ORDER BY log_id)) AS made"
+	"        ) AS numbered"
+	"  GROUP BY parent_table, run) AS runs"
 	" WHERE n <= 2 ORDER BY parent_table, n";
 	HASHCTL		ctl;
 	HTAB	   *facts;
@@ -318,8 +446,11 @@ log_facts(void)
 		LogFacts   *f = enter_facts(facts, partmgr_spi_text(i, 1));
 		bool		isnull;
 
-		if (f != NULL && f->ncreated < 2)
-			f->created[f->ncreated++] = DatumGetTimestampTz(partmgr_spi_value(i, 2, &isnull));
+		if (f == NULL || f->ncreated >= 2)
+			continue;
+		if (f->ncreated == 0)
+			f->latest_children = DatumGetInt64(partmgr_spi_value(i, 3, &isnull));
+		f->created[f->ncreated++] = DatumGetTimestampTz(partmgr_spi_value(i, 2, &isnull));
 	}
 	return facts;
 }
@@ -472,10 +603,15 @@ assess_set(void *arg)
 	/* what it means */
 	facts = find_facts(run->facts, set->key);
 	if (set->axis.kind == PARTMGR_KEY_ID && h->have_left && facts != NULL &&
-		facts->ncreated == 2 && facts->created[0] > facts->created[1])
+		facts->ncreated == 2 && facts->created[0] > facts->created[1] &&
+		facts->latest_children > 0)
 	{
-		/* maintenance made one child per interval of data: that is the pace */
-		double		per_interval = (double) (facts->created[0] - facts->created[1]);
+		/*
+		 * Between two runs that made children the data advanced as many
+		 * intervals as the later run made children: that is the pace.
+		 */
+		double		per_interval = (double) (facts->created[0] - facts->created[1]) /
+			facts->latest_children;
 
 		h->runs_out_at = now + (TimestampTz) (h->intervals_left * per_interval);
 		h->have_runs_out = true;
@@ -793,10 +929,20 @@ pg_partmgr_dump_partitioned_table_definition(PG_FUNCTION_ARGS)
 {
 	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
 	bool		ignore_template = !PG_ARGISNULL(1) && PG_GETARG_BOOL(1);
+	PartmgrSet *set;
+	PartmgrTree *tree;
+	char	   *start = NULL;
 	char	   *sql;
 
 	SPI_connect();
-	sql = partmgr_ddl_dump_definition(partmgr_config_load_table(table), ignore_template);
+	set = partmgr_config_load_table(table);
+	tree = partmgr_read_tree(set);
+	for (int i = 0; i < tree->nchildren && start == NULL; i++)
+	{
+		if (tree->children[i].lower != PARTMGR_POINT_MIN)
+			start = partmgr_point_display(&set->axis, tree->children[i].lower);
+	}
+	sql = partmgr_ddl_dump_definition(set, start, ignore_template);
 	sql = strcpy(SPI_palloc(strlen(sql) + 1), sql);
 	SPI_finish();
 	PG_RETURN_TEXT_P(cstring_to_text(sql));

@@ -124,6 +124,9 @@ partmgr_child_has_rows(const PartmgrChild *child)
 	TupleTableSlot *slot;
 	bool		found;
 
+	if (!OidIsValid(child->relid))
+		return false;			/* planned, not created yet (a dry run) */
+
 	partmgr_lock_relation(child->relid, AccessShareLock);
 	if (child->relkind != RELKIND_RELATION)
 	{

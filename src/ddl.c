@@ -336,9 +336,12 @@ bool_word(bool b)
  *		create_parent() call with named arguments, then an UPDATE of the
  *		part_config columns create_parent does not set (pg_partman 5's
  *		dump_partitioned_table_definition, with pg_partmgr's p_time_zone).
+ *		start, the lower bound of the set's lowest child (or NULL), becomes
+ *		p_start_partition: create_parent then finds the existing children
+ *		and makes none under another name.
  */
 char *
-partmgr_ddl_dump_definition(const PartmgrSet *set, bool ignore_template)
+partmgr_ddl_dump_definition(const PartmgrSet *set, const char *start, bool ignore_template)
 {
 	StringInfoData sql;
 	const char *key = quote_literal_cstr(set->key);
@@ -366,6 +369,7 @@ partmgr_ddl_dump_definition(const PartmgrSet *set, bool ignore_template)
 					 "\tp_type := %s,\n"
 					 "\tp_epoch := %s,\n"
 					 "\tp_premake := %d,\n"
+					 "\tp_start_partition := %s,\n"
 					 "\tp_default_table := %s,\n"
 					 "\tp_automatic_maintenance := %s,\n"
 					 "\tp_constraint_cols := %s,\n"
@@ -377,7 +381,7 @@ partmgr_ddl_dump_definition(const PartmgrSet *set, bool ignore_template)
 					 key, quote_literal_cstr(set->control), quote_literal_cstr(set->interval_text),
 					 set->strategy == PARTITION_STRATEGY_LIST ? "'list'" : "'range'",
 					 quote_literal_cstr(set->epoch ? set->epoch : "none"), set->premake,
-					 bool_word(set->default_table),
+					 literal_or_null(start), bool_word(set->default_table),
 					 set->automatic_maintenance ? "'on'" : "'off'", cols,
 					 ignore_template ? "NULL" : literal_or_null(set->template_table),
 					 bool_word(set->jobmon), literal_or_null(set->date_trunc_interval),

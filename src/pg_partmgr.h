@@ -122,8 +122,10 @@ typedef struct PartmgrSet
 	int			maintenance_order;
 } PartmgrSet;
 
-/* Version of the SQL objects this library was built for. */
-#define PARTMGR_EXTVERSION		"0.1.0"
+/* Version of this library (and of the newest SQL objects it works with). */
+#define PARTMGR_EXTVERSION		"0.2.0"
+/* versions of the SQL objects this library works with (see extension_ready) */
+#define PARTMGR_SQL_VERSIONS	{"0.1.0", "0.2.0"}
 
 /* GUC variables, defined in pg_partmgr.c */
 extern int	partmgr_lock_timeout;

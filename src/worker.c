@@ -459,12 +459,14 @@ pg_partmgr_launcher_main(Datum arg)
 
 /*
  * extension_ready
- *		True if the extension is installed in this database at the version
- *		this library was built for.  Needs a transaction and SPI.
+ *		True if the extension is installed in this database at a version
+ *		whose objects this library works with (an older one until ALTER
+ *		EXTENSION UPDATE has run).  Needs a transaction and SPI.
  */
 static bool
 extension_ready(void)
 {
+	static const char *const versions[] = PARTMGR_SQL_VERSIONS;
 	char	   *version;
 
 	if (!OidIsValid(get_extension_oid("pg_partmgr", true)))
@@ -473,17 +475,18 @@ extension_ready(void)
 					 " WHERE extname = 'pg_partmgr'",
 					 0, NULL, NULL, NULL, true, SPI_OK_SELECT);
 	version = SPI_processed == 1 ? partmgr_spi_text(0, 1) : NULL;
-	if (version == NULL || strcmp(version, PARTMGR_EXTVERSION) != 0)
+	for (int i = 0; version != NULL && i < lengthof(versions); i++)
 	{
-		ereport(WARNING,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("pg_partmgr %s is installed in database \"%s\", but the loaded library is %s",
-						version ? version : "?", get_database_name(MyDatabaseId),
-						PARTMGR_EXTVERSION),
-				 errhint("Run ALTER EXTENSION pg_partmgr UPDATE.")));
-		return false;
+		if (strcmp(version, versions[i]) == 0)
+			return true;
 	}
-	return true;
+	ereport(WARNING,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("pg_partmgr %s is installed in database \"%s\", but the loaded library (%s) does not work with it",
+					version ? version : "?", get_database_name(MyDatabaseId),
+					PARTMGR_EXTVERSION),
+			 errhint("Install the pg_partmgr package of that version, or run ALTER EXTENSION pg_partmgr UPDATE.")));
+	return false;
 }
 
 /*

@@ -1,0 +1,224 @@
+#
+# Upgrading 0.1.0 -> 0.2.0. The current library works with the 0.1.0
+# objects (maintenance without the 0.2.0 statements column in the log), and
+# after ALTER EXTENSION ... UPDATE the database holds exactly what a fresh
+# CREATE EXTENSION makes: the same member objects, function definitions,
+# columns, constraints, indexes, triggers, comments, privileges and
+# pg_extension_config_dump registrations. The set made at 0.1.0 is still
+# maintained after the update, by run_maintenance() and by the background
+# worker.
+#
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Time::HiRes qw(usleep);
+
+my $node = PostgreSQL::Test::Cluster->new('upgrade');
+$node->init;
+# the worker is loaded but off until the end, so that run_maintenance()
+# alone makes the children of the first part
+$node->append_conf('postgresql.conf', q{
+shared_preload_libraries = 'pg_partmgr'
+pg_partmgr.interval = 1
+pg_partmgr.enabled = off
+timezone = 'UTC'
+});
+$node->start;
+$node->safe_psql('postgres', 'CREATE DATABASE upgraded');
+$node->safe_psql('postgres', 'CREATE DATABASE fresh');
+
+is( $node->safe_psql('postgres', q{
+		SELECT path FROM pg_extension_update_paths('pg_partmgr')
+		 WHERE source = '0.1.0' AND target = '0.2.0'}),
+	'0.1.0--0.2.0', 'pg_extension_update_paths has the direct path 0.1.0 -> 0.2.0');
+
+# 0.1.0, maintained by the current library
+$node->safe_psql('upgraded', q{
+	CREATE EXTENSION pg_partmgr VERSION '0.1.0';
+	CREATE TABLE public.events (id bigint NOT NULL, v text) PARTITION BY RANGE (id);
+	SELECT partmgr.create_parent('public.events', 'id', '10', p_premake => 1);
+	INSERT INTO public.events VALUES (15, 'at 0.1.0');
+	SELECT partmgr.run_maintenance();
+});
+is($node->safe_psql('upgraded', "SELECT extversion FROM pg_extension WHERE extname = 'pg_partmgr'"),
+	'0.1.0', 'CREATE EXTENSION ... VERSION 0.1.0 installs 0.1.0');
+is( $node->safe_psql('upgraded', q{
+		SELECT count(*) FROM pg_attribute
+		 WHERE attrelid = 'partmgr.maintenance_log'::regclass AND attname = 'statements'
+		   AND NOT attisdropped}),
+	'0', 'at 0.1.0 maintenance_log has no statements column');
+is( $node->safe_psql('upgraded', q{
+		SELECT string_agg(run_by || ' ' || action || ' ' || object || ' ' || outcome, E'\n'
+						  ORDER BY log_id)
+		  FROM partmgr.maintenance_log WHERE run_by = 'run_maintenance'}),
+	'run_maintenance create partition public.events_p20 done',
+	'at 0.1.0 the current library maintains the set and logs what it did');
+
+# the update
+$node->safe_psql('upgraded', 'ALTER EXTENSION pg_partmgr UPDATE');
+is($node->safe_psql('upgraded', "SELECT extversion FROM pg_extension WHERE extname = 'pg_partmgr'"),
+	'0.2.0', 'ALTER EXTENSION pg_partmgr UPDATE brings it to 0.2.0');
+$node->safe_psql('upgraded', q{
+	INSERT INTO public.events VALUES (25, 'at 0.2.0');
+	SELECT partmgr.run_maintenance();
+});
+is( $node->safe_psql('upgraded',
+		"SELECT string_agg(partition_tablename, ',') FROM partmgr.show_partitions('public.events')"),
+	'events_p0,events_p10,events_p20,events_p30',
+	'after the update the set is still maintained: events_p30 is made');
+is( $node->safe_psql('upgraded', q{
+		SELECT outcome || ' ' || (cardinality(statements) > 0)::int
+		  FROM partmgr.maintenance_log
+		 WHERE action = 'create partition' AND object = 'public.events_p30'}),
+	'done 1', 'and its log row has the statements the action ran (the 0.2.0 column)');
+
+$node->safe_psql('fresh', 'CREATE EXTENSION pg_partmgr');
+is($node->safe_psql('fresh', "SELECT extversion FROM pg_extension WHERE extname = 'pg_partmgr'"),
+	'0.2.0', 'a fresh CREATE EXTENSION installs 0.2.0');
+
+# Everything the extension is made of, one item per line (a function's
+# definition spans several, indented), sorted.
+my $objects = q{
+WITH ext AS (SELECT oid FROM pg_extension WHERE extname = 'pg_partmgr'),
+members AS (
+	SELECT d.classid, d.objid FROM pg_depend d, ext
+	 WHERE d.refclassid = 'pg_extension'::regclass AND d.refobjid = ext.oid AND d.deptype = 'e'),
+rels AS (SELECT c.* FROM pg_class c WHERE c.relnamespace = 'partmgr'::regnamespace),
+items AS (
+	SELECT 'member ' || pg_describe_object(d.classid, d.objid, d.objsubid) AS line
+	  FROM pg_depend d, ext
+	 WHERE d.refclassid = 'pg_extension'::regclass AND d.refobjid = ext.oid AND d.deptype = 'e'
+	UNION ALL
+	SELECT 'function ' || p.oid::regprocedure || ' acl ' || coalesce(p.proacl::text, '-')
+		   || E'\n    ' || replace(rtrim(pg_get_functiondef(p.oid), E'\n'), E'\n', E'\n    ')
+	  FROM pg_proc p WHERE p.pronamespace = 'partmgr'::regnamespace
+	UNION ALL
+	SELECT 'relation ' || c.oid::regclass || ' kind ' || c.relkind::text || ' persistence '
+		   || c.relpersistence::text || ' options ' || coalesce(c.reloptions::text, '-')
+		   || ' acl ' || coalesce(c.relacl::text, '-')
+	  FROM rels c
+	UNION ALL
+	SELECT 'column ' || a.attrelid::regclass || ' #'
+		   || lpad((row_number() OVER (PARTITION BY a.attrelid ORDER BY a.attnum))::text, 2, '0') || ' '
+		   || quote_ident(a.attname) || ' ' || format_type(a.atttypid, a.atttypmod)
+		   || CASE WHEN a.attnotnull THEN ' NOT NULL' ELSE '' END
+		   || CASE WHEN a.attgenerated = 's'
+				   THEN ' GENERATED ALWAYS AS (' || pg_get_expr(ad.adbin, ad.adrelid) || ') STORED'
+				   ELSE coalesce(' DEFAULT ' || pg_get_expr(ad.adbin, ad.adrelid), '') END
+		   || CASE a.attidentity WHEN 'a' THEN ' GENERATED ALWAYS AS IDENTITY'
+								 WHEN 'd' THEN ' GENERATED BY DEFAULT AS IDENTITY' ELSE '' END
+		   || CASE WHEN a.attcollation <> t.typcollation
+				   THEN ' COLLATE ' || a.attcollation::regcollation ELSE '' END
+		   || ' acl ' || coalesce(a.attacl::text, '-')
+	  FROM rels c JOIN pg_attribute a ON a.attrelid = c.oid
+	  JOIN pg_type t ON t.oid = a.atttypid
+	  LEFT JOIN pg_attrdef ad ON ad.adrelid = a.attrelid AND ad.adnum = a.attnum
+	 WHERE c.relkind IN ('r', 'p', 'v', 'm', 'c', 'f') AND a.attnum > 0 AND NOT a.attisdropped
+	UNION ALL
+	SELECT 'constraint ' || co.conrelid::regclass || ' ' || quote_ident(co.conname) || ' '
+		   || pg_get_constraintdef(co.oid)
+	  FROM pg_constraint co JOIN rels c ON c.oid = co.conrelid
+	UNION ALL
+	SELECT 'index ' || pg_get_indexdef(i.indexrelid)
+	  FROM pg_index i JOIN rels c ON c.oid = i.indrelid
+	UNION ALL
+	SELECT 'trigger ' || pg_get_triggerdef(t.oid)
+	  FROM pg_trigger t JOIN rels c ON c.oid = t.tgrelid
+	 WHERE NOT t.tgisinternal
+	UNION ALL
+	SELECT 'sequence ' || s.seqrelid::regclass || ' ' || format_type(s.seqtypid, NULL)
+		   || ' start ' || s.seqstart || ' increment ' || s.seqincrement || ' min ' || s.seqmin
+		   || ' max ' || s.seqmax || ' cache ' || s.seqcache || ' cycle ' || s.seqcycle
+	  FROM pg_sequence s JOIN rels c ON c.oid = s.seqrelid
+	UNION ALL
+	-- table and column comments
+	SELECT 'comment on column ' || c.oid::regclass || '.' || quote_ident(a.attname) || ': '
+		   || coalesce(col_description(c.oid, a.attnum), '-')
+	  FROM rels c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+	 WHERE c.relkind IN ('r', 'p', 'v', 'm', 'c', 'f')
+	UNION ALL
+	SELECT 'comment on table ' || c.oid::regclass || ': ' || coalesce(obj_description(c.oid, 'pg_class'), '-')
+	  FROM rels c WHERE c.relkind IN ('r', 'p', 'v', 'm', 'c', 'f')
+	UNION ALL
+	-- the comments of every other member (functions, schema, type) and of the extension
+	SELECT 'comment on ' || pg_describe_object(ds.classoid, ds.objoid, ds.objsubid) || ': '
+		   || ds.description
+	  FROM pg_description ds
+	 WHERE ((ds.classoid, ds.objoid) IN (SELECT classid, objid FROM members)
+			AND ds.classoid <> 'pg_class'::regclass)
+		OR (ds.classoid = 'pg_extension'::regclass AND ds.objoid = (SELECT oid FROM ext))
+	UNION ALL
+	SELECT 'view ' || c.oid::regclass || ' ' || pg_get_viewdef(c.oid)
+	  FROM rels c WHERE c.relkind IN ('v', 'm')
+	UNION ALL
+	SELECT 'schema partmgr acl ' || coalesce(n.nspacl::text, '-')
+	  FROM pg_namespace n WHERE n.nspname = 'partmgr'
+)
+SELECT string_agg(line, E'\n' ORDER BY line COLLATE "C") FROM items};
+
+my $upgraded = $node->safe_psql('upgraded', $objects);
+my $fresh = $node->safe_psql('fresh', $objects);
+# guard against a query that compares nothing
+like($fresh, qr/^member function partmgr\.plan_maintenance\(text\)$/m,
+	'the object list holds the 0.2.0 function');
+like($fresh, qr/^column partmgr\.maintenance_log #16 statements text\[\] acl -$/m,
+	'the object list holds the 0.2.0 column, last in maintenance_log');
+like($fresh, qr/^trigger CREATE TRIGGER part_config_check /m, 'the object list holds triggers');
+like($fresh, qr/^comment on column partmgr\.maintenance_log\.statements: The SQL statements/m,
+	'the object list holds column comments');
+is($upgraded, $fresh, 'the updated database has exactly the objects of a fresh 0.2.0 install')
+  or diag(line_diff($upgraded, $fresh));
+
+my $extconfig = q{
+	SELECT string_agg(cfg::regclass || ' ' || quote_literal(cond), ', ' ORDER BY cfg::regclass::text)
+	  FROM pg_extension e, unnest(e.extconfig, e.extcondition) AS u(cfg, cond)
+	 WHERE e.extname = 'pg_partmgr'};
+is($node->safe_psql('upgraded', $extconfig), $node->safe_psql('fresh', $extconfig),
+	'the pg_extension_config_dump registrations are the same after the update and fresh');
+is($node->safe_psql('fresh', $extconfig),
+	"partmgr.part_config '', partmgr.part_config_ext ''",
+	'and they are part_config and part_config_ext, whole');
+
+# the 0.2.0 functions work on the set made at 0.1.0
+$node->safe_psql('upgraded', "INSERT INTO public.events VALUES (35, 'by the worker')");
+is( $node->safe_psql('upgraded', q{
+		SELECT string_agg(action || ' ' || object, ',' ORDER BY step)
+		  FROM partmgr.plan_maintenance('public.events')}),
+	'create partition public.events_p40',
+	'plan_maintenance() in the updated database: the next run makes events_p40');
+is($node->safe_psql('upgraded', 'SELECT parent_table FROM partmgr.health'), 'public.events',
+	'the health view in the updated database lists the set');
+
+# the background worker maintains the updated database
+my $offset = -s $node->logfile;
+$node->append_conf('postgresql.conf', 'pg_partmgr.enabled = on');
+$node->reload;
+my $made = 'f';
+for (my $i = 0; $i < 300 && $made ne 't'; $i++)
+{
+	$made = $node->safe_psql('upgraded', "SELECT to_regclass('public.events_p40') IS NOT NULL");
+	last if $node->log_contains('is installed in database "upgraded", but the loaded library', $offset);
+	usleep(100_000);
+}
+is($made, 't', 'the worker maintains the updated set: events_p40 is made');
+ok(!$node->log_contains('but the loaded library', $offset),
+	'the worker does not take 0.2.0 for a version mismatch');
+
+$node->stop;
+done_testing();
+
+# items (a line and the indented lines under it) only in one of the two
+# texts, for a readable failure
+sub line_diff
+{
+	my ($got, $want) = @_;
+	my (%g, %w);
+	$g{$_}++ for split /\n(?=\S)/, $got;
+	$w{$_}++ for split /\n(?=\S)/, $want;
+	my @only_got = grep { ($g{$_} // 0) > ($w{$_} // 0) } sort keys %g;
+	my @only_want = grep { ($w{$_} // 0) > ($g{$_} // 0) } sort keys %w;
+	return join("\n", 'only after the update:', map({ "  $_" } @only_got),
+		'only in the fresh install:', map({ "  $_" } @only_want));
+}
