@@ -21,6 +21,7 @@ OBJS = \
 	src/config.o \
 	src/contents.o \
 	src/retention.o \
+	src/properties.o src/api_properties.o \
 	src/constraints.o \
 	src/catalog.o \
 	src/bounds.o \

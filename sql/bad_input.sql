@@ -58,8 +58,13 @@ SELECT partmgr.create_parent('public.fresh', 'ts', '1 day', p_date_trunc_interva
 SELECT partmgr.create_parent('public.fresh', 'ts', '1 day', p_start_partition => 'soon');
 SELECT partmgr.create_parent('public.by_id', 'id', '10', p_start_partition => 'ten', p_control_not_null => false);
 SELECT partmgr.create_parent('public.by_id', 'id', '10', p_date_trunc_interval => 'day', p_control_not_null => false);
--- not supported yet: a clear error rather than a silent difference
+-- template tables that cannot serve
 SELECT partmgr.create_parent('public.fresh', 'ts', '1 day', p_template_table => 'public.fresh');
+SELECT partmgr.create_parent('public.fresh', 'ts', '1 day', p_template_table => 'public.no_such_template');
+CREATE TABLE public.fresh_tpl (ts timestamptz, extra int);
+SELECT partmgr.create_parent('public.fresh', 'ts', '1 day', p_template_table => 'public.fresh_tpl');
+DROP TABLE public.fresh_tpl;
+-- not supported yet: a clear error rather than a silent difference
 SELECT partmgr.create_parent('public.fresh', 'ts', '1 day', p_constraint_cols => ARRAY['nope']);
 SELECT partmgr.create_parent('public.fresh', 'ts', '1 day', p_constraint_cols => ARRAY['ts']);
 SELECT partmgr.create_parent('public.fresh', 'id', '10', p_epoch => 'seconds');

@@ -52,3 +52,27 @@ CREATE FUNCTION partmgr.dump_partitioned_table_definition(
     AS 'MODULE_PATHNAME', 'pg_partmgr_dump_partitioned_table_definition';
 COMMENT ON FUNCTION partmgr.dump_partitioned_table_definition(text, boolean) IS
     'The SQL (a create_parent() call and an UPDATE of part_config) that registers the set again with its current configuration.';
+
+CREATE FUNCTION partmgr.check_children(
+    p_parent_table text)
+    RETURNS TABLE (child_table text, property text, expected text, actual text)
+    LANGUAGE C VOLATILE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_check_children';
+COMMENT ON FUNCTION partmgr.check_children(text) IS
+    'Children (and the default partition) whose owner, grants (with inherit_privileges), persistence or storage parameters (against the template table) or replica identity (against the parent) differ from what the set says: one row per difference.';
+
+CREATE FUNCTION partmgr.reapply_privileges(
+    p_parent_table text)
+    RETURNS void
+    LANGUAGE C VOLATILE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_reapply_privileges';
+COMMENT ON FUNCTION partmgr.reapply_privileges(text) IS
+    'Make the owner and grants of every child the parent''s: missing grants given, grants the parent lacks revoked with CASCADE.  Each child is locked on its own, without waiting.';
+
+CREATE FUNCTION partmgr.reapply_child_properties(
+    p_parent_table text)
+    RETURNS void
+    LANGUAGE C VOLATILE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_reapply_child_properties';
+COMMENT ON FUNCTION partmgr.reapply_child_properties(text) IS
+    'Make the persistence (SET LOGGED / UNLOGGED rewrites the child) and storage parameters of every child the template table''s, and its replica identity the parent''s.  Each child is locked on its own, without waiting.';

@@ -279,6 +279,47 @@ check_choice(const char *argname, const char *value, const char *const *allowed,
 }
 
 /*
+ * template_for
+ *		part_config.template_table of a new set, from p_template_table as
+ *		pg_partman 5 reads it: NULL makes partmgr.template_<schema>_<table>
+ *		(LIKE the parent, owned by the parent's owner; one left by an
+ *		earlier set of that name is used again if it fits), 'false' or 'f'
+ *		means none, anything else names an existing table.
+ */
+static char *
+template_for(const PartmgrParentInfo *parent, const char *given)
+{
+	char	   *name;
+	Oid			relid;
+
+	if (given != NULL &&
+		(pg_strcasecmp(given, "false") == 0 || pg_strcasecmp(given, "f") == 0))
+		return NULL;
+	if (given != NULL)
+		relid = partmgr_check_template(parent->relid, given);
+	else
+	{
+		name = partmgr_template_name(parent->schema, parent->name);
+		relid = get_relname_relid(name, get_namespace_oid(PARTMGR_SCHEMA, false));
+		if (OidIsValid(relid))
+			(void) partmgr_check_template(parent->relid,
+										  quote_qualified_identifier(PARTMGR_SCHEMA, name));
+		else
+		{
+			partmgr_spi_utility(psprintf("CREATE TABLE %s (LIKE %s)",
+										 quote_qualified_identifier(PARTMGR_SCHEMA, name),
+										 quote_qualified_identifier(parent->schema,
+																	parent->name)));
+			partmgr_spi_utility(partmgr_ddl_set_owner(PARTMGR_SCHEMA, name, parent->owner));
+			CommandCounterIncrement();
+			relid = get_relname_relid(name, get_namespace_oid(PARTMGR_SCHEMA, false));
+		}
+	}
+	/* stored as pg_partman stores it: schema.table, unquoted */
+	return psprintf("%s.%s", get_namespace_name(get_rel_namespace(relid)), get_rel_name(relid));
+}
+
+/*
  * pg_partmgr_create_parent
  *		partmgr.create_parent(): validate every argument, register the set in
  *		part_config, create its initial children (standalone tables, then
@@ -364,13 +405,6 @@ pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("epoch partition sets are not supported yet")));
-	if (template_table != NULL && pg_strcasecmp(template_table, "false") != 0 &&
-		pg_strcasecmp(template_table, "f") != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("template tables are not supported yet"),
-				 errhint("Leave p_template_table NULL.")));
-
 	check_create_parent_table(table, control, PG_GETARG_BOOL(13), &parent);
 	if (parent.strategy != PARTITION_STRATEGY_RANGE)
 		ereport(ERROR,
@@ -426,6 +460,7 @@ pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 				 errmsg("table \"%s\" is already managed by pg_partmgr", proto.key),
 				 errhint("Change its settings with UPDATE partmgr.part_config.")));
 	partmgr_lock_set_or_raise(parent.relid, proto.key);
+	proto.template_table = template_for(&parent, template_table);
 	partmgr_config_insert(&proto);
 	set = partmgr_config_load(proto.key, false);
 	(void) partmgr_execute_or_raise(partmgr_plan_initial(set, partmgr_read_tree(set),

@@ -42,20 +42,32 @@ parent_name(const PartmgrSet *set)
  *		CREATE TABLE for a new child (or default partition) with the parent's
  *		columns, defaults, CHECK and NOT NULL constraints, storage, comments,
  *		generated columns, compression and statistics, in the parent's
- *		tablespace.
+ *		tablespace; with props, UNLOGGED and with the storage parameters the
+ *		template says.
  */
 char *
-partmgr_ddl_create_like(const PartmgrSet *set, const char *schema, const char *name)
+partmgr_ddl_create_like(const PartmgrSet *set, const PartmgrProperties *props,
+						const char *schema, const char *name)
 {
 	StringInfoData sql;
 	Oid			spcid = get_rel_tablespace(set->parent_oid);
+	ListCell   *lc;
 
 	initStringInfo(&sql);
 	appendStringInfo(&sql,
-					 "CREATE TABLE %s (LIKE %s INCLUDING DEFAULTS INCLUDING CONSTRAINTS"
+					 "CREATE %sTABLE %s (LIKE %s INCLUDING DEFAULTS INCLUDING CONSTRAINTS"
 					 " INCLUDING STORAGE INCLUDING COMMENTS INCLUDING GENERATED"
 					 " INCLUDING COMPRESSION INCLUDING STATISTICS)",
+					 props && props->unlogged ? "UNLOGGED " : "",
 					 quote_qualified_identifier(schema, name), parent_name(set));
+	if (props && props->reloptions != NIL)
+	{
+		appendStringInfoString(&sql, " WITH (");
+		foreach(lc, props->reloptions)
+			appendStringInfo(&sql, "%s%s", foreach_current_index(lc) > 0 ? ", " : "",
+							 (char *) lfirst(lc));
+		appendStringInfoChar(&sql, ')');
+	}
 	if (OidIsValid(spcid))
 		appendStringInfo(&sql, " TABLESPACE %s",
 						 quote_identifier(get_tablespace_name(spcid)));

@@ -22,14 +22,15 @@
 
 #include "pg_partmgr.h"
 #include "plan.h"
+#include "properties.h"
 
 /* name of the temporary CHECK that lets a loaded child attach without a scan */
 #define PARTMGR_BOUND_CHECK		"partmgr_bound_check"
 /* and of the one that lets children attach without a scan of the default */
 #define PARTMGR_MOVED_CHECK		"partmgr_moved_check"
 
-extern char *partmgr_ddl_create_like(const PartmgrSet *set, const char *schema,
-									 const char *name);
+extern char *partmgr_ddl_create_like(const PartmgrSet *set, const PartmgrProperties *props,
+									 const char *schema, const char *name);
 extern char *partmgr_ddl_set_owner(const char *schema, const char *name, Oid role);
 extern char *partmgr_ddl_attach_range(const PartmgrSet *set, const char *schema,
 									  const char *name, PartmgrPoint lower,

@@ -603,6 +603,25 @@ work_give_to_owner(PartmgrActionWork *work, const PartmgrSet *set, const char *s
 		work_sql(work, partmgr_ddl_set_owner(schema, name, owner), false);
 }
 
+/*
+ * work_create_table
+ *		CREATE TABLE for a new child or default partition, then what the
+ *		template and the parent give it beyond that (see properties.c), all
+ *		before it holds a row or is attached.
+ */
+static void
+work_create_table(PartmgrActionWork *work, const PartmgrSet *set, const char *schema,
+				  const char *name)
+{
+	PartmgrProperties props;
+	ListCell   *lc;
+
+	partmgr_read_properties(set, &props);
+	work_sql(work, partmgr_ddl_create_like(set, &props, schema, name), false);
+	foreach(lc, partmgr_child_property_statements(set, &props, schema, name))
+		work_sql(work, (char *) lfirst(lc), false);
+}
+
 /* The first child of a plan that is filled through the staging table. */
 static bool
 first_staged(const PartmgrPlan *plan, const PartmgrAction *action)
@@ -638,7 +657,7 @@ work_staged_child(const PartmgrPlan *plan, const PartmgrAction *action,
 		work_lock(work, default_oid, AccessExclusiveLock);
 	if (first_staged(plan, action))
 		work_sql(work, partmgr_ddl_create_stage(set, plan->stage_name), false);
-	work_sql(work, partmgr_ddl_create_like(set, action->schema, action->name), false);
+	work_create_table(work, set, action->schema, action->name);
 	work_sql(work, partmgr_ddl_add_bound_check(set, action->schema, action->name,
 											   action->lower, action->upper), false);
 	work_sql(work, partmgr_ddl_attach_range_to(set, set->parent_schema, plan->stage_name,
@@ -719,7 +738,7 @@ work_create(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrActionW
 		nfills = work_fill_sources(plan, action, work, fills);
 	if (work->skip != NULL)
 		return;
-	work_sql(work, partmgr_ddl_create_like(set, action->schema, action->name), false);
+	work_create_table(work, set, action->schema, action->name);
 	if (nfills > 0)
 	{
 		work_sql(work, partmgr_ddl_add_bound_check(set, action->schema, action->name,
@@ -789,6 +808,13 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 			work_lock(work, action->relid, AccessExclusiveLock);
 			work_sql(work, partmgr_ddl_drop_constraints(action->schema, action->name,
 														action->constraints), true);
+			break;
+
+		case PARTMGR_ACTION_ALTER_CHILD:
+			/* ALTER OWNER, SET LOGGED and the like: the child alone */
+			work_lock(work, action->relid, AccessExclusiveLock);
+			foreach(lc, action->statements)
+				work_sql(work, (char *) lfirst(lc), false);
 			break;
 
 		case PARTMGR_ACTION_MOVE_ROWS:

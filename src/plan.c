@@ -316,6 +316,8 @@ partmgr_action_name(const PartmgrAction *action)
 			return "validate constraint";
 		case PARTMGR_ACTION_DROP_CONSTRAINTS:
 			return "drop constraints";
+		case PARTMGR_ACTION_ALTER_CHILD:
+			return "alter partition";
 	}
 	return NULL;				/* keep compiler quiet */
 }
@@ -347,6 +349,8 @@ partmgr_action_verb(const PartmgrAction *action)
 			return "validated constraints of";
 		case PARTMGR_ACTION_DROP_CONSTRAINTS:
 			return "dropped constraints of";
+		case PARTMGR_ACTION_ALTER_CHILD:
+			return "altered";
 	}
 	return NULL;				/* keep compiler quiet */
 }
@@ -426,6 +430,7 @@ partmgr_action_describe(const PartmgrPlan *plan, const PartmgrAction *action)
 							partmgr_key_display(plan->set->key));
 		case PARTMGR_ACTION_RETIRE_CHILD:
 		case PARTMGR_ACTION_FINALIZE_DETACH:
+		case PARTMGR_ACTION_ALTER_CHILD:
 			return psprintf("partition %s of %s", table,
 							partmgr_key_display(plan->set->key));
 		case PARTMGR_ACTION_MOVE_ROWS:

@@ -38,7 +38,9 @@ typedef enum PartmgrActionKind
 	PARTMGR_ACTION_ADD_CONSTRAINTS, /* add derived CHECK constraints to a
 									 * child, NOT VALID */
 	PARTMGR_ACTION_VALIDATE_CONSTRAINT, /* validate one of them */
-	PARTMGR_ACTION_DROP_CONSTRAINTS /* drop derived CHECK constraints */
+	PARTMGR_ACTION_DROP_CONSTRAINTS,	/* drop derived CHECK constraints */
+	PARTMGR_ACTION_ALTER_CHILD	/* make a child's properties what the
+								 * set says */
 } PartmgrActionKind;
 
 /* Where rows come from and which columns travel (MOVE_ROWS, filled children). */
@@ -83,6 +85,7 @@ typedef struct PartmgrAction
 	List	   *constraints;	/* ADD, VALIDATE, DROP_CONSTRAINTS: names */
 	List	   *checks;			/* ADD_CONSTRAINTS: the CHECK expression of
 								 * each */
+	List	   *statements;		/* ALTER_CHILD: of char *, what to run */
 } PartmgrAction;
 
 typedef struct PartmgrPlan

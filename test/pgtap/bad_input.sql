@@ -10,7 +10,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = warning;
 
-SELECT plan(154);
+SELECT plan(160);
 
 -- A digest of what a bad call must not change: the configuration rows and the
 -- relations outside temporary schemas (pgTAP keeps its state in temp tables).
@@ -33,6 +33,8 @@ $$;
 
 -- Fixtures
 CREATE TABLE public.tap_plain (id int NOT NULL, ts timestamptz NOT NULL);
+CREATE TABLE public.tap_tpl_extra (id int, ts timestamptz, extra int);
+CREATE TABLE public.tap_tpl_type (id bigint, ts timestamptz);
 CREATE TABLE public.tap_ts (id int NOT NULL, ts timestamptz NOT NULL, note text) PARTITION BY RANGE (ts);
 CREATE TABLE public.tap_tsnull (ts timestamptz) PARTITION BY RANGE (ts);
 CREATE TABLE public.tap_multi (a int NOT NULL, b int NOT NULL) PARTITION BY RANGE (a, b);
@@ -246,9 +248,18 @@ SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_ts', 'ts', '1 day', p_
 SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_ts', 'ts', '1 day', p_constraint_cols => ARRAY['ts'])$$,
     '22023', 'constraint_cols cannot name the control column "ts" of public.tap_ts',
     'create_parent with the control column in p_constraint_cols');
-SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_ts', 'ts', '1 day', p_template_table => 'public.tap_plain')$$,
-    '0A000', 'template tables are not supported yet',
-    'create_parent with p_template_table');
+SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_ts', 'ts', '1 day', p_template_table => 'public.tap_missing_tpl')$$,
+    '42P01', 'template table "public.tap_missing_tpl" does not exist',
+    'create_parent with a template table that does not exist');
+SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_ts', 'ts', '1 day', p_template_table => 'public.tap_id')$$,
+    '42809', 'template table "public.tap_id" is not a plain table',
+    'create_parent with a partitioned table as template');
+SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_ts', 'ts', '1 day', p_template_table => 'public.tap_tpl_extra')$$,
+    '42703', 'template table "public.tap_tpl_extra" has column "extra", which the parent table does not have with that type',
+    'create_parent with a template that has a column the parent lacks');
+SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_ts', 'ts', '1 day', p_template_table => 'public.tap_tpl_type')$$,
+    '42703', 'template table "public.tap_tpl_type" has column "id", which the parent table does not have with that type',
+    'create_parent with a template whose column has another type');
 
 ------------------------------------------------------------------------------
 -- the other functions

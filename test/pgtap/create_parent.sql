@@ -53,7 +53,7 @@ SELECT results_eq(
              undo_in_progress, optimize_constraint, retention
         FROM partmgr.part_config WHERE parent_table = 'public.tap_day'$$,
     $$VALUES ('ts'::text, '1 day'::text, 'range'::text, 4, 'on'::text,
-              NULL::text, 'none'::text, NULL::text[], 'YYYYMMDD'::text, true,
+              'partmgr.template_public_tap_day'::text, 'none'::text, NULL::text[], 'YYYYMMDD'::text, true,
               false, true, true,
               NULL::text, NULL::int, true,
               false, 30, NULL::text)$$,

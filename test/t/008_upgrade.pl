@@ -85,7 +85,9 @@ WITH ext AS (SELECT oid FROM pg_extension WHERE extname = 'pg_partmgr'),
 members AS (
 	SELECT d.classid, d.objid FROM pg_depend d, ext
 	 WHERE d.refclassid = 'pg_extension'::regclass AND d.refobjid = ext.oid AND d.deptype = 'e'),
-rels AS (SELECT c.* FROM pg_class c WHERE c.relnamespace = 'partmgr'::regnamespace),
+-- the template tables create_parent makes there belong to the sets, not to the extension
+rels AS (SELECT c.* FROM pg_class c WHERE c.relnamespace = 'partmgr'::regnamespace
+			AND c.relname NOT LIKE 'template\\_%'),
 items AS (
 	SELECT 'member ' || pg_describe_object(d.classid, d.objid, d.objsubid) AS line
 	  FROM pg_depend d, ext

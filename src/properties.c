@@ -1,0 +1,630 @@
+/*-------------------------------------------------------------------------
+ *
+ * properties.c
+ *	  Read what a child should get beyond what PostgreSQL carries over from
+ *	  the parent, and build the statements that give it.
+ *
+ * pg_partman 5's rules.  The template table (part_config.template_table)
+ * gives a new child its persistence (UNLOGGED), its storage parameters
+ * (and those of its TOAST table) and the PRIMARY KEY / UNIQUE indexes the
+ * parent does not have -- uniqueness per child on columns without the
+ * partition key, which a partitioned table cannot enforce.  The parent
+ * gives its replica identity and, with inherit_privileges, its grants; the
+ * owner is always the parent's (see execute.c).
+ *
+ * Reads catalogs only.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/properties.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_class.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+
+#include "bounds.h"
+#include "catalog.h"
+#include "properties.h"
+#include "spi_util.h"
+
+/*
+ * partmgr_template_name
+ *		The name of the template create_parent makes: template_<schema>_<table>,
+ *		cut to 63 bytes, in schema partmgr (pg_partman's, in its schema).
+ */
+char *
+partmgr_template_name(const char *schema, const char *table)
+{
+	return partmgr_name_with_suffix(psprintf("template_%s_%s", schema, table), "");
+}
+
+/*
+ * partmgr_check_template
+ *		The template table a user named for a parent: it must exist (42P01),
+ *		be a plain table (42809) and have no column the parent lacks (42703).
+ */
+Oid
+partmgr_check_template(Oid parent, const char *template_table)
+{
+	static const char *const extra_sql =
+	"SELECT t.attname FROM pg_catalog.pg_attribute t"
+	" WHERE t.attrelid = $1 AND t.attnum > 0 AND NOT t.attisdropped"
+	"   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute p"
+	"                    WHERE p.attrelid = $2 AND p.attname = t.attname"
+	"                      AND NOT p.attisdropped AND p.atttypid = t.atttypid)"
+	" ORDER BY t.attnum";
+	Oid			relid = partmgr_resolve_table(template_table, true);
+	Oid			types[2] = {OIDOID, OIDOID};
+	Datum		values[2];
+
+	if (!OidIsValid(relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("template table \"%s\" does not exist", template_table),
+				 errhint("Create it first, or leave p_template_table NULL to have one made.")));
+	if (get_rel_relkind(relid) != RELKIND_RELATION)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("template table \"%s\" is not a plain table", template_table)));
+	values[0] = ObjectIdGetDatum(relid);
+	values[1] = ObjectIdGetDatum(parent);
+	if (partmgr_spi_exec_cached(extra_sql, 2, types, values, NULL, false, SPI_OK_SELECT) > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("template table \"%s\" has column \"%s\", which the parent table does not have with that type",
+						template_table, partmgr_spi_text(0, 1))));
+	return relid;
+}
+
+/*
+ * unique_indexes
+ *		The valid PRIMARY KEY and UNIQUE indexes of a table, primary first.
+ *		With except, those for which that table has an index of the same
+ *		definition, or a primary key on the same columns, are left out
+ *		(pg_partman's rule).  With replica_only, only its replica identity
+ *		index.
+ */
+static List *
+unique_indexes(Oid relid, Oid except, bool replica_only)
+{
+	static const char *const sql =
+	"WITH idx AS ("
+	"  SELECT i.indexrelid, i.indrelid, i.indisprimary, i.indisunique, i.indisreplident,"
+	"         substring(pg_catalog.pg_get_indexdef(i.indexrelid) FROM ' (USING .*)$') AS def,"
+	"         (SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY k.n)"
+	"            FROM unnest(i.indkey) WITH ORDINALITY AS k(attnum, n)"
+	"            JOIN pg_catalog.pg_attribute a"
+	"              ON a.attrelid = i.indrelid AND a.attnum = k.attnum) AS cols,"
+	"         quote_ident(s.spcname) AS spc"
+	"    FROM pg_catalog.pg_index i"
+	"    JOIN pg_catalog.pg_class c ON c.oid = i.indexrelid"
+	"    LEFT JOIN pg_catalog.pg_tablespace s ON s.oid = c.reltablespace"
+	"   WHERE i.indrelid IN ($1, $2) AND i.indisvalid)"
+	"SELECT t.indisprimary, t.cols, t.def, t.spc FROM idx t"
+	" WHERE t.indrelid = $1 AND t.indisunique AND (NOT $3 OR t.indisreplident)"
+	"   AND NOT EXISTS (SELECT 1 FROM idx p WHERE p.indrelid = $2"
+	"                      AND (p.def = t.def OR (p.indisprimary AND t.indisprimary"
+	"                                             AND p.cols = t.cols)))"
+	" ORDER BY t.indisprimary DESC, t.indexrelid";
+	Oid			types[3] = {OIDOID, OIDOID, BOOLOID};
+	Datum		values[3];
+	List	   *result = NIL;
+	uint64		n;
+
+	values[0] = ObjectIdGetDatum(relid);
+	values[1] = ObjectIdGetDatum(except);
+	values[2] = BoolGetDatum(replica_only);
+	n = partmgr_spi_exec_cached(sql, 3, types, values, NULL, false, SPI_OK_SELECT);
+	for (uint64 i = 0; i < n; i++)
+	{
+		PartmgrUniqueIndex *index = palloc(sizeof(PartmgrUniqueIndex));
+		bool		isnull;
+
+		index->primary = DatumGetBool(partmgr_spi_value(i, 1, &isnull));
+		index->columns = partmgr_spi_text(i, 2);
+		index->definition = partmgr_spi_text(i, 3);
+		index->tablespace = partmgr_spi_text(i, 4);
+		result = lappend(result, index);
+	}
+	return result;
+}
+
+/*
+ * partmgr_table_grants
+ *		The grants on a table to others than its owner, one entry per
+ *		grantee and grant option, privileges sorted.
+ */
+List *
+partmgr_table_grants(Oid relid)
+{
+	static const char *const sql =
+	"SELECT CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(r.rolname) END,"
+	"       string_agg(a.privilege_type, ', ' ORDER BY a.privilege_type), a.is_grantable"
+	"  FROM pg_catalog.pg_class c"
+	"  CROSS JOIN LATERAL aclexplode(c.relacl) AS a"
+	"  LEFT JOIN pg_catalog.pg_roles r ON r.oid = a.grantee"
+	" WHERE c.oid = $1 AND a.grantee <> c.relowner"
+	" GROUP BY 1, 3 ORDER BY 1, 3";
+	Oid			types[1] = {OIDOID};
+	Datum		values[1];
+	List	   *result = NIL;
+	uint64		n;
+
+	values[0] = ObjectIdGetDatum(relid);
+	n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT);
+	for (uint64 i = 0; i < n; i++)
+	{
+		PartmgrGrant *grant = palloc(sizeof(PartmgrGrant));
+		bool		isnull;
+
+		grant->grantee = partmgr_spi_text(i, 1);
+		grant->privileges = partmgr_spi_text(i, 2);
+		grant->grantable = DatumGetBool(partmgr_spi_value(i, 3, &isnull));
+		result = lappend(result, grant);
+	}
+	return result;
+}
+
+/* The OID of a table's primary key index, or InvalidOid. */
+static Oid
+get_primary_key_index(Oid relid)
+{
+	static const char *const sql =
+	"SELECT indexrelid FROM pg_catalog.pg_index WHERE indrelid = $1 AND indisprimary";
+	Oid			types[1] = {OIDOID};
+	Datum		values[1];
+	bool		isnull;
+
+	values[0] = ObjectIdGetDatum(relid);
+	if (partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT) == 0)
+		return InvalidOid;
+	return DatumGetObjectId(partmgr_spi_value(0, 1, &isnull));
+}
+
+/* What decides a table's properties, from pg_class. */
+typedef struct TableState
+{
+	Oid			owner;
+	bool		unlogged;
+	char		replica_identity;
+	Oid			replica_index;	/* its index with indisreplident */
+	List	   *reloptions;		/* of char *, as in PartmgrProperties */
+} TableState;
+
+static void
+read_table_state(Oid relid, TableState *state)
+{
+	static const char *const sql =
+	"SELECT c.relowner, c.relpersistence = 'u', c.relreplident::text,"
+	"       (SELECT i.indexrelid FROM pg_catalog.pg_index i"
+	"         WHERE i.indrelid = c.oid AND i.indisreplident),"
+	"       (SELECT string_agg(o, E'\\t' ORDER BY o) FROM ("
+	"          SELECT split_part(x, '=', 1) || '=' || quote_literal(substr(x, strpos(x, '=') + 1))"
+	"            FROM unnest(c.reloptions) AS x"
+	"          UNION ALL"
+	"          SELECT 'toast.' || split_part(x, '=', 1) || '='"
+	"                 || quote_literal(substr(x, strpos(x, '=') + 1))"
+	"            FROM pg_catalog.pg_class t, unnest(t.reloptions) AS x"
+	"           WHERE t.oid = c.reltoastrelid) AS opts(o))"
+	"  FROM pg_catalog.pg_class c WHERE c.oid = $1";
+	Oid			types[1] = {OIDOID};
+	Datum		values[1];
+	bool		isnull;
+	char	   *text;
+	char	   *tok;
+
+	values[0] = ObjectIdGetDatum(relid);
+	if (partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT) == 0)
+		elog(ERROR, "cache lookup failed for relation %u", relid);
+	state->owner = DatumGetObjectId(partmgr_spi_value(0, 1, &isnull));
+	state->unlogged = DatumGetBool(partmgr_spi_value(0, 2, &isnull));
+	state->replica_identity = partmgr_spi_text(0, 3)[0];
+	state->replica_index = DatumGetObjectId(partmgr_spi_value(0, 4, &isnull));
+	if (isnull)
+		state->replica_index = InvalidOid;
+	state->reloptions = NIL;
+	/* the options joined by a tab, which none contains unquoted */
+	text = partmgr_spi_text(0, 5);
+	for (tok = text ? strtok(text, "\t") : NULL; tok != NULL; tok = strtok(NULL, "\t"))
+		state->reloptions = lappend(state->reloptions, pstrdup(tok));
+}
+
+/*
+ * partmgr_read_properties
+ *		What new children of the set get beyond the parent's shape (see the
+ *		file header).  A template that no longer exists is an error naming
+ *		the set.
+ */
+void
+partmgr_read_properties(const PartmgrSet *set, PartmgrProperties *props)
+{
+	TableState	state;
+
+	memset(props, 0, sizeof(*props));
+	if (set->template_table != NULL)
+	{
+		props->template_oid = partmgr_resolve_table(set->template_table, true);
+		if (!OidIsValid(props->template_oid))
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_TABLE),
+					 errmsg("template table \"%s\" of partition set \"%s\" does not exist",
+							set->template_table, set->key),
+					 errhint("Create it, or UPDATE partmgr.part_config SET template_table = NULL.")));
+		read_table_state(props->template_oid, &state);
+		props->unlogged = state.unlogged;
+		props->reloptions = state.reloptions;
+		props->unique_indexes = unique_indexes(props->template_oid, set->parent_oid, false);
+		props->parent_has_primary = OidIsValid(get_primary_key_index(set->parent_oid));
+	}
+	read_table_state(set->parent_oid, &state);
+	props->replica_identity = state.replica_identity;
+	props->replica_index_oid = state.replica_index;
+	if (props->replica_identity == REPLICA_IDENTITY_INDEX)
+	{
+		List	   *index = unique_indexes(set->parent_oid, InvalidOid, true);
+
+		if (index == NIL)
+			props->replica_identity = REPLICA_IDENTITY_DEFAULT;
+		else
+			props->replica_index = (PartmgrUniqueIndex *) linitial(index);
+	}
+	props->grants = partmgr_table_grants(set->parent_oid);
+}
+
+/* The statement that gives a table a grant. */
+static char *
+grant_statement(const char *table, const PartmgrGrant *grant)
+{
+	return psprintf("GRANT %s ON %s TO %s%s", grant->privileges, table, grant->grantee,
+					grant->grantable ? " WITH GRANT OPTION" : "");
+}
+
+/* A unique index of a new child, under a name of ours or PostgreSQL's. */
+static char *
+index_statement(const char *table, const PartmgrUniqueIndex *index, bool primary,
+				const char *index_name)
+{
+	const char *named = index_name ? psprintf("%s ", quote_identifier(index_name)) : "";
+
+	if (primary)
+		return psprintf("ALTER TABLE %s ADD %s%sPRIMARY KEY (%s)%s%s", table,
+						index_name ? "CONSTRAINT " : "", named, index->columns,
+						index->tablespace ? " USING INDEX TABLESPACE " : "",
+						index->tablespace ? index->tablespace : "");
+	return psprintf("CREATE UNIQUE INDEX %sON %s %s%s%s", named, table, index->definition,
+					index->tablespace ? " TABLESPACE " : "",
+					index->tablespace ? index->tablespace : "");
+}
+
+/*
+ * partmgr_child_property_statements
+ *		What a new, still empty and unattached child gets after CREATE TABLE
+ *		(which already made it UNLOGGED and gave it the template's storage
+ *		parameters): the template's unique indexes, the parent's replica
+ *		identity -- USING INDEX on an index made here, which ATTACH then
+ *		adopts as the child's index of the parent's -- and with
+ *		inherit_privileges the parent's grants.
+ */
+List *
+partmgr_child_property_statements(const PartmgrSet *set, const PartmgrProperties *props,
+								  const char *schema, const char *name)
+{
+	const char *table = quote_qualified_identifier(schema, name);
+	List	   *statements = NIL;
+	ListCell   *lc;
+
+	foreach(lc, props->unique_indexes)
+	{
+		PartmgrUniqueIndex *index = (PartmgrUniqueIndex *) lfirst(lc);
+
+		/* a child cannot have a primary key beside the parent's */
+		statements = lappend(statements,
+							 index_statement(table, index,
+											 index->primary && !props->parent_has_primary,
+											 NULL));
+	}
+	switch (props->replica_identity)
+	{
+		case REPLICA_IDENTITY_FULL:
+			statements = lappend(statements, psprintf("ALTER TABLE %s REPLICA IDENTITY FULL", table));
+			break;
+		case REPLICA_IDENTITY_NOTHING:
+			statements = lappend(statements, psprintf("ALTER TABLE %s REPLICA IDENTITY NOTHING", table));
+			break;
+		case REPLICA_IDENTITY_INDEX:
+			{
+				PartmgrUniqueIndex *index = props->replica_index;
+				char	   *index_name = partmgr_name_with_suffix(name, index->primary ? "_pkey" :
+																  "_replica_identity_key");
+
+				statements = lappend(statements,
+									 index_statement(table, index, index->primary, index_name));
+				statements = lappend(statements,
+									 psprintf("ALTER TABLE %s REPLICA IDENTITY USING INDEX %s",
+											  table, quote_identifier(index_name)));
+			}
+			break;
+		default:
+			break;
+	}
+	if (set->inherit_privileges)
+	{
+		foreach(lc, props->grants)
+			statements = lappend(statements, grant_statement(table, (PartmgrGrant *) lfirst(lc)));
+	}
+	return statements;
+}
+
+static const PartmgrGrant *
+find_grant(List *grants, const char *grantee, bool grantable)
+{
+	ListCell   *lc;
+
+	foreach(lc, grants)
+	{
+		const PartmgrGrant *grant = (const PartmgrGrant *) lfirst(lc);
+
+		if (strcmp(grant->grantee, grantee) == 0 && grant->grantable == grantable)
+			return grant;
+	}
+	return NULL;
+}
+
+/* "role: INSERT, SELECT; other: SELECT (grantable)", or "none" */
+static char *
+grants_text(List *grants)
+{
+	StringInfoData buf;
+	ListCell   *lc;
+
+	if (grants == NIL)
+		return "none";
+	initStringInfo(&buf);
+	foreach(lc, grants)
+	{
+		const PartmgrGrant *grant = (const PartmgrGrant *) lfirst(lc);
+
+		appendStringInfo(&buf, "%s%s: %s%s", buf.len > 0 ? "; " : "", grant->grantee,
+						 grant->privileges, grant->grantable ? " (grantable)" : "");
+	}
+	return buf.data;
+}
+
+static char *
+options_text(List *options)
+{
+	StringInfoData buf;
+	ListCell   *lc;
+
+	if (options == NIL)
+		return "none";
+	initStringInfo(&buf);
+	foreach(lc, options)
+		appendStringInfo(&buf, "%s%s", buf.len > 0 ? ", " : "", (char *) lfirst(lc));
+	return buf.data;
+}
+
+static const char *
+replica_identity_text(char ident, Oid index)
+{
+	switch (ident)
+	{
+		case REPLICA_IDENTITY_FULL:
+			return "full";
+		case REPLICA_IDENTITY_NOTHING:
+			return "nothing";
+		case REPLICA_IDENTITY_INDEX:
+			return OidIsValid(index) ? psprintf("using index %s", get_rel_name(index)) :
+				"using index";
+		default:
+			return "default";
+	}
+}
+
+/* The index of a child that is its partition of a parent's index, or InvalidOid. */
+static Oid
+child_index_of(Oid child, Oid parent_index)
+{
+	static const char *const sql =
+	"SELECT h.inhrelid FROM pg_catalog.pg_inherits h"
+	"  JOIN pg_catalog.pg_index i ON i.indexrelid = h.inhrelid"
+	" WHERE h.inhparent = $1 AND i.indrelid = $2";
+	Oid			types[2] = {OIDOID, OIDOID};
+	Datum		values[2];
+	bool		isnull;
+
+	values[0] = ObjectIdGetDatum(parent_index);
+	values[1] = ObjectIdGetDatum(child);
+	if (partmgr_spi_exec_cached(sql, 2, types, values, NULL, false, SPI_OK_SELECT) == 0)
+		return InvalidOid;
+	return DatumGetObjectId(partmgr_spi_value(0, 1, &isnull));
+}
+
+static PartmgrDrift *
+new_drift(List **drifts, PartmgrDriftKind kind, const char *property, char *expected,
+		  char *actual)
+{
+	PartmgrDrift *drift = palloc0(sizeof(PartmgrDrift));
+
+	drift->kind = kind;
+	drift->property = property;
+	drift->expected = expected;
+	drift->actual = actual;
+	*drifts = lappend(*drifts, drift);
+	return drift;
+}
+
+static bool
+list_has_string(List *list, const char *s)
+{
+	ListCell   *lc;
+
+	foreach(lc, list)
+	{
+		if (strcmp((const char *) lfirst(lc), s) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Whether two sorted lists of strings are the same. */
+static bool
+same_strings(List *a, List *b)
+{
+	ListCell   *la;
+	ListCell   *lb;
+
+	if (list_length(a) != list_length(b))
+		return false;
+	forboth(la, a, lb, b)
+	{
+		if (strcmp((const char *) lfirst(la), (const char *) lfirst(lb)) != 0)
+			return false;
+	}
+	return true;
+}
+
+/* The option name of "name='value'". */
+static char *
+option_name(const char *option)
+{
+	return pnstrdup(option, strcspn(option, "="));
+}
+
+/*
+ * reloption_fix
+ *		ALTER TABLE ... SET the template's options the child lacks and RESET
+ *		those the template does not have.
+ */
+static List *
+reloption_fix(const char *table, List *want, List *have)
+{
+	List	   *set = NIL;
+	List	   *reset = NIL;
+	List	   *want_names = NIL;
+	List	   *fix = NIL;
+	ListCell   *lc;
+
+	foreach(lc, want)
+	{
+		want_names = lappend(want_names, option_name((char *) lfirst(lc)));
+		if (!list_has_string(have, (char *) lfirst(lc)))
+			set = lappend(set, lfirst(lc));
+	}
+	foreach(lc, have)
+	{
+		char	   *name = option_name((char *) lfirst(lc));
+
+		if (!list_has_string(want_names, name))
+			reset = lappend(reset, name);
+	}
+	if (reset != NIL)
+		fix = lappend(fix, psprintf("ALTER TABLE %s RESET (%s)", table, options_text(reset)));
+	if (set != NIL)
+		fix = lappend(fix, psprintf("ALTER TABLE %s SET (%s)", table, options_text(set)));
+	return fix;
+}
+
+/*
+ * partmgr_child_drift
+ *		How an existing child differs from what the set says it should be:
+ *		its owner (the parent's), with grants (inherit_privileges, or what
+ *		reapply_privileges asks) its grants (the parent's), with a template its persistence and storage parameters
+ *		(the template's), and its replica identity (the parent's).  Each
+ *		difference comes with the statements that remove it; grants the
+ *		parent does not have are revoked with CASCADE.
+ */
+List *
+partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props, Oid child,
+					bool grants)
+{
+	const char *table = quote_qualified_identifier(get_namespace_name(get_rel_namespace(child)),
+												   get_rel_name(child));
+	List	   *drifts = NIL;
+	TableState	state;
+	PartmgrDrift *drift;
+	ListCell   *lc;
+
+	read_table_state(child, &state);
+	if (state.owner != set->parent_owner)
+	{
+		char	   *owner = GetUserNameFromId(set->parent_owner, false);
+
+		drift = new_drift(&drifts, PARTMGR_DRIFT_OWNER, "owner", owner,
+						  GetUserNameFromId(state.owner, false));
+		drift->fix = list_make1(psprintf("ALTER TABLE %s OWNER TO %s", table,
+										 quote_identifier(owner)));
+	}
+	if (grants)
+	{
+		List	   *have = partmgr_table_grants(child);
+		List	   *fix = NIL;
+
+		foreach(lc, have)
+		{
+			PartmgrGrant *grant = (PartmgrGrant *) lfirst(lc);
+			const PartmgrGrant *want = find_grant(props->grants, grant->grantee, grant->grantable);
+
+			if (want == NULL || strcmp(want->privileges, grant->privileges) != 0)
+				fix = lappend(fix, psprintf("REVOKE %s ON %s FROM %s CASCADE",
+											grant->privileges, table, grant->grantee));
+		}
+		foreach(lc, props->grants)
+		{
+			PartmgrGrant *grant = (PartmgrGrant *) lfirst(lc);
+			const PartmgrGrant *had = find_grant(have, grant->grantee, grant->grantable);
+
+			if (had == NULL || strcmp(had->privileges, grant->privileges) != 0)
+				fix = lappend(fix, grant_statement(table, grant));
+		}
+		if (fix != NIL)
+			new_drift(&drifts, PARTMGR_DRIFT_GRANTS, "grants", grants_text(props->grants),
+					  grants_text(have))->fix = fix;
+	}
+	if (OidIsValid(props->template_oid))
+	{
+		if (state.unlogged != props->unlogged)
+			new_drift(&drifts, PARTMGR_DRIFT_PERSISTENCE, "persistence",
+					  props->unlogged ? "unlogged" : "logged",
+					  state.unlogged ? "unlogged" : "logged")->fix =
+				list_make1(psprintf("ALTER TABLE %s SET %s", table,
+									props->unlogged ? "UNLOGGED" : "LOGGED"));
+		if (!same_strings(state.reloptions, props->reloptions))
+			new_drift(&drifts, PARTMGR_DRIFT_RELOPTIONS, "storage parameters",
+					  options_text(props->reloptions), options_text(state.reloptions))->fix =
+				reloption_fix(table, props->reloptions, state.reloptions);
+	}
+	if (state.replica_identity != props->replica_identity ||
+		(props->replica_identity == REPLICA_IDENTITY_INDEX &&
+		 state.replica_index != child_index_of(child, props->replica_index_oid)))
+	{
+		Oid			index = InvalidOid;
+
+		if (props->replica_identity == REPLICA_IDENTITY_INDEX)
+			index = child_index_of(child, props->replica_index_oid);
+		drift = new_drift(&drifts, PARTMGR_DRIFT_REPLICA_IDENTITY, "replica identity",
+						  (char *) replica_identity_text(props->replica_identity, index),
+						  (char *) replica_identity_text(state.replica_identity,
+														 state.replica_index));
+		if (props->replica_identity != REPLICA_IDENTITY_INDEX)
+			drift->fix = list_make1(psprintf("ALTER TABLE %s REPLICA IDENTITY %s", table,
+											 props->replica_identity == REPLICA_IDENTITY_FULL ? "FULL" :
+											 props->replica_identity == REPLICA_IDENTITY_NOTHING ? "NOTHING" :
+											 "DEFAULT"));
+		else if (OidIsValid(index))
+			drift->fix = list_make1(psprintf("ALTER TABLE %s REPLICA IDENTITY USING INDEX %s",
+											 table, quote_identifier(get_rel_name(index))));
+	}
+	return drifts;
+}

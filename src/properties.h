@@ -1,0 +1,88 @@
+/*-------------------------------------------------------------------------
+ *
+ * properties.h
+ *	  What a child gets that PostgreSQL does not carry over from the parent:
+ *	  from the template table its persistence, storage parameters and
+ *	  PRIMARY KEY / UNIQUE indexes the parent lacks; from the parent its
+ *	  replica identity and, with inherit_privileges, its grants.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/properties.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PARTMGR_PROPERTIES_H
+#define PARTMGR_PROPERTIES_H
+
+#include "pg_partmgr.h"
+
+/* A PRIMARY KEY or UNIQUE index to give a child. */
+typedef struct PartmgrUniqueIndex
+{
+	bool		primary;
+	char	   *columns;		/* "a, b", quoted: its key columns */
+	char	   *definition;		/* "USING btree (a, b) WHERE ...", as
+								 * pg_get_indexdef() ends */
+	char	   *tablespace;		/* quoted, or NULL: the default */
+} PartmgrUniqueIndex;
+
+/* The grants of one grantee on a table. */
+typedef struct PartmgrGrant
+{
+	char	   *grantee;		/* a role name, or "PUBLIC" */
+	char	   *privileges;		/* "INSERT, SELECT", sorted */
+	bool		grantable;
+} PartmgrGrant;
+
+typedef struct PartmgrProperties
+{
+	Oid			template_oid;	/* InvalidOid: no template */
+	bool		unlogged;		/* from the template */
+	List	   *reloptions;		/* of char *: "fillfactor='70'", ... and
+								 * "toast.autovacuum_enabled='false'", ... */
+	List	   *unique_indexes; /* of PartmgrUniqueIndex *: the template's the
+								 * parent lacks */
+	bool		parent_has_primary; /* then the template's primary key becomes a
+									 * unique index */
+	char		replica_identity;	/* the parent's: 'd', 'f', 'n' or 'i' */
+	PartmgrUniqueIndex *replica_index;	/* for 'i': its index */
+	Oid			replica_index_oid;
+	List	   *grants;			/* of PartmgrGrant *: the parent's (new
+								 * children get them with inherit_privileges) */
+} PartmgrProperties;
+
+extern char *partmgr_template_name(const char *schema, const char *table);
+extern Oid	partmgr_check_template(Oid parent, const char *template_table);
+extern void partmgr_read_properties(const PartmgrSet *set, PartmgrProperties *props);
+extern List *partmgr_table_grants(Oid relid);
+extern List *partmgr_child_property_statements(const PartmgrSet *set,
+												const PartmgrProperties *props,
+												const char *schema, const char *name);
+
+/* How one existing child differs from what the parent and template say. */
+typedef enum PartmgrDriftKind
+{
+	PARTMGR_DRIFT_OWNER,
+	PARTMGR_DRIFT_GRANTS,
+	PARTMGR_DRIFT_PERSISTENCE,
+	PARTMGR_DRIFT_RELOPTIONS,
+	PARTMGR_DRIFT_REPLICA_IDENTITY
+} PartmgrDriftKind;
+
+typedef struct PartmgrDrift
+{
+	PartmgrDriftKind kind;
+	const char *property;		/* "owner", "grants", ... */
+	char	   *expected;
+	char	   *actual;
+	List	   *fix;			/* of char *: the statements that fix it; NIL
+								 * when none can */
+} PartmgrDrift;
+
+extern List *partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props,
+								 Oid child, bool grants);
+
+#endif							/* PARTMGR_PROPERTIES_H */
