@@ -64,10 +64,10 @@ SELECT partmgr.create_parent('public.fresh', 'ts', '1 day', p_template_table => 
 CREATE TABLE public.fresh_tpl (ts timestamptz, extra int);
 SELECT partmgr.create_parent('public.fresh', 'ts', '1 day', p_template_table => 'public.fresh_tpl');
 DROP TABLE public.fresh_tpl;
--- not supported yet: a clear error rather than a silent difference
 SELECT partmgr.create_parent('public.fresh', 'ts', '1 day', p_constraint_cols => ARRAY['nope']);
 SELECT partmgr.create_parent('public.fresh', 'ts', '1 day', p_constraint_cols => ARRAY['ts']);
-SELECT partmgr.create_parent('public.fresh', 'id', '10', p_epoch => 'seconds');
+-- an epoch set keeps Unix time in an integer column
+SELECT partmgr.create_parent('public.fresh', 'ts', '1 day', p_epoch => 'seconds');
 -- the other functions
 SELECT partmgr.run_maintenance('public.fresh');
 SELECT partmgr.run_maintenance('public.missing');

@@ -397,24 +397,18 @@ pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("p_date_trunc_interval \"%s\" is not a date_trunc() unit", trunc_unit),
 				 errhint("Use one of second, minute, hour, day, week, month, quarter, year, decade, century or millennium.")));
-	if (strcmp(type, "list") == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("list partition sets are not supported yet")));
-	if (strcmp(epoch, "none") != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("epoch partition sets are not supported yet")));
 	check_create_parent_table(table, control, PG_GETARG_BOOL(13), &parent);
-	if (parent.strategy != PARTITION_STRATEGY_RANGE)
+	if (parent.strategy != (strcmp(type, "list") == 0 ? PARTITION_STRATEGY_LIST :
+							PARTITION_STRATEGY_RANGE))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("table \"%s\" is partitioned by LIST, but p_type is \"%s\"", table, type)));
+				 errmsg("table \"%s\" is partitioned by %s, but p_type is \"%s\"", table,
+						parent.strategy == PARTITION_STRATEGY_LIST ? "LIST" : "RANGE", type)));
 
 	memset(&proto, 0, sizeof(proto));
 	proto.key = partmgr_table_key(parent.relid);
 	proto.control = control;
-	proto.strategy = PARTITION_STRATEGY_RANGE;
+	proto.strategy = parent.strategy;
 	proto.epoch = epoch;
 	proto.premake = premake;
 	proto.automatic_maintenance = strcmp(automatic, "on") == 0;
@@ -423,11 +417,14 @@ pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 	proto.constraint_cols = partmgr_text_array_arg(fcinfo, 9);
 	partmgr_check_constraint_cols(parent.relid, control, proto.constraint_cols);
 	partmgr_axis_init(&proto.axis, parent.key_type, zone);
+	partmgr_axis_set_epoch(&proto.axis, epoch);
 
 	partmgr_context_push(&argctx, "argument %s", "p_interval");
 	partmgr_step_parse(&proto.axis, interval, "partition interval", &proto.step);
 	partmgr_context_pop(&argctx);
-	if (proto.axis.kind == PARTMGR_KEY_ID && proto.step.id < 2)
+	if (proto.strategy == PARTITION_STRATEGY_LIST)
+		partmgr_check_list_set(&proto.axis, &proto.step);
+	else if (proto.axis.kind == PARTMGR_KEY_ID && proto.step.id < 2)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("partition interval of a range id set must be at least 2"),
@@ -438,6 +435,8 @@ pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 				 errmsg("p_date_trunc_interval applies only to time partition sets")));
 	proto.interval_text = partmgr_step_text(&proto.step);
 	proto.datetime_string = (char *) partmgr_default_datetime_string(&proto.step);
+	if (trunc_unit != NULL)
+		partmgr_check_trunc_unit(&proto.step, trunc_unit);
 	proto.date_trunc_interval = trunc_unit;
 	if (start_text != NULL)
 	{

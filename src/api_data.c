@@ -432,7 +432,7 @@ undo_finish(PartmgrSet *set)
 		OidIsValid(partmgr_resolve_table(ours, true)))
 	{
 		values[0] = CStringGetTextDatum(ours);
-		if (partmgr_spi_exec_cached(used_sql, 1, types, values, NULL, true,
+		if (partmgr_spi_exec_cached(used_sql, 1, types, values, NULL, false,
 									SPI_OK_SELECT) == 0)
 			partmgr_spi_utility(partmgr_ddl_drop_table(PARTMGR_SCHEMA,
 													   partmgr_template_name(set->parent_schema,

@@ -751,10 +751,11 @@ import_set(void *arg)
 	"  retention, retention_schema, retention_keep_table, retention_keep_index,"
 	"  retention_keep_publication, infinite_time_partitions, datetime_string, jobmon,"
 	"  inherit_privileges, constraint_valid, ignore_default_data, default_table,"
-	"  date_trunc_interval, maintenance_order)"
-	" SELECT j->>'parent_table', j->>'control', j->>'partition_interval', 'range',"
+	"  date_trunc_interval, maintenance_order, template_table)"
+	" SELECT j->>'parent_table', j->>'control', j->>'partition_interval',"
+	"        CASE WHEN j->>'partition_type' = 'list' THEN 'list' ELSE 'range' END,"
 	"        coalesce((j->>'premake')::int, 4), coalesce(j->>'automatic_maintenance', 'on'),"
-	"        'none', CASE WHEN jsonb_typeof(j->'constraint_cols') = 'array' THEN"
+	"        coalesce(j->>'epoch', 'none'), CASE WHEN jsonb_typeof(j->'constraint_cols') = 'array' THEN"
 	"          (SELECT array_agg(c) FROM jsonb_array_elements_text(j->'constraint_cols') c) END,"
 	"        coalesce((j->>'optimize_constraint')::int, 30), j->>'retention',"
 	"        j->>'retention_schema', coalesce((j->>'retention_keep_table')::boolean, true),"
@@ -765,26 +766,25 @@ import_set(void *arg)
 	"        coalesce((j->>'inherit_privileges')::boolean, false),"
 	"        coalesce((j->>'constraint_valid')::boolean, true),"
 	"        coalesce((j->>'ignore_default_data')::boolean, true), $2,"
-	"        j->>'date_trunc_interval', (j->>'maintenance_order')::int"
+	"        j->>'date_trunc_interval', (j->>'maintenance_order')::int,"
+	"        j->>'template_table'"
 	"   FROM (SELECT $1::jsonb AS j) AS config";
 	ImportRun  *run = (ImportRun *) arg;
 	Oid			types[2] = {JSONBOID, BOOLOID};
 	Datum		values[2];
 	char	   *json;
 	char	   *type;
-	char	   *epoch;
 	char	   *template;
 	Oid			parent;
 	PartmgrSet *set;
 	PartmgrTree *tree;
 
-	partmgr_spi_exec(psprintf("SELECT to_jsonb(c)::text, c.partition_type, c.epoch, c.template_table"
+	partmgr_spi_exec(psprintf("SELECT to_jsonb(c)::text, c.partition_type, NULL, c.template_table"
 							  "  FROM %s.part_config c WHERE c.parent_table = %s",
 							  quote_identifier(run->schema), quote_literal_cstr(run->key)),
 					 0, NULL, NULL, NULL, true, SPI_OK_SELECT);
 	json = partmgr_spi_text(0, 1);
 	type = partmgr_spi_text(0, 2);
-	epoch = partmgr_spi_text(0, 3);
 	template = partmgr_spi_text(0, 4);
 
 	if (partmgr_config_load(run->key, true) != NULL)
@@ -792,14 +792,9 @@ import_set(void *arg)
 		run->note = "already managed by pg_partmgr";
 		return;
 	}
-	if (strcmp(type, "native") != 0 && strcmp(type, "range") != 0)
+	if (strcmp(type, "native") != 0 && strcmp(type, "range") != 0 && strcmp(type, "list") != 0)
 	{
-		run->note = psprintf("partition_type '%s' is not supported (only native range sets are)", type);
-		return;
-	}
-	if (epoch != NULL && strcmp(epoch, "none") != 0)
-	{
-		run->note = psprintf("epoch '%s' sets are not supported yet", epoch);
+		run->note = psprintf("partition_type '%s' is not supported (only native range and list sets are)", type);
 		return;
 	}
 	parent = partmgr_resolve_table(run->key, true);
@@ -841,7 +836,7 @@ import_set(void *arg)
 	run->imported = true;
 	run->note = psprintf("time zone %s%s%s", GetConfigOption("TimeZone", false, false),
 						 run->disable ? "; pg_partman's automatic maintenance turned off" : "",
-						 template ? psprintf("; template table %s is not applied by pg_partmgr",
+						 template ? psprintf("; new children get the properties of template table %s, which belongs to pg_partman: copy it and set template_table before dropping pg_partman",
 											 template) : "");
 }
 

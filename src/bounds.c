@@ -103,6 +103,8 @@ partmgr_axis_init(PartmgrAxis *axis, Oid typid, const char *zone_name)
 				 errhint("Use a full time zone name from pg_timezone_names, such as \"UTC\" or \"Europe/Berlin\".")));
 
 	axis->typid = typid;
+	axis->column_typid = typid;
+	axis->epoch_unit = 0;
 	axis->zone_name = pstrdup(zone_name);
 	axis->zone = pg_tzset(zone_name);
 	if (typid == TIMESTAMPTZOID)
@@ -115,6 +117,116 @@ partmgr_axis_init(PartmgrAxis *axis, Oid typid, const char *zone_name)
 		axis->calc_zone_name = "UTC";
 		axis->calc_zone = pg_tzset("UTC");
 	}
+}
+
+/*
+ * partmgr_axis_set_epoch
+ *		Make the axis of an integer control column an epoch axis: the column
+ *		holds Unix time in the given unit ("seconds", "milliseconds",
+ *		"microseconds" or "nanoseconds"; "none" leaves it alone), children
+ *		span time intervals in the set's zone and bounds are written as the
+ *		matching integers.
+ */
+void
+partmgr_axis_set_epoch(PartmgrAxis *axis, const char *epoch)
+{
+	static const struct
+	{
+		const char *name;
+		int64		unit;
+	}			units[] = {
+		{"seconds", 1}, {"milliseconds", 1000}, {"microseconds", 1000000},
+		{"nanoseconds", INT64CONST(1000000000)}
+	};
+
+	if (epoch == NULL || strcmp(epoch, "none") == 0)
+		return;
+	if (axis->column_typid != INT4OID && axis->column_typid != INT8OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("epoch \"%s\" needs an integer or bigint control column, not %s",
+						epoch, format_type_be(axis->column_typid)),
+				 errhint("An epoch set keeps Unix time in an integer column; a timestamp column needs p_epoch => 'none'.")));
+	for (int i = 0; i < lengthof(units); i++)
+	{
+		if (strcmp(epoch, units[i].name) == 0)
+		{
+			axis->epoch_unit = units[i].unit;
+			axis->kind = PARTMGR_KEY_TIME;
+			axis->typid = TIMESTAMPTZOID;
+			axis->calc_zone_name = axis->zone_name;
+			axis->calc_zone = axis->zone;
+			return;
+		}
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("epoch \"%s\" is not a unit of Unix time", epoch),
+			 errhint("epoch is 'none', 'seconds', 'milliseconds', 'microseconds' or 'nanoseconds'.")));
+}
+
+static void raise_out_of_range(void);
+
+/* Microseconds from 1970-01-01 to 2000-01-01, where TimestampTz counts from. */
+#define UNIX_TO_PG_USECS \
+	((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY)
+
+/*
+ * epoch_to_point, epoch_from_point
+ *		An epoch column's integer and the point it stands for.  Nanoseconds
+ *		are floored to the microsecond a timestamptz can hold.
+ */
+static PartmgrPoint
+epoch_to_point(const PartmgrAxis *axis, int64 value)
+{
+	int64		usecs;
+
+	if (axis->epoch_unit >= USECS_PER_SEC)
+	{
+		int64		per = axis->epoch_unit / USECS_PER_SEC;
+
+		usecs = value / per - ((value % per) < 0 ? 1 : 0);
+	}
+	else if (pg_mul_s64_overflow(value, USECS_PER_SEC / axis->epoch_unit, &usecs))
+		raise_out_of_range();
+	return usecs - UNIX_TO_PG_USECS;
+}
+
+static bool
+epoch_from_point(const PartmgrAxis *axis, PartmgrPoint point, int64 *value)
+{
+	int64		usecs = point + UNIX_TO_PG_USECS;
+
+	if (axis->epoch_unit >= USECS_PER_SEC)
+		return !pg_mul_s64_overflow(usecs, axis->epoch_unit / USECS_PER_SEC, value);
+	/* bounds fall on whole units: intervals are at least a second */
+	*value = usecs / (USECS_PER_SEC / axis->epoch_unit);
+	return true;
+}
+
+/*
+ * partmgr_check_list_set
+ *		A LIST set holds one integer value per child (pg_partman 5.1): its
+ *		control column is smallint, integer or bigint and its interval 1.
+ */
+void
+partmgr_check_list_set(const PartmgrAxis *axis, const PartmgrStep *step)
+{
+	if (axis->column_typid != INT2OID && axis->column_typid != INT4OID &&
+		axis->column_typid != INT8OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("a list partition set needs a smallint, integer or bigint control column, not %s",
+						format_type_be(axis->column_typid))));
+	if (axis->epoch_unit != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a list partition set cannot be an epoch set")));
+	if (step->kind != PARTMGR_KEY_ID || step->id != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the partition interval of a list partition set must be 1"),
+				 errhint("Each child of a list set holds one value; use p_type => 'range' for wider children.")));
 }
 
 /*
@@ -299,6 +411,41 @@ partmgr_trunc_unit_is_valid(const char *unit)
 			return true;
 	}
 	return false;
+}
+
+/*
+ * partmgr_check_trunc_unit
+ *		A p_date_trunc_interval fits a set's interval when it is no longer
+ *		than the interval (a coarser anchor would start a weekly set mid-week
+ *		and restart its grid at every month), and, for intervals of months,
+ *		is not a week, which no number of months is made of.
+ */
+void
+partmgr_check_trunc_unit(const PartmgrStep *step, const char *unit)
+{
+	/* the length of each unit of trunc_units, in days */
+	static const double unit_days[] = {
+		1.0 / USECS_PER_DAY, 1.0 / (1000.0 * SECS_PER_DAY), 1.0 / SECS_PER_DAY,
+		1.0 / MINS_PER_HOUR / HOURS_PER_DAY, 1.0 / HOURS_PER_DAY, 1, 7,
+		DAYS_PER_MONTH, 3 * DAYS_PER_MONTH, 12 * DAYS_PER_MONTH,
+		120 * DAYS_PER_MONTH, 1200 * DAYS_PER_MONTH, 12000 * DAYS_PER_MONTH
+	};
+	int			i;
+
+	for (i = 0; trunc_units[i] != NULL; i++)
+	{
+		if (pg_strcasecmp(unit, trunc_units[i]) == 0)
+			break;
+	}
+	if (trunc_units[i] == NULL || step->kind != PARTMGR_KEY_TIME)
+		return;					/* reported elsewhere */
+	if (unit_days[i] * USECS_PER_DAY > interval_usecs(&step->time) ||
+		(step->time.month != 0 && strcmp(trunc_units[i], "week") == 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("p_date_trunc_interval \"%s\" does not fit partition interval \"%s\"",
+						unit, partmgr_step_text(step)),
+				 errhint("Use a unit no longer than the interval: 'week' or 'day' for weeks, 'month' for months.")));
 }
 
 static void
@@ -532,6 +679,9 @@ numeric_to_point(Datum num)
 PartmgrPoint
 partmgr_point_from_datum(const PartmgrAxis *axis, Datum value)
 {
+	if (axis->epoch_unit != 0)
+		return epoch_to_point(axis, axis->column_typid == INT4OID ?
+							  (int64) DatumGetInt32(value) : DatumGetInt64(value));
 	switch (axis->typid)
 	{
 		case TIMESTAMPTZOID:
@@ -626,6 +776,16 @@ partmgr_point_parse(const PartmgrAxis *axis, const char *text)
 bool
 partmgr_point_fits_type(const PartmgrAxis *axis, PartmgrPoint point)
 {
+	if (axis->epoch_unit != 0)
+	{
+		int64		value;
+
+		if (point == PARTMGR_POINT_MIN || point == PARTMGR_POINT_MAX ||
+			!IS_VALID_TIMESTAMP(point) || !epoch_from_point(axis, point, &value))
+			return false;
+		return axis->column_typid != INT4OID ||
+			(value >= PG_INT32_MIN && value <= PG_INT32_MAX);
+	}
 	switch (axis->typid)
 	{
 		case INT2OID:
@@ -683,8 +843,15 @@ partmgr_point_display(const PartmgrAxis *axis, PartmgrPoint point)
 char *
 partmgr_point_literal(const PartmgrAxis *axis, PartmgrPoint point)
 {
+	int64		value;
+
 	if (!partmgr_point_fits_type(axis, point))
 		return pstrdup(point < 0 ? "MINVALUE" : "MAXVALUE");
+	if (axis->epoch_unit != 0)
+	{
+		(void) epoch_from_point(axis, point, &value);
+		return psprintf("'" INT64_FORMAT "'", value);
+	}
 	return quote_literal_cstr(partmgr_point_display(axis, point));
 }
 

@@ -26,6 +26,8 @@ extern bool partmgr_key_kind_for_type(Oid typid, PartmgrKeyKind *kind);
 /* Time zones and axes */
 extern bool partmgr_zone_is_valid(const char *zone_name);
 extern void partmgr_axis_init(PartmgrAxis *axis, Oid typid, const char *zone_name);
+extern void partmgr_axis_set_epoch(PartmgrAxis *axis, const char *epoch);
+extern void partmgr_check_list_set(const PartmgrAxis *axis, const PartmgrStep *step);
 
 /* Intervals */
 extern bool partmgr_interval_parse(const char *text, Interval *result);
@@ -35,6 +37,7 @@ extern char *partmgr_step_text(const PartmgrStep *step);
 extern const char *partmgr_default_datetime_string(const PartmgrStep *step);
 extern const char *partmgr_default_trunc_unit(const PartmgrStep *step);
 extern bool partmgr_trunc_unit_is_valid(const char *unit);
+extern void partmgr_check_trunc_unit(const PartmgrStep *step, const char *unit);
 
 /* Points */
 extern PartmgrPoint partmgr_point_add(const PartmgrAxis *axis,

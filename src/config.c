@@ -278,16 +278,11 @@ partmgr_config_bind(PartmgrSet *set)
 
 	key_type = get_atttype(set->parent_oid, set->control_attnum);
 	partmgr_axis_init(&set->axis, key_type, set->axis.zone_name);
-	if (set->epoch != NULL && strcmp(set->epoch, "none") != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("epoch partition sets are not supported yet")));
-	if (set->strategy == PARTITION_STRATEGY_LIST)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("list partition sets are not supported yet")));
+	partmgr_axis_set_epoch(&set->axis, set->epoch);
 	partmgr_step_parse(&set->axis, set->interval_text, "partition interval",
 					   &set->step);
+	if (set->strategy == PARTITION_STRATEGY_LIST)
+		partmgr_check_list_set(&set->axis, &set->step);
 	if (set->axis.kind == PARTMGR_KEY_TIME && set->datetime_string == NULL)
 		set->datetime_string = pstrdup(partmgr_default_datetime_string(&set->step));
 	if (set->date_trunc_interval != NULL &&

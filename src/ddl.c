@@ -108,6 +108,12 @@ partmgr_ddl_attach_range_to(const PartmgrSet *set, const char *into_schema,
 							const char *into_name, const char *schema,
 							const char *name, PartmgrPoint lower, PartmgrPoint upper)
 {
+	/* a child of a list set holds the one value of its range [n, n + 1) */
+	if (set->strategy == PARTITION_STRATEGY_LIST)
+		return psprintf("ALTER TABLE %s ATTACH PARTITION %s FOR VALUES IN (%s)",
+						quote_qualified_identifier(into_schema, into_name),
+						quote_qualified_identifier(schema, name),
+						partmgr_point_literal(&set->axis, lower));
 	return psprintf("ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%s) TO (%s)",
 					quote_qualified_identifier(into_schema, into_name),
 					quote_qualified_identifier(schema, name),
@@ -126,9 +132,11 @@ char *
 partmgr_ddl_create_stage(const PartmgrSet *set, const char *name)
 {
 	return psprintf("CREATE TABLE %s (LIKE %s INCLUDING DEFAULTS INCLUDING GENERATED)"
-					" PARTITION BY RANGE (%s)",
+					" PARTITION BY %s (%s)",
 					quote_qualified_identifier(set->parent_schema, name),
-					parent_name(set), quote_identifier(set->control));
+					parent_name(set),
+					set->strategy == PARTITION_STRATEGY_LIST ? "LIST" : "RANGE",
+					quote_identifier(set->control));
 }
 
 char *
@@ -616,6 +624,30 @@ partmgr_ddl_drop_range_exclusion(const char *schema, const char *name)
 }
 
 /*
+ * partmgr_ddl_epoch_time
+ *		The timestamptz an epoch set's control column stands for, as SQL
+ *		(nanoseconds floored to the microsecond).
+ */
+char *
+partmgr_ddl_epoch_time(const PartmgrSet *set)
+{
+	const char *key = quote_identifier(set->control);
+
+	switch (set->axis.epoch_unit)
+	{
+		case 1:
+			return psprintf("(timestamptz 'epoch' + %s * interval '1 second')", key);
+		case 1000:
+			return psprintf("(timestamptz 'epoch' + %s * interval '1 millisecond')", key);
+		case 1000000:
+			return psprintf("(timestamptz 'epoch' + %s * interval '1 microsecond')", key);
+		default:
+			return psprintf("(timestamptz 'epoch' + floor(%s / 1000.0) * interval '1 microsecond')",
+							key);
+	}
+}
+
+/*
  * partmgr_ddl_key_buckets
  *		One scan of a table that finds the children its rows belong in: the
  *		smallest and largest key of each bucket of keys, a bucket being a
@@ -632,9 +664,13 @@ partmgr_ddl_key_buckets(const PartmgrSet *set, PartmgrPoint anchor, const char *
 						const char *name)
 {
 	const PartmgrAxis *axis = &set->axis;
-	const char *key = quote_identifier(set->control);
+	const char *column = quote_identifier(set->control);
+	const char *key = column;
 	char	   *bucket;
 
+	/* an epoch column is binned as the time it holds */
+	if (axis->epoch_unit != 0)
+		key = partmgr_ddl_epoch_time(set);
 	if (axis->kind == PARTMGR_KEY_ID)
 		bucket = psprintf("floor((%s::numeric - " INT64_FORMAT ") / " INT64_FORMAT ")",
 						  key, anchor, set->step.id);
@@ -650,7 +686,7 @@ partmgr_ddl_key_buckets(const PartmgrSet *set, PartmgrPoint anchor, const char *
 		{
 			wall = psprintf("(%s AT TIME ZONE %s)", key, quote_literal_cstr(axis->zone_name));
 			origin = psprintf("(%s::timestamptz AT TIME ZONE %s)",
-							  partmgr_point_literal(axis, anchor),
+							  quote_literal_cstr(partmgr_point_display(axis, anchor)),
 							  quote_literal_cstr(axis->zone_name));
 		}
 		else
@@ -665,7 +701,7 @@ partmgr_ddl_key_buckets(const PartmgrSet *set, PartmgrPoint anchor, const char *
 	}
 	return psprintf("SELECT min(k), max(k) FROM (SELECT %s AS k, %s AS b FROM ONLY %s"
 					" WHERE %s IS NOT NULL) AS keys GROUP BY b",
-					key, bucket, quote_qualified_identifier(schema, name), key);
+					column, bucket, quote_qualified_identifier(schema, name), column);
 }
 
 char *

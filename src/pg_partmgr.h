@@ -66,7 +66,11 @@ typedef struct PartmgrStep
 typedef struct PartmgrAxis
 {
 	PartmgrKeyKind kind;
-	Oid			typid;			/* type of the control column */
+	Oid			typid;			/* type of the control column; timestamptz
+								 * for an epoch set */
+	Oid			column_typid;	/* the control column's own type */
+	int64		epoch_unit;		/* epoch sets: units of the column per
+								 * second (1, 1000, ...); 0 otherwise */
 	const char *zone_name;		/* the set's time zone, e.g. "UTC" */
 	pg_tz	   *zone;			/* the same, loaded */
 	const char *calc_zone_name; /* zone used for arithmetic on points */

@@ -10,7 +10,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = warning;
 
-SELECT plan(160);
+SELECT plan(168);
 
 -- A digest of what a bad call must not change: the configuration rows and the
 -- relations outside temporary schemas (pgTAP keeps its state in temp tables).
@@ -211,6 +211,12 @@ SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_ts', 'ts', '1 day', p_
 SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_ts', 'ts', '1 day', p_date_trunc_interval => 'fortnight')$$,
     '22023', 'p_date_trunc_interval "fortnight" is not a date_trunc() unit',
     'create_parent with an unknown p_date_trunc_interval');
+SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_ts', 'ts', '1 week', p_date_trunc_interval => 'month')$$,
+    '22023', 'p_date_trunc_interval "month" does not fit partition interval "7 days"',
+    'create_parent with a week interval truncated to the month');
+SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_ts', 'ts', '1 month', p_date_trunc_interval => 'week')$$,
+    '22023', 'p_date_trunc_interval "week" does not fit partition interval "1 mon"',
+    'create_parent with a month interval truncated to the week');
 SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_id', 'id', '100', p_date_trunc_interval => 'day')$$,
     '22023', 'p_date_trunc_interval applies only to time partition sets',
     'create_parent with p_date_trunc_interval on an id set');
@@ -238,13 +244,19 @@ SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_ts', 'ts', '1 day', p_
 SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_date', 'd', '1 day', p_start_partition => '-infinity')$$,
     '22008', 'p_start_partition "-infinity" is out of range for type date',
     'create_parent on a date column with p_start_partition -infinity');
--- Not supported yet: said so, with 0A000
+-- list and epoch sets that cannot be
 SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_ts', 'ts', '1 day', p_type => 'list')$$,
-    '0A000', 'list partition sets are not supported yet',
-    'create_parent with p_type list');
+    '22023', 'table "public.tap_ts" is partitioned by RANGE, but p_type is "list"',
+    'create_parent with p_type list on a range-partitioned table');
+SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_list', 'id', '10', p_type => 'list')$$,
+    '22023', 'the partition interval of a list partition set must be 1',
+    'create_parent of a list set with an interval other than 1');
 SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_ts', 'ts', '1 day', p_epoch => 'seconds')$$,
-    '0A000', 'epoch partition sets are not supported yet',
-    'create_parent with p_epoch seconds');
+    '42804', 'epoch "seconds" needs an integer or bigint control column, not timestamp with time zone',
+    'create_parent with p_epoch on a timestamptz column');
+SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_small', 'id', '1 day', p_epoch => 'seconds')$$,
+    '42804', 'epoch "seconds" needs an integer or bigint control column, not smallint',
+    'create_parent with p_epoch on a smallint column');
 SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_ts', 'ts', '1 day', p_constraint_cols => ARRAY['ts'])$$,
     '22023', 'constraint_cols cannot name the control column "ts" of public.tap_ts',
     'create_parent with the control column in p_constraint_cols');

@@ -344,7 +344,7 @@ SELECT is((SELECT automatic_maintenance FROM partman.part_config WHERE parent_ta
 CREATE TEMP TABLE tap_imp_all AS SELECT * FROM partmgr.import_partman_config();
 SELECT results_eq($$SELECT parent_table, imported, children, note FROM tap_imp_all
                      WHERE parent_table <> 'public.tap_py' ORDER BY parent_table COLLATE "C"$$,
-    $$VALUES ('public.tap_pt', false, 0, 'partition_type ''partman'' is not supported (only native range sets are)'),
+    $$VALUES ('public.tap_pt', false, 0, 'partition_type ''partman'' is not supported (only native range and list sets are)'),
              ('public.tap_pw', false, 0, 'the parent table does not exist'),
              ('public.tap_px', false, 0, 'already managed by pg_partmgr'),
              ('public.tap_pz', false, 0, 'already managed by pg_partmgr')$$,
