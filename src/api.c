@@ -29,6 +29,7 @@
 #include "catalog/namespace.h"
 #include "catalog/partition.h"
 #include "catalog/pg_attribute.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
@@ -278,6 +279,17 @@ check_choice(const char *argname, const char *value, const char *const *allowed,
 			 errhint("%s", hint)));
 }
 
+/* Whether the current user may create tables in a schema (ACLCHECK_OK). */
+static AclResult
+may_create_in(Oid nspid)
+{
+#if PG_VERSION_NUM >= 160000
+	return object_aclcheck(NamespaceRelationId, nspid, GetUserId(), ACL_CREATE);
+#else
+	return pg_namespace_aclcheck(nspid, GetUserId(), ACL_CREATE);
+#endif
+}
+
 /*
  * template_for
  *		part_config.template_table of a new set, from p_template_table as
@@ -306,6 +318,13 @@ template_for(const PartmgrParentInfo *parent, const char *given)
 										  quote_qualified_identifier(PARTMGR_SCHEMA, name));
 		else
 		{
+			if (may_create_in(get_namespace_oid(PARTMGR_SCHEMA, false)) != ACLCHECK_OK)
+				ereport(ERROR,
+						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+						 errmsg("permission denied to create template table %s",
+								quote_qualified_identifier(PARTMGR_SCHEMA, name)),
+						 errhint("GRANT CREATE ON SCHEMA %s to the role, or pass p_template_table => 'false' or the name of a table of your own.",
+								 PARTMGR_SCHEMA)));
 			partmgr_spi_utility(psprintf("CREATE TABLE %s (LIKE %s)",
 										 quote_qualified_identifier(PARTMGR_SCHEMA, name),
 										 quote_qualified_identifier(parent->schema,

@@ -20,7 +20,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = warning;
 
-SELECT plan(81);
+SELECT plan(84);
 
 -- The tables of a set, the default partition included, by name (C order).
 CREATE FUNCTION public.tap_prop_tables(p_parent regclass)
@@ -651,6 +651,31 @@ SELECT throws_ok(
     'reapply_child_properties on a table that is not managed: 42704');
 SELECT is(public.tap_prop_config_state(), (SELECT state FROM tap_prop_state),
           'check_children and the reapply functions on an unmanaged table: part_config unchanged');
+
+-- 11. A role that may not create tables in schema partmgr
+CREATE ROLE tap_prop_plain;
+GRANT USAGE ON SCHEMA partmgr TO tap_prop_plain;
+GRANT ALL ON ALL TABLES IN SCHEMA partmgr TO tap_prop_plain;
+GRANT ALL ON ALL SEQUENCES IN SCHEMA partmgr TO tap_prop_plain;
+GRANT CREATE ON SCHEMA public TO tap_prop_plain;
+SET ROLE tap_prop_plain;
+CREATE TABLE public.tap_prop_pl (ts timestamptz NOT NULL) PARTITION BY RANGE (ts);
+SELECT throws_ok(
+    $$SELECT partmgr.create_parent('public.tap_prop_pl', 'ts', '1 day', p_start_partition => '2100-01-01')$$,
+    '42501', 'permission denied to create template table partmgr.template_public_tap_prop_pl',
+    'create_parent without CREATE on schema partmgr and no template given: 42501');
+SELECT ok(partmgr.create_parent('public.tap_prop_pl', 'ts', '1 day', p_start_partition => '2100-01-01',
+                                p_template_table => 'false'),
+          'the same role with p_template_table => false registers the set');
+RESET ROLE;
+GRANT CREATE ON SCHEMA partmgr TO tap_prop_plain;
+SET ROLE tap_prop_plain;
+CREATE TABLE public.tap_prop_pl2 (ts timestamptz NOT NULL) PARTITION BY RANGE (ts);
+SELECT partmgr.create_parent('public.tap_prop_pl2', 'ts', '1 day', p_start_partition => '2100-01-01');
+RESET ROLE;
+SELECT is((SELECT pg_get_userbyid(relowner) FROM pg_class
+            WHERE oid = 'partmgr.template_public_tap_prop_pl2'::regclass),
+          'tap_prop_plain', 'with CREATE on schema partmgr the role gets a template it owns');
 
 SELECT * FROM finish();
 ROLLBACK;

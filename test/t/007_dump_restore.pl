@@ -41,6 +41,9 @@ $node->safe_psql('src', q{
 	SELECT partmgr.create_parent('public.daily_berlin', 'ts', '1 day', p_premake => 2,
 								 p_start_partition => '2100-07-01 00:30',
 								 p_time_zone => 'Europe/Berlin');
+	-- its template (made by create_parent) makes later children unlogged
+	ALTER TABLE partmgr.template_public_daily_berlin SET UNLOGGED;
+	ALTER TABLE partmgr.template_public_daily_berlin SET (fillfactor = 70);
 
 	-- ids by tens, retention dropping old children, derived constraints on
 	-- ref, maintained first (it sorts after daily_berlin by name)
@@ -84,6 +87,9 @@ my $constraints = q{
 	SELECT string_agg(conrelid::regclass || ' ' || conname || ' ' || pg_get_constraintdef(oid),
 					  E'\n' ORDER BY conname)
 	  FROM pg_constraint WHERE conname LIKE 'partmanconstr\_%'};
+my $template = q{
+	SELECT c.relpersistence::text || ' ' || c.reloptions::text || ' ' || pg_get_userbyid(c.relowner)
+	  FROM pg_class c WHERE c.oid = 'partmgr.template_public_daily_berlin'::regclass};
 my $rows = q{
 	SELECT (SELECT md5(string_agg(d::text, ',' ORDER BY id, ts)) FROM public.daily_berlin d)
 		   || ' ' || (SELECT md5(string_agg(i::text, ',' ORDER BY id)) FROM public.ids i)
@@ -115,7 +121,9 @@ ok($src_log_rows > 0, "src: maintenance_log has rows ($src_log_rows)");
 my %before;
 $before{$_->[0]} = $node->safe_psql('src', $_->[1])
   for (['config', $config], ['config_ext', $config_ext], ['last_run', $last_run],
-	['children', $children], ['constraints', $constraints], ['rows', $rows]);
+	['children', $children], ['constraints', $constraints], ['rows', $rows],
+	['template', $template]);
+is($before{template}, "u {fillfactor=70} postgres", 'src: the template table is unlogged, fillfactor 70');
 
 # dump, and restore into a new database that does not have the extension
 my $dump = "$PostgreSQL::Test::Utils::tmp_check/src.dump";
@@ -142,6 +150,8 @@ is($node->safe_psql('dst', $children), $before{children},
 is($node->safe_psql('dst', $constraints), $before{constraints},
 	'the derived constraints are the same in dst, still not validated');
 is($node->safe_psql('dst', $rows), $before{rows}, 'the rows are the same in dst');
+is($node->safe_psql('dst', $template), $before{template},
+	'the template table create_parent made is in dst, unlogged with its storage parameters');
 # maintenance_log is not an extension configuration table: its rows are not
 # dumped, and the restored database starts with an empty log
 is($node->safe_psql('dst', 'SELECT count(*) FROM partmgr.maintenance_log'), '0',
@@ -181,6 +191,10 @@ is($node->safe_psql('dst', q{
 		  ([1, '06-30', '07-01'], [2, '07-01', '07-02'], [3, '07-02', '07-03'],
 		   [4, '07-03', '07-04'], [5, '07-04', '07-05'])),
 	'dst: the Berlin set got two more children, bounded at Berlin midnight');
+is($node->safe_psql('dst', q{
+		SELECT relpersistence::text || ' ' || reloptions::text FROM pg_class
+		 WHERE oid = 'public.daily_berlin_p21000705'::regclass}),
+	'u {fillfactor=70}', 'dst: a child made after the restore takes the restored template');
 is($node->safe_psql('dst',
 		"SELECT string_agg(partition_tablename, ',') FROM partmgr.show_partitions('public.ids')"),
 	'ids_p20,ids_p30,ids_p40,ids_p50,ids_p60,ids_p70,ids_p80,ids_p90',
