@@ -21,6 +21,7 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "commands/tablespace.h"
 #include "lib/stringinfo.h"
@@ -84,6 +85,109 @@ partmgr_ddl_set_owner(const char *schema, const char *name, Oid role)
 	return psprintf("ALTER TABLE %s OWNER TO %s",
 					quote_qualified_identifier(schema, name),
 					quote_identifier(GetUserNameFromId(role, false)));
+}
+
+/*
+ * partmgr_ddl_grant, partmgr_ddl_revoke
+ *		GRANT privileges ("INSERT, SELECT") on a table to a grantee (a quoted
+ *		role name or PUBLIC), and REVOKE ... CASCADE.
+ */
+char *
+partmgr_ddl_grant(const char *schema, const char *name, const char *privileges,
+				  const char *grantee, bool grantable)
+{
+	return psprintf("GRANT %s ON %s TO %s%s", privileges,
+					quote_qualified_identifier(schema, name), grantee,
+					grantable ? " WITH GRANT OPTION" : "");
+}
+
+char *
+partmgr_ddl_revoke(const char *schema, const char *name, const char *privileges,
+				   const char *grantee)
+{
+	return psprintf("REVOKE %s ON %s FROM %s CASCADE", privileges,
+					quote_qualified_identifier(schema, name), grantee);
+}
+
+/*
+ * partmgr_ddl_unique_index
+ *		A PRIMARY KEY on a table's columns, or a UNIQUE index of the given
+ *		definition ("USING btree (a) WHERE ..."), under index_name or the
+ *		name PostgreSQL picks when it is NULL, in a tablespace (quoted) or
+ *		the default when NULL.
+ */
+char *
+partmgr_ddl_unique_index(const char *schema, const char *name, bool primary,
+						 const char *index_name, const char *columns,
+						 const char *definition, const char *tablespace)
+{
+	const char *table = quote_qualified_identifier(schema, name);
+	const char *named = index_name ? psprintf("%s ", quote_identifier(index_name)) : "";
+
+	if (primary)
+		return psprintf("ALTER TABLE %s ADD %s%sPRIMARY KEY (%s)%s%s", table,
+						index_name ? "CONSTRAINT " : "", named, columns,
+						tablespace ? " USING INDEX TABLESPACE " : "",
+						tablespace ? tablespace : "");
+	return psprintf("CREATE UNIQUE INDEX %sON %s %s%s%s", named, table, definition,
+					tablespace ? " TABLESPACE " : "", tablespace ? tablespace : "");
+}
+
+/*
+ * partmgr_ddl_replica_identity
+ *		ALTER TABLE ... REPLICA IDENTITY: ident is pg_class.relreplident;
+ *		for 'i', the index (in the table's schema) is index_name.
+ */
+char *
+partmgr_ddl_replica_identity(const char *schema, const char *name, char ident,
+							 const char *index_name)
+{
+	const char *table = quote_qualified_identifier(schema, name);
+
+	switch (ident)
+	{
+		case REPLICA_IDENTITY_FULL:
+			return psprintf("ALTER TABLE %s REPLICA IDENTITY FULL", table);
+		case REPLICA_IDENTITY_NOTHING:
+			return psprintf("ALTER TABLE %s REPLICA IDENTITY NOTHING", table);
+		case REPLICA_IDENTITY_INDEX:
+			return psprintf("ALTER TABLE %s REPLICA IDENTITY USING INDEX %s", table,
+							quote_identifier(index_name));
+		default:
+			return psprintf("ALTER TABLE %s REPLICA IDENTITY DEFAULT", table);
+	}
+}
+
+/*
+ * partmgr_ddl_set_persistence
+ *		ALTER TABLE ... SET UNLOGGED or SET LOGGED (both rewrite the table).
+ */
+char *
+partmgr_ddl_set_persistence(const char *schema, const char *name, bool unlogged)
+{
+	return psprintf("ALTER TABLE %s SET %s", quote_qualified_identifier(schema, name),
+					unlogged ? "UNLOGGED" : "LOGGED");
+}
+
+/*
+ * partmgr_ddl_set_reloptions
+ *		ALTER TABLE ... SET ("name='value'", ...) or, with reset, RESET of
+ *		the named options ("toast." ones included).
+ */
+char *
+partmgr_ddl_set_reloptions(const char *schema, const char *name, List *options, bool reset)
+{
+	StringInfoData sql;
+	ListCell   *lc;
+
+	initStringInfo(&sql);
+	appendStringInfo(&sql, "ALTER TABLE %s %s (", quote_qualified_identifier(schema, name),
+					 reset ? "RESET" : "SET");
+	foreach(lc, options)
+		appendStringInfo(&sql, "%s%s", foreach_current_index(lc) > 0 ? ", " : "",
+						 (char *) lfirst(lc));
+	appendStringInfoChar(&sql, ')');
+	return sql.data;
 }
 
 /*

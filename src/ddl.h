@@ -32,6 +32,18 @@
 extern char *partmgr_ddl_create_like(const PartmgrSet *set, const PartmgrProperties *props,
 									 const char *schema, const char *name);
 extern char *partmgr_ddl_set_owner(const char *schema, const char *name, Oid role);
+extern char *partmgr_ddl_grant(const char *schema, const char *name, const char *privileges,
+							   const char *grantee, bool grantable);
+extern char *partmgr_ddl_revoke(const char *schema, const char *name, const char *privileges,
+								const char *grantee);
+extern char *partmgr_ddl_unique_index(const char *schema, const char *name, bool primary,
+									  const char *index_name, const char *columns,
+									  const char *definition, const char *tablespace);
+extern char *partmgr_ddl_replica_identity(const char *schema, const char *name, char ident,
+										  const char *index_name);
+extern char *partmgr_ddl_set_persistence(const char *schema, const char *name, bool unlogged);
+extern char *partmgr_ddl_set_reloptions(const char *schema, const char *name, List *options,
+										bool reset);
 extern char *partmgr_ddl_attach_range(const PartmgrSet *set, const char *schema,
 									  const char *name, PartmgrPoint lower,
 									  PartmgrPoint upper);

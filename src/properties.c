@@ -35,6 +35,7 @@
 
 #include "bounds.h"
 #include "catalog.h"
+#include "ddl.h"
 #include "properties.h"
 #include "spi_util.h"
 
@@ -284,27 +285,19 @@ partmgr_read_properties(const PartmgrSet *set, PartmgrProperties *props)
 
 /* The statement that gives a table a grant. */
 static char *
-grant_statement(const char *table, const PartmgrGrant *grant)
+grant_statement(const char *schema, const char *name, const PartmgrGrant *grant)
 {
-	return psprintf("GRANT %s ON %s TO %s%s", grant->privileges, table, grant->grantee,
-					grant->grantable ? " WITH GRANT OPTION" : "");
+	return partmgr_ddl_grant(schema, name, grant->privileges, grant->grantee,
+							 grant->grantable);
 }
 
 /* A unique index of a new child, under a name of ours or PostgreSQL's. */
 static char *
-index_statement(const char *table, const PartmgrUniqueIndex *index, bool primary,
-				const char *index_name)
+index_statement(const char *schema, const char *name, const PartmgrUniqueIndex *index,
+				bool primary, const char *index_name)
 {
-	const char *named = index_name ? psprintf("%s ", quote_identifier(index_name)) : "";
-
-	if (primary)
-		return psprintf("ALTER TABLE %s ADD %s%sPRIMARY KEY (%s)%s%s", table,
-						index_name ? "CONSTRAINT " : "", named, index->columns,
-						index->tablespace ? " USING INDEX TABLESPACE " : "",
-						index->tablespace ? index->tablespace : "");
-	return psprintf("CREATE UNIQUE INDEX %sON %s %s%s%s", named, table, index->definition,
-					index->tablespace ? " TABLESPACE " : "",
-					index->tablespace ? index->tablespace : "");
+	return partmgr_ddl_unique_index(schema, name, primary, index_name, index->columns,
+									index->definition, index->tablespace);
 }
 
 /*
@@ -320,7 +313,6 @@ List *
 partmgr_child_property_statements(const PartmgrSet *set, const PartmgrProperties *props,
 								  const char *schema, const char *name)
 {
-	const char *table = quote_qualified_identifier(schema, name);
 	List	   *statements = NIL;
 	ListCell   *lc;
 
@@ -330,38 +322,31 @@ partmgr_child_property_statements(const PartmgrSet *set, const PartmgrProperties
 
 		/* a child cannot have a primary key beside the parent's */
 		statements = lappend(statements,
-							 index_statement(table, index,
+							 index_statement(schema, name, index,
 											 index->primary && !props->parent_has_primary,
 											 NULL));
 	}
-	switch (props->replica_identity)
+	if (props->replica_identity == REPLICA_IDENTITY_INDEX)
 	{
-		case REPLICA_IDENTITY_FULL:
-			statements = lappend(statements, psprintf("ALTER TABLE %s REPLICA IDENTITY FULL", table));
-			break;
-		case REPLICA_IDENTITY_NOTHING:
-			statements = lappend(statements, psprintf("ALTER TABLE %s REPLICA IDENTITY NOTHING", table));
-			break;
-		case REPLICA_IDENTITY_INDEX:
-			{
-				PartmgrUniqueIndex *index = props->replica_index;
-				char	   *index_name = partmgr_name_with_suffix(name, index->primary ? "_pkey" :
-																  "_replica_identity_key");
+		PartmgrUniqueIndex *index = props->replica_index;
+		char	   *index_name = partmgr_name_with_suffix(name, index->primary ? "_pkey" :
+														  "_replica_identity_key");
 
-				statements = lappend(statements,
-									 index_statement(table, index, index->primary, index_name));
-				statements = lappend(statements,
-									 psprintf("ALTER TABLE %s REPLICA IDENTITY USING INDEX %s",
-											  table, quote_identifier(index_name)));
-			}
-			break;
-		default:
-			break;
+		statements = lappend(statements,
+							 index_statement(schema, name, index, index->primary, index_name));
+		statements = lappend(statements,
+							 partmgr_ddl_replica_identity(schema, name, REPLICA_IDENTITY_INDEX,
+														  index_name));
 	}
+	else if (props->replica_identity != REPLICA_IDENTITY_DEFAULT)
+		statements = lappend(statements,
+							 partmgr_ddl_replica_identity(schema, name,
+														  props->replica_identity, NULL));
 	if (set->inherit_privileges)
 	{
 		foreach(lc, props->grants)
-			statements = lappend(statements, grant_statement(table, (PartmgrGrant *) lfirst(lc)));
+			statements = lappend(statements,
+								 grant_statement(schema, name, (PartmgrGrant *) lfirst(lc)));
 	}
 	return statements;
 }
@@ -508,7 +493,7 @@ option_name(const char *option)
  *		those the template does not have.
  */
 static List *
-reloption_fix(const char *table, List *want, List *have)
+reloption_fix(const char *schema, const char *name, List *want, List *have)
 {
 	List	   *set = NIL;
 	List	   *reset = NIL;
@@ -524,15 +509,15 @@ reloption_fix(const char *table, List *want, List *have)
 	}
 	foreach(lc, have)
 	{
-		char	   *name = option_name((char *) lfirst(lc));
+		char	   *option = option_name((char *) lfirst(lc));
 
-		if (!list_has_string(want_names, name))
-			reset = lappend(reset, name);
+		if (!list_has_string(want_names, option))
+			reset = lappend(reset, option);
 	}
 	if (reset != NIL)
-		fix = lappend(fix, psprintf("ALTER TABLE %s RESET (%s)", table, options_text(reset)));
+		fix = lappend(fix, partmgr_ddl_set_reloptions(schema, name, reset, true));
 	if (set != NIL)
-		fix = lappend(fix, psprintf("ALTER TABLE %s SET (%s)", table, options_text(set)));
+		fix = lappend(fix, partmgr_ddl_set_reloptions(schema, name, set, false));
 	return fix;
 }
 
@@ -549,8 +534,8 @@ List *
 partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props, Oid child,
 					bool grants)
 {
-	const char *table = quote_qualified_identifier(get_namespace_name(get_rel_namespace(child)),
-												   get_rel_name(child));
+	const char *schema = get_namespace_name(get_rel_namespace(child));
+	const char *name = get_rel_name(child);
 	List	   *drifts = NIL;
 	TableState	state;
 	PartmgrDrift *drift;
@@ -563,8 +548,7 @@ partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props, Oid c
 
 		drift = new_drift(&drifts, PARTMGR_DRIFT_OWNER, "owner", owner,
 						  GetUserNameFromId(state.owner, false));
-		drift->fix = list_make1(psprintf("ALTER TABLE %s OWNER TO %s", table,
-										 quote_identifier(owner)));
+		drift->fix = list_make1(partmgr_ddl_set_owner(schema, name, set->parent_owner));
 	}
 	if (grants)
 	{
@@ -577,8 +561,8 @@ partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props, Oid c
 			const PartmgrGrant *want = find_grant(props->grants, grant->grantee, grant->grantable);
 
 			if (want == NULL || strcmp(want->privileges, grant->privileges) != 0)
-				fix = lappend(fix, psprintf("REVOKE %s ON %s FROM %s CASCADE",
-											grant->privileges, table, grant->grantee));
+				fix = lappend(fix, partmgr_ddl_revoke(schema, name, grant->privileges,
+													  grant->grantee));
 		}
 		foreach(lc, props->grants)
 		{
@@ -586,7 +570,7 @@ partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props, Oid c
 			const PartmgrGrant *had = find_grant(have, grant->grantee, grant->grantable);
 
 			if (had == NULL || strcmp(had->privileges, grant->privileges) != 0)
-				fix = lappend(fix, grant_statement(table, grant));
+				fix = lappend(fix, grant_statement(schema, name, grant));
 		}
 		if (fix != NIL)
 			new_drift(&drifts, PARTMGR_DRIFT_GRANTS, "grants", grants_text(props->grants),
@@ -598,12 +582,11 @@ partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props, Oid c
 			new_drift(&drifts, PARTMGR_DRIFT_PERSISTENCE, "persistence",
 					  props->unlogged ? "unlogged" : "logged",
 					  state.unlogged ? "unlogged" : "logged")->fix =
-				list_make1(psprintf("ALTER TABLE %s SET %s", table,
-									props->unlogged ? "UNLOGGED" : "LOGGED"));
+				list_make1(partmgr_ddl_set_persistence(schema, name, props->unlogged));
 		if (!same_strings(state.reloptions, props->reloptions))
 			new_drift(&drifts, PARTMGR_DRIFT_RELOPTIONS, "storage parameters",
 					  options_text(props->reloptions), options_text(state.reloptions))->fix =
-				reloption_fix(table, props->reloptions, state.reloptions);
+				reloption_fix(schema, name, props->reloptions, state.reloptions);
 	}
 	if (state.replica_identity != props->replica_identity ||
 		(props->replica_identity == REPLICA_IDENTITY_INDEX &&
@@ -617,14 +600,11 @@ partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props, Oid c
 						  (char *) replica_identity_text(props->replica_identity, index),
 						  (char *) replica_identity_text(state.replica_identity,
 														 state.replica_index));
-		if (props->replica_identity != REPLICA_IDENTITY_INDEX)
-			drift->fix = list_make1(psprintf("ALTER TABLE %s REPLICA IDENTITY %s", table,
-											 props->replica_identity == REPLICA_IDENTITY_FULL ? "FULL" :
-											 props->replica_identity == REPLICA_IDENTITY_NOTHING ? "NOTHING" :
-											 "DEFAULT"));
-		else if (OidIsValid(index))
-			drift->fix = list_make1(psprintf("ALTER TABLE %s REPLICA IDENTITY USING INDEX %s",
-											 table, quote_identifier(get_rel_name(index))));
+		if (props->replica_identity != REPLICA_IDENTITY_INDEX || OidIsValid(index))
+			drift->fix = list_make1(partmgr_ddl_replica_identity(schema, name,
+																 props->replica_identity,
+																 OidIsValid(index) ?
+																 get_rel_name(index) : NULL));
 	}
 	return drifts;
 }

@@ -13,8 +13,9 @@
 -- sets (SQLSTATE, message, and nothing changed).
 --
 -- Deterministic: every set starts in the far future (p_start_partition),
--- so the current date does not matter; bounds are printed with the session
--- TimeZone UTC.  Calls that change the set go through tap_try / lives_ok, so
+-- so the current date does not matter (the epoch set in an integer column
+-- starts in October 2037, as int4 Unix time ends in January 2038); bounds
+-- are printed with the session TimeZone UTC.  Calls that change the set go through tap_try / lives_ok, so
 -- one broken call fails its own assertions and not the rest of the file.
 BEGIN;
 SET search_path = public;
@@ -22,7 +23,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = warning;
 
-SELECT plan(181);
+SELECT plan(184);
 
 ------------------------------------------------------------------------------
 -- helpers
@@ -561,6 +562,11 @@ SELECT results_eq(
               NULL::bigint, NULL::bigint, '21000102'::text)$$,
     'epoch milliseconds: show_partition_info gives the child''s bounds as timestamptz');
 SELECT results_eq(
+    $$SELECT partition_table, suffix_timestamp, suffix_id, table_exists
+        FROM partmgr.show_partition_name('public.kt_ep_ms_day', '2100-01-02 05:00:00+00')$$,
+    $$VALUES ('kt_ep_ms_day_p21000102'::text, '2100-01-02 00:00:00+00'::timestamptz, NULL::bigint, true)$$,
+    'epoch milliseconds: show_partition_name takes a timestamp and gives its day''s child');
+SELECT results_eq(
     $$SELECT * FROM tap_routes('public.kt_ep_ms_day', ARRAY['4102531200000', '4102531199999', '4102617600000'])$$,
     $$VALUES ('4102531200000', 'kt_ep_ms_day_p21000102'),
              ('4102531199999', 'kt_ep_ms_day_p21000101'),
@@ -1026,6 +1032,12 @@ SELECT tap_bad($$SELECT partmgr.create_parent('public.kt_bad_range_tstz', 'ts', 
                                                p_date_trunc_interval => 'month')$$,
     '22023', 'p_date_trunc_interval "month" does not fit partition interval "7 days"',
     '1 week interval with p_date_trunc_interval month');
+
+SELECT tap_bad($$SELECT partmgr.create_parent('public.kt_bad_range_tstz', 'ts', '1 month',
+                                               p_start_partition => '2100-01-06',
+                                               p_date_trunc_interval => 'week')$$,
+    '22023', 'p_date_trunc_interval "week" does not fit partition interval "1 mon"',
+    '1 month interval with p_date_trunc_interval week');
 
 SELECT * FROM finish();
 ROLLBACK;
