@@ -25,7 +25,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = error;
 
-SELECT plan(70);
+SELECT plan(73);
 
 -- What a read-only call must leave alone: part_config, part_config_ext, every
 -- relation outside temporary schemas, the size of the maintenance log and,
@@ -480,6 +480,31 @@ $$;
 SELECT is((SELECT string_agg(b.child, ', ' ORDER BY b.n) FROM public.tap_hi_bounds('public.tap_px') b
             WHERE b.child <> 'tap_px_p' || to_char(b.lo_t, 'YYYY_MM_DD')), NULL,
     'replaying the dump of an imported set names every child with the set''s datetime_string');
+
+-- an epoch set (seconds) made by pg_partman 4.7
+CREATE TABLE public.tap_pe (ts bigint NOT NULL, v int) PARTITION BY RANGE (ts);
+SELECT partman.create_parent('public.tap_pe', 'ts', 'native', 'daily', p_epoch => 'seconds',
+                             p_premake => 2);
+CREATE TEMP TABLE tap_imp_e AS SELECT * FROM partmgr.import_partman_config('partman', 'public.tap_pe');
+SELECT results_eq($$SELECT imported, children FROM tap_imp_e$$, $$VALUES (true, 5)$$,
+    'epoch set from pg_partman 4.7 imported with its five children');
+SELECT results_eq($$SELECT partition_type, epoch, template_table FROM partmgr.part_config
+                     WHERE parent_table = 'public.tap_pe'$$,
+    $$VALUES ('range'::text, 'seconds'::text, 'partman.template_public_tap_pe'::text)$$,
+    'epoch set: its epoch and pg_partman''s template table are kept');
+UPDATE partmgr.part_config SET premake = 4 WHERE parent_table = 'public.tap_pe';
+INSERT INTO public.tap_pe VALUES (extract(epoch FROM now())::bigint, 1);
+SELECT partmgr.run_maintenance('public.tap_pe');
+SELECT results_eq(
+    $$SELECT c.relname::text COLLATE "default", pg_get_expr(c.relpartbound, c.oid) COLLATE "default"
+        FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+       WHERE i.inhparent = 'public.tap_pe'::regclass AND c.relname <> 'tap_pe_default'
+       ORDER BY c.relname COLLATE "C" DESC LIMIT 1$$,
+    $$SELECT 'tap_pe_p' || to_char(current_date + 4, 'YYYY_MM_DD'),
+             format('FOR VALUES FROM (''%s'') TO (''%s'')',
+                    extract(epoch FROM (current_date + 4)::timestamptz)::bigint,
+                    extract(epoch FROM (current_date + 5)::timestamptz)::bigint)$$,
+    'the imported epoch set maintained by pg_partmgr: the new child continues pg_partman''s names, bounds in seconds');
 
 SELECT * FROM finish();
 ROLLBACK;
