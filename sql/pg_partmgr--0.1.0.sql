@@ -2,7 +2,7 @@
 
 \echo Use "CREATE EXTENSION pg_partmgr" to load this file. \quit
 
-CREATE SCHEMA partmgr;
+-- schema partmgr is made by CREATE EXTENSION (see pg_partmgr.control)
 COMMENT ON SCHEMA partmgr IS
     'pg_partmgr: partition set configuration and maintenance functions';
 

@@ -4,10 +4,13 @@
 --
 CREATE EXTENSION pg_partmgr;
 
--- the extension owns schema partmgr: DROP EXTENSION removes it
-SELECT n.nspname
-  FROM pg_depend d JOIN pg_namespace n ON n.oid = d.objid
- WHERE d.classid = 'pg_namespace'::regclass
+-- the extension lives in schema partmgr, which CREATE EXTENSION made and
+-- which is not a member (DROP EXTENSION leaves it, as with pg_partman)
+SELECT e.extnamespace::regnamespace AS schema, e.extrelocatable
+  FROM pg_extension e WHERE e.extname = 'pg_partmgr';
+SELECT count(*) AS schema_is_member
+  FROM pg_depend d
+ WHERE d.classid = 'pg_namespace'::regclass AND d.objid = 'partmgr'::regnamespace
    AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'pg_partmgr');
 
 -- part_config has pg_partman 5.1's columns, types and defaults, in its order
