@@ -61,6 +61,7 @@
 
 PG_FUNCTION_INFO_V1(pg_partmgr_is_valid_time_zone);
 PG_FUNCTION_INFO_V1(pg_partmgr_create_parent);
+PG_FUNCTION_INFO_V1(pg_partmgr_create_partition);
 PG_FUNCTION_INFO_V1(pg_partmgr_run_maintenance);
 PG_FUNCTION_INFO_V1(pg_partmgr_run_maintenance_proc);
 PG_FUNCTION_INFO_V1(pg_partmgr_drop_partition_time);
@@ -288,6 +289,17 @@ may_create_in(Oid nspid)
 #else
 	return pg_namespace_aclcheck(nspid, GetUserId(), ACL_CREATE);
 #endif
+}
+
+/*
+ * pg_partmgr_create_partition
+ *		partmgr.create_partition(): pg_partman 5.4's name for create_parent,
+ *		with the same parameters.
+ */
+Datum
+pg_partmgr_create_partition(PG_FUNCTION_ARGS)
+{
+	return pg_partmgr_create_parent(fcinfo);
 }
 
 /*

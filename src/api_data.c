@@ -410,35 +410,18 @@ undo_setup(FunctionCallInfo fcinfo, const char *table, const char *target,
 /*
  * undo_finish
  *		Once no child is left, forget the set, and drop the template table
- *		create_parent made for it unless another set uses it.  (pg_partman
- *		drops any template no other set names; one a user made is theirs.)
- *		True if it was forgotten.
+ *		create_parent made for it unless another set uses it.  True if it
+ *		was forgotten.
  */
 static bool
 undo_finish(PartmgrSet *set)
 {
-	static const char *const used_sql =
-	"SELECT 1 FROM partmgr.part_config WHERE template_table = $1";
 	PartmgrTree *tree = partmgr_read_tree(set);
-	char	   *ours = psprintf("%s.%s", PARTMGR_SCHEMA,
-								partmgr_template_name(set->parent_schema, set->parent_name));
-	Oid			types[1] = {TEXTOID};
-	Datum		values[1];
 
 	if (tree->nchildren > 0 || OidIsValid(tree->default_oid))
 		return false;
 	partmgr_config_delete(set->key);
-	if (set->template_table != NULL && strcmp(set->template_table, ours) == 0 &&
-		OidIsValid(partmgr_resolve_table(ours, true)))
-	{
-		values[0] = CStringGetTextDatum(ours);
-		if (partmgr_spi_exec_cached(used_sql, 1, types, values, NULL, false,
-									SPI_OK_SELECT) == 0)
-			partmgr_spi_utility(partmgr_ddl_drop_table(PARTMGR_SCHEMA,
-													   partmgr_template_name(set->parent_schema,
-																			 set->parent_name),
-													   false));
-	}
+	partmgr_drop_made_template(set);
 	return true;
 }
 

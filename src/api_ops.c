@@ -49,6 +49,7 @@
 #include "execute.h"
 #include "maintenance.h"
 #include "partition_data.h"
+#include "properties.h"
 #include "retention.h"
 #include "spi_util.h"
 
@@ -941,4 +942,44 @@ pg_partmgr_dump_partitioned_table_definition(PG_FUNCTION_ARGS)
 	sql = strcpy(SPI_palloc(strlen(sql) + 1), sql);
 	SPI_finish();
 	PG_RETURN_TEXT_P(cstring_to_text(sql));
+}
+
+PG_FUNCTION_INFO_V1(pg_partmgr_config_cleanup);
+
+/*
+ * pg_partmgr_config_cleanup
+ *		config_cleanup(p_parent_table, p_config_table, p_config_sub_table,
+ *		p_template_table) (pg_partman 5.4): forget a set and leave its
+ *		tables as they are.  p_config_table deletes its part_config row
+ *		(part_config_ext follows); p_template_table drops the template table
+ *		create_parent made for it (a template the user named stays; see
+ *		partmgr_drop_made_template).  p_config_sub_table has nothing to
+ *		delete: pg_partmgr has no sub-partition configuration yet.
+ */
+Datum
+pg_partmgr_config_cleanup(PG_FUNCTION_ARGS)
+{
+	static const char *const unset_sql =
+	"UPDATE partmgr.part_config SET template_table = NULL WHERE parent_table = $1";
+	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
+	bool		config = PG_ARGISNULL(1) || PG_GETARG_BOOL(1);
+	bool		template = PG_ARGISNULL(3) || PG_GETARG_BOOL(3);
+	PartmgrSet *set;
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1];
+
+	SPI_connect();
+	set = partmgr_config_load_table(table);
+	partmgr_lock_set_or_raise(set->parent_oid, set->key);
+	if (config)
+		partmgr_config_delete(set->key);
+	else if (template && set->template_table != NULL)
+	{
+		values[0] = CStringGetTextDatum(set->key);
+		partmgr_spi_exec_cached(unset_sql, 1, types, values, NULL, false, SPI_OK_UPDATE);
+	}
+	if (template)
+		partmgr_drop_made_template(set);
+	SPI_finish();
+	PG_RETURN_VOID();
 }

@@ -51,6 +51,32 @@ partmgr_template_name(const char *schema, const char *table)
 }
 
 /*
+ * partmgr_drop_made_template
+ *		Drop the template table create_parent made for a set
+ *		(partmgr.template_<schema>_<table>) when the set names it and no
+ *		set in part_config does any more.  pg_partman drops any template no
+ *		other set names; one a user made is theirs, and stays.
+ */
+void
+partmgr_drop_made_template(const PartmgrSet *set)
+{
+	static const char *const used_sql =
+	"SELECT 1 FROM partmgr.part_config WHERE template_table = $1";
+	char	   *name = partmgr_template_name(set->parent_schema, set->parent_name);
+	char	   *made = psprintf("%s.%s", PARTMGR_SCHEMA, name);
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1];
+
+	if (set->template_table == NULL || strcmp(set->template_table, made) != 0 ||
+		!OidIsValid(partmgr_resolve_table(made, true)))
+		return;
+	values[0] = CStringGetTextDatum(made);
+	/* not read-only: the caller may just have deleted the set's own row */
+	if (partmgr_spi_exec_cached(used_sql, 1, types, values, NULL, false, SPI_OK_SELECT) == 0)
+		partmgr_spi_utility(partmgr_ddl_drop_table(PARTMGR_SCHEMA, name, false));
+}
+
+/*
  * partmgr_check_template
  *		The template table a user named for a parent: it must exist (42P01),
  *		be a plain table (42809) and have no column the parent lacks (42703).

@@ -37,6 +37,7 @@
 
 #include "bounds.h"
 #include "contents.h"
+#include "execute.h"
 #include "retention.h"
 
 /*
@@ -82,13 +83,16 @@ partmgr_retention_parse(const PartmgrSet *set, const char *text, PartmgrStep *ag
 
 /*
  * partmgr_retention_check_schema
- *		A retention schema must exist and let the set's owner create tables
- *		in it (the owner's detached children are moved there).
+ *		A retention schema must exist and let whoever moves the detached
+ *		children create tables in it: the set's owner when the background
+ *		worker acts (it moves them with the owner's rights), the caller of a
+ *		function (which acts with the caller's rights, as pg_partman's do).
  */
 void
 partmgr_retention_check_schema(const PartmgrSet *set, const char *schema)
 {
 	Oid			nspid = get_namespace_oid(schema, true);
+	Oid			role = partmgr_in_worker ? set->parent_owner : GetUserId();
 
 	if (!OidIsValid(nspid))
 		ereport(ERROR,
@@ -96,16 +100,16 @@ partmgr_retention_check_schema(const PartmgrSet *set, const char *schema)
 				 errmsg("retention schema \"%s\" of partition set \"%s\" does not exist",
 						schema, set->key)));
 #if PG_VERSION_NUM >= 160000
-	if (object_aclcheck(NamespaceRelationId, nspid, set->parent_owner, ACL_CREATE) != ACLCHECK_OK)
+	if (object_aclcheck(NamespaceRelationId, nspid, role, ACL_CREATE) != ACLCHECK_OK)
 #else
-	if (pg_namespace_aclcheck(nspid, set->parent_owner, ACL_CREATE) != ACLCHECK_OK)
+	if (pg_namespace_aclcheck(nspid, role, ACL_CREATE) != ACLCHECK_OK)
 #endif
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("owner of partition set \"%s\" may not create tables in retention schema \"%s\"",
-						set->key, schema),
+				 errmsg("role \"%s\" may not create tables in retention schema \"%s\" of partition set \"%s\"",
+						GetUserNameFromId(role, false), schema, set->key),
 				 errhint("Grant CREATE on schema %s to %s.", quote_identifier(schema),
-						 quote_identifier(GetUserNameFromId(set->parent_owner, false)))));
+						 quote_identifier(GetUserNameFromId(role, false)))));
 }
 
 /*

@@ -19,7 +19,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = error;
 
-SELECT plan(90);
+SELECT plan(92);
 
 -- Attached children of a parent, by name (C order).
 CREATE FUNCTION public.tap_ret_attached(p_parent regclass)
@@ -341,6 +341,9 @@ INSERT INTO public.tap_rbi VALUES (101), (125);
 CREATE ROLE tap_ret_owner;
 CREATE TABLE public.tap_rown (ts timestamptz NOT NULL) PARTITION BY RANGE (ts);
 ALTER TABLE public.tap_rown OWNER TO tap_ret_owner;
+GRANT USAGE ON SCHEMA partmgr TO tap_ret_owner;
+GRANT ALL ON ALL TABLES IN SCHEMA partmgr TO tap_ret_owner;
+GRANT ALL ON ALL SEQUENCES IN SCHEMA partmgr TO tap_ret_owner;
 SELECT partmgr.create_parent('public.tap_rown', 'ts', '1 day', p_start_partition => '2100-01-01');
 SELECT partmgr.create_partition_time('public.tap_rown', ARRAY['2100-01-02', '2100-01-03']::timestamptz[]);
 
@@ -366,10 +369,13 @@ SELECT throws_ok($$SELECT partmgr.drop_partition_time('public.tap_rb', '1 day', 
                                                       p_reference_timestamp => '2101-01-01')$$,
     '3F000', 'retention schema "tap_nowhere" of partition set "public.tap_rb" does not exist',
     'p_retention_schema that does not exist');
+-- functions act with the caller's rights: the owner calling, the owner's rights count
+SET ROLE tap_ret_owner;
 SELECT throws_ok($$SELECT partmgr.drop_partition_time('public.tap_rown', '1 day', p_retention_schema => 'tap_arch',
                                                       p_reference_timestamp => '2101-01-01')$$,
-    '42501', 'owner of partition set "public.tap_rown" may not create tables in retention schema "tap_arch"',
-    'retention schema where the table owner may not create tables');
+    '42501', 'role "tap_ret_owner" may not create tables in retention schema "tap_arch" of partition set "public.tap_rown"',
+    'retention schema where the calling table owner may not create tables');
+RESET ROLE;
 SELECT is(tap_ret_state(), (SELECT state FROM tap_ret_before),
     'refused drop_partition_* calls changed neither part_config nor any relation');
 
@@ -404,12 +410,14 @@ SELECT throws_ok($$SELECT partmgr.drop_partition_id('public.tap_rbi')$$,
 SELECT throws_ok($$SELECT partmgr.run_maintenance('public.tap_rbi')$$,
     '22023', 'retention "-5" of partition set "public.tap_rbi" is not a whole number of zero or more',
     'run_maintenance of the named set with a bad id retention is an ERROR');
+SET ROLE tap_ret_owner;
 SELECT throws_ok($$SELECT partmgr.drop_partition_time('public.tap_rown', p_reference_timestamp => '2101-01-01')$$,
-    '42501', 'owner of partition set "public.tap_rown" may not create tables in retention schema "tap_arch"',
-    'configured retention schema where the table owner may not create tables');
+    '42501', 'role "tap_ret_owner" may not create tables in retention schema "tap_arch" of partition set "public.tap_rown"',
+    'configured retention schema where the calling table owner may not create tables');
 SELECT throws_ok($$SELECT partmgr.run_maintenance('public.tap_rown')$$,
-    '42501', 'owner of partition set "public.tap_rown" may not create tables in retention schema "tap_arch"',
+    '42501', 'role "tap_ret_owner" may not create tables in retention schema "tap_arch" of partition set "public.tap_rown"',
     'run_maintenance of the named set with a forbidden retention schema is an ERROR');
+RESET ROLE;
 UPDATE partmgr.part_config SET retention_schema = 'tap_nowhere' WHERE parent_table = 'public.tap_rown';
 SELECT throws_ok($$SELECT partmgr.drop_partition_time('public.tap_rown', p_reference_timestamp => '2101-01-01')$$,
     '3F000', 'retention schema "tap_nowhere" of partition set "public.tap_rown" does not exist',
@@ -489,6 +497,14 @@ SELECT results_eq($$SELECT l.action::text, l.outcome::text, l.sqlstate::text, l.
     'maintenance_log: the broken set''s retention failed with 22023 and a message naming the set');
 SELECT is((SELECT retention FROM partmgr.part_config WHERE parent_table = 'public.tap_rbi'), 'ten',
     'broken set: its configuration is left as it was');
+
+-- a superuser calling moves the owner's expired child into a schema the owner
+-- may not create tables in, as pg_partman does (the caller's rights count)
+SELECT is(partmgr.drop_partition_time('public.tap_rown', '1 day', p_retention_schema => 'tap_arch',
+                                      p_reference_timestamp => '2100-01-03 00:00:01+00'),
+          1, 'superuser caller: the expired child of the owner''s set is moved');
+SELECT is(tap_ret_table('tap_rown_p21000101'), 'tap_arch.tap_rown_p21000101 standalone',
+          'superuser caller: it is in tap_arch now');
 
 SELECT * FROM finish();
 ROLLBACK;
