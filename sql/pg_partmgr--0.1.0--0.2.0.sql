@@ -76,3 +76,37 @@ CREATE FUNCTION partmgr.reapply_child_properties(
     AS 'MODULE_PATHNAME', 'pg_partmgr_reapply_child_properties';
 COMMENT ON FUNCTION partmgr.reapply_child_properties(text) IS
     'Make the persistence (SET LOGGED / UNLOGGED rewrites the child) and storage parameters of every child the template table''s, and its replica identity the parent''s.  Each child is locked on its own, without waiting.';
+
+CREATE FUNCTION partmgr.create_partition(
+    p_parent_table text,
+    p_control text,
+    p_interval text,
+    p_type text DEFAULT 'range',
+    p_epoch text DEFAULT 'none',
+    p_premake int DEFAULT 4,
+    p_start_partition text DEFAULT NULL,
+    p_default_table boolean DEFAULT true,
+    p_automatic_maintenance text DEFAULT 'on',
+    p_constraint_cols text[] DEFAULT NULL,
+    p_template_table text DEFAULT NULL,
+    p_jobmon boolean DEFAULT true,
+    p_date_trunc_interval text DEFAULT NULL,
+    p_control_not_null boolean DEFAULT true,
+    p_time_zone text DEFAULT 'UTC')
+    RETURNS boolean
+    LANGUAGE C VOLATILE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_create_partition';
+COMMENT ON FUNCTION partmgr.create_partition(text, text, text, text, text, int, text, boolean,
+    text, text[], text, boolean, text, boolean, text) IS
+    'pg_partman 5.4''s name for create_parent(), with the same parameters and behaviour.';
+
+CREATE FUNCTION partmgr.config_cleanup(
+    p_parent_table text,
+    p_config_table boolean DEFAULT true,
+    p_config_sub_table boolean DEFAULT true,
+    p_template_table boolean DEFAULT true)
+    RETURNS void
+    LANGUAGE C VOLATILE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_config_cleanup';
+COMMENT ON FUNCTION partmgr.config_cleanup(text, boolean, boolean, boolean) IS
+    'Forget a partition set and leave its tables as they are: its part_config row (p_config_table) and the template table create_parent made for it (p_template_table).';

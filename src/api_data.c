@@ -409,9 +409,8 @@ undo_setup(FunctionCallInfo fcinfo, const char *table, const char *target,
 
 /*
  * undo_finish
- *		Once no child is left, forget the set, and drop the template table
- *		create_parent made for it unless another set uses it.  True if it
- *		was forgotten.
+ *		Once no child is left, forget the set, and drop its template table
+ *		unless another set uses it.  True if it was forgotten.
  */
 static bool
 undo_finish(PartmgrSet *set)
@@ -421,7 +420,7 @@ undo_finish(PartmgrSet *set)
 	if (tree->nchildren > 0 || OidIsValid(tree->default_oid))
 		return false;
 	partmgr_config_delete(set->key);
-	partmgr_drop_made_template(set);
+	partmgr_drop_unused_template(set);
 	return true;
 }
 

@@ -951,9 +951,8 @@ PG_FUNCTION_INFO_V1(pg_partmgr_config_cleanup);
  *		config_cleanup(p_parent_table, p_config_table, p_config_sub_table,
  *		p_template_table) (pg_partman 5.4): forget a set and leave its
  *		tables as they are.  p_config_table deletes its part_config row
- *		(part_config_ext follows); p_template_table drops the template table
- *		create_parent made for it (a template the user named stays; see
- *		partmgr_drop_made_template).  p_config_sub_table has nothing to
+ *		(part_config_ext follows); p_template_table drops its template table
+ *		unless another set uses it (see partmgr_drop_unused_template).  p_config_sub_table has nothing to
  *		delete: pg_partmgr has no sub-partition configuration yet.
  */
 Datum
@@ -979,7 +978,7 @@ pg_partmgr_config_cleanup(PG_FUNCTION_ARGS)
 		partmgr_spi_exec_cached(unset_sql, 1, types, values, NULL, false, SPI_OK_UPDATE);
 	}
 	if (template)
-		partmgr_drop_made_template(set);
+		partmgr_drop_unused_template(set);
 	SPI_finish();
 	PG_RETURN_VOID();
 }

@@ -39,6 +39,7 @@ int			partmgr_max_workers = 2;
 char	   *partmgr_databases = NULL;
 int			partmgr_log_retention = 30;
 int			partmgr_default_move_limit = 10000;
+bool		partmgr_keep_user_templates = false;
 
 void		_PG_init(void);
 
@@ -60,6 +61,16 @@ _PG_init(void)
 							100, 1, INT_MAX,
 							PGC_USERSET, GUC_UNIT_MS,
 							NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("pg_partmgr.keep_user_templates",
+							 "Whether undo_partition and config_cleanup keep template tables a user named.",
+							 "By default, as in pg_partman, they drop a forgotten set's "
+							 "template table unless another set names it. When on, "
+							 "only the template create_parent made is dropped.",
+							 &partmgr_keep_user_templates,
+							 false,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
 
 	DefineCustomBoolVariable("pg_partmgr.enabled",
 							 "Whether the background worker runs maintenance.",

@@ -140,5 +140,6 @@ extern int	partmgr_max_workers;
 extern char *partmgr_databases;
 extern int	partmgr_log_retention;
 extern int	partmgr_default_move_limit;
+extern bool partmgr_keep_user_templates;
 
 #endif							/* PG_PARTMGR_H */

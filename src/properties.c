@@ -51,29 +51,36 @@ partmgr_template_name(const char *schema, const char *table)
 }
 
 /*
- * partmgr_drop_made_template
- *		Drop the template table create_parent made for a set
- *		(partmgr.template_<schema>_<table>) when the set names it and no
- *		set in part_config does any more.  pg_partman drops any template no
- *		other set names; one a user made is theirs, and stays.
+ * partmgr_drop_unused_template
+ *		Drop a set's template table once the set is forgotten, unless
+ *		another set in part_config still names it.  As pg_partman does,
+ *		whichever table it is; with pg_partmgr.keep_user_templates only the
+ *		one create_parent made (partmgr.template_<schema>_<table>).
  */
 void
-partmgr_drop_made_template(const PartmgrSet *set)
+partmgr_drop_unused_template(const PartmgrSet *set)
 {
 	static const char *const used_sql =
 	"SELECT 1 FROM partmgr.part_config WHERE template_table = $1";
-	char	   *name = partmgr_template_name(set->parent_schema, set->parent_name);
-	char	   *made = psprintf("%s.%s", PARTMGR_SCHEMA, name);
+	char	   *made;
+	Oid			relid;
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1];
 
-	if (set->template_table == NULL || strcmp(set->template_table, made) != 0 ||
-		!OidIsValid(partmgr_resolve_table(made, true)))
+	if (set->template_table == NULL)
 		return;
-	values[0] = CStringGetTextDatum(made);
+	made = psprintf("%s.%s", PARTMGR_SCHEMA,
+					partmgr_template_name(set->parent_schema, set->parent_name));
+	if (partmgr_keep_user_templates && strcmp(set->template_table, made) != 0)
+		return;
+	relid = partmgr_resolve_table(set->template_table, true);
+	if (!OidIsValid(relid) || get_rel_relkind(relid) != RELKIND_RELATION)
+		return;
+	values[0] = CStringGetTextDatum(set->template_table);
 	/* not read-only: the caller may just have deleted the set's own row */
 	if (partmgr_spi_exec_cached(used_sql, 1, types, values, NULL, false, SPI_OK_SELECT) == 0)
-		partmgr_spi_utility(partmgr_ddl_drop_table(PARTMGR_SCHEMA, name, false));
+		partmgr_spi_utility(partmgr_ddl_drop_table(get_namespace_name(get_rel_namespace(relid)),
+												   get_rel_name(relid), false));
 }
 
 /*

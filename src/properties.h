@@ -56,7 +56,7 @@ typedef struct PartmgrProperties
 
 extern char *partmgr_template_name(const char *schema, const char *table);
 extern Oid	partmgr_check_template(Oid parent, const char *template_table);
-extern void partmgr_drop_made_template(const PartmgrSet *set);
+extern void partmgr_drop_unused_template(const PartmgrSet *set);
 extern void partmgr_read_properties(const PartmgrSet *set, PartmgrProperties *props);
 extern List *partmgr_table_grants(Oid relid);
 extern List *partmgr_child_property_statements(const PartmgrSet *set,

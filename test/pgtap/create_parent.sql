@@ -13,7 +13,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = warning;
 
-SELECT plan(60);
+SELECT plan(62);
 
 -- Children of a parent with their bounds as pg_get_expr prints them (in the
 -- session's TimeZone, so read them with TimeZone = 'UTC').
@@ -494,6 +494,16 @@ SELECT is(
       WHERE i.inhparent = 'tap_owned.orders'::regclass),
     'tap_app_owner',
     'every child, the default included, belongs to the parent''s owner');
+
+-- create_partition: pg_partman 5.4's name for create_parent
+CREATE TABLE public.tap_cp54 (ts timestamptz NOT NULL) PARTITION BY RANGE (ts);
+SELECT ok(partmgr.create_partition('public.tap_cp54', 'ts', '1 day', p_start_partition => '2100-01-01',
+                                   p_premake => 2),
+          'create_partition returns true');
+SELECT results_eq(
+    $$SELECT child FROM tap_children('public.tap_cp54')$$,
+    $$VALUES ('tap_cp54_default'::text), ('tap_cp54_p21000101')$$,
+    'create_partition registers the set and makes its children as create_parent does');
 
 SELECT * FROM finish();
 ROLLBACK;

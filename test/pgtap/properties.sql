@@ -20,7 +20,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = warning;
 
-SELECT plan(84);
+SELECT plan(87);
 
 -- The tables of a set, the default partition included, by name (C order).
 CREATE FUNCTION public.tap_prop_tables(p_parent regclass)
@@ -596,14 +596,37 @@ SELECT is((SELECT count(*)::int FROM public.tap_prop_auto_undone), 2,
           'undo_partition: the rows are in the target');
 
 CREATE TABLE public.tap_prop_tp_undone (id int, ts timestamptz, code text, payload text);
+SET pg_partmgr.keep_user_templates = on;
 SELECT lives_ok(
     $$SELECT * FROM partmgr.undo_partition('public.tap_prop_tp', 'public.tap_prop_tp_undone',
                                            p_loop_count => 100, p_keep_table => false)$$,
-    'undo_partition of a set with a user-supplied template');
+    'undo_partition of a set with a user-supplied template, pg_partmgr.keep_user_templates on');
+RESET pg_partmgr.keep_user_templates;
 SELECT ok(NOT EXISTS (SELECT 1 FROM partmgr.part_config WHERE parent_table = 'public.tap_prop_tp'),
           'undo_partition: the set with a user-supplied template is forgotten');
 SELECT ok(to_regclass('public.tap_prop_tp_tpl') IS NOT NULL,
-          'undo_partition: a user-supplied template table is not dropped');
+          'undo_partition with pg_partmgr.keep_user_templates: a user-supplied template table is kept');
+
+-- by default, as pg_partman: a forgotten set's template goes, whoever made it,
+-- unless another set names it
+CREATE TABLE public.tap_prop_u1 (ts timestamptz NOT NULL) PARTITION BY RANGE (ts);
+CREATE TABLE public.tap_prop_u2 (ts timestamptz NOT NULL) PARTITION BY RANGE (ts);
+CREATE TABLE public.tap_prop_u_tpl (ts timestamptz);
+SELECT partmgr.create_parent('public.tap_prop_u1', 'ts', '1 day', p_start_partition => '2100-01-01',
+                             p_template_table => 'public.tap_prop_u_tpl', p_default_table => false);
+SELECT partmgr.create_parent('public.tap_prop_u2', 'ts', '1 day', p_start_partition => '2100-01-01',
+                             p_template_table => 'public.tap_prop_u_tpl', p_default_table => false);
+CREATE TABLE public.tap_prop_u_undone (ts timestamptz);
+SELECT * FROM partmgr.undo_partition('public.tap_prop_u1', 'public.tap_prop_u_undone', p_loop_count => 10,
+                                     p_keep_table => false);
+SELECT ok(to_regclass('public.tap_prop_u_tpl') IS NOT NULL,
+          'undo_partition: a template another set still names is kept');
+SELECT partmgr.config_cleanup('public.tap_prop_u2');
+SELECT ok(to_regclass('public.tap_prop_u_tpl') IS NULL
+          AND NOT EXISTS (SELECT 1 FROM partmgr.part_config WHERE parent_table = 'public.tap_prop_u2'),
+          'config_cleanup of the last set naming it: the user-supplied template is dropped, the set forgotten');
+SELECT is((SELECT count(*)::int FROM pg_inherits WHERE inhparent = 'public.tap_prop_u2'::regclass), 1,
+          'config_cleanup leaves the set''s children where they are');
 
 ------------------------------------------------------------------------------
 -- 10. bad input
