@@ -66,7 +66,7 @@ SELECT partmgr.partition_data_time('public.clicks', p_batch_interval => '1 hour'
 SELECT partmgr.partition_data_id('public.clicks');
 SELECT partmgr.partition_data_time('public.orders_old');
 CREATE TABLE public.wrong_shape (id bigint, ts timestamptz, url text, extra int);
-CREATE TABLE public.wrong_types (id int, ts timestamptz, url text);
+CREATE TABLE public.wrong_types (id point, ts timestamptz, url text);
 SELECT partmgr.partition_data_time('public.clicks', p_source_table => 'public.wrong_shape');
 SELECT partmgr.partition_data_time('public.clicks', p_source_table => 'public.wrong_types');
 SELECT partmgr.partition_data_time('public.clicks', p_source_table => 'public.clicks');

@@ -40,6 +40,7 @@
 #include "catalog/pg_type.h"
 #include "datatype/timestamp.h"
 #include "executor/spi.h"
+#include "parser/parse_coerce.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -92,8 +93,9 @@ name_in(List *names, const char *name)
 /*
  * check_columns
  *		Check that rows can travel between the parent and another table by
- *		column name: every column of columns exists in the other table with
- *		the parent's type; a source may hold no other column that is not
+ *		column name: every column of columns exists in the other table, the
+ *		control column with the parent's type, the others with a type that
+ *		casts to (or from, for a target) the parent's on assignment; a source may hold no other column that is not
  *		ignored (its values would be lost), a target may (they get their
  *		defaults).
  */
@@ -123,12 +125,26 @@ check_columns(const PartmgrSet *set, Oid other, List *columns, List *ignored,
 					 errmsg("%s table %s has no column \"%s\", which \"%s\" has",
 							role, other_name, name, set->key),
 					 errhint("Add the column, or name it in p_ignored_columns to leave it out.")));
-		if (have != want)
+		/*
+		 * Other columns take the value with an assignment cast, as INSERT
+		 * does (and pg_partman's INSERT ... SELECT); a value the cast
+		 * refuses fails its batch, which moves nothing.  The key decides
+		 * which child a row goes to, so it must be of the same type.
+		 */
+		if (have != want &&
+			(strcmp(name, set->control) == 0 ||
+			 !can_coerce_type(1, other_is_source ? &have : &want,
+							  other_is_source ? &want : &have, COERCION_ASSIGNMENT)))
 			ereport(ERROR,
 					(errcode(ERRCODE_DATATYPE_MISMATCH),
 					 errmsg("column \"%s\" of %s table %s has type %s, but in \"%s\" it has type %s",
 							name, role, other_name, format_type_be(have), set->key,
-							format_type_be(want))));
+							format_type_be(want)),
+					 strcmp(name, set->control) == 0 ?
+					 errdetail("The control column must have the same type in both.") :
+					 errdetail("There is no assignment cast from %s to %s.",
+							   format_type_be(other_is_source ? have : want),
+							   format_type_be(other_is_source ? want : have))));
 	}
 
 	for (int i = 0; other_is_source && i < desc->natts; i++)

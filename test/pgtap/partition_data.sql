@@ -26,7 +26,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = error;
 
-SELECT plan(129);
+SELECT plan(134);
 
 -- Attached children of a parent with their bounds (C order of names).
 CREATE FUNCTION public.tap_pd_children(p_parent regclass)
@@ -305,7 +305,7 @@ INSERT INTO public.tap_pde_src_missing VALUES (25);
 CREATE TABLE public.tap_pde_src_type (id bigint, v text);
 INSERT INTO public.tap_pde_src_type VALUES (25, 'x');
 CREATE TABLE public.tap_pde_tgt_missing (id int);
-CREATE TABLE public.tap_pde_tgt_type (id int, v varchar);
+CREATE TABLE public.tap_pde_tgt_type (id int, v point);
 CREATE TABLE public.tap_pde_tgt_pk (id int PRIMARY KEY, v text);
 INSERT INTO public.tap_pde_tgt_pk VALUES (5, 'already there');
 CREATE TABLE public.tap_pde_tgt (id int, v text);
@@ -344,7 +344,7 @@ SELECT throws_ok($$SELECT partmgr.partition_data_id('public.tap_pde', p_source_t
     'a source missing a column of the parent');
 SELECT throws_ok($$SELECT partmgr.partition_data_id('public.tap_pde', p_source_table => 'public.tap_pde_src_type')$$,
     '42804', 'column "id" of source table public.tap_pde_src_type has type bigint, but in "public.tap_pde" it has type integer',
-    'a source column of another type');
+    'a source whose control column has another type');
 SELECT throws_ok($$CALL partmgr.partition_data_proc('public.tap_pde', p_loop_count => 0, p_wait => 0)$$,
     '22023', 'p_loop_count must be at least 1, not 0', 'partition_data_proc: p_loop_count 0');
 SELECT throws_ok($$CALL partmgr.partition_data_proc('public.tap_pde', p_wait => -1)$$,
@@ -365,8 +365,8 @@ SELECT throws_ok($$SELECT * FROM partmgr.undo_partition('public.tap_pde', 'publi
     '42703', 'target table public.tap_pde_tgt_missing has no column "v", which "public.tap_pde" has',
     'undo_partition: a target missing a column');
 SELECT throws_ok($$SELECT * FROM partmgr.undo_partition('public.tap_pde', 'public.tap_pde_tgt_type')$$,
-    '42804', 'column "v" of target table public.tap_pde_tgt_type has type character varying, but in "public.tap_pde" it has type text',
-    'undo_partition: a target column of another type');
+    '42804', 'column "v" of target table public.tap_pde_tgt_type has type point, but in "public.tap_pde" it has type text',
+    'undo_partition: a target column of a type text does not cast to on assignment');
 SELECT throws_ok($$SELECT * FROM partmgr.undo_partition('public.tap_pde', 'public.tap_pde_nosuch')$$,
     '42P01', 'table "public.tap_pde_nosuch" does not exist', 'undo_partition: a target that does not exist');
 SELECT throws_ok($$SELECT * FROM partmgr.undo_partition('public.tap_pde', 'public.tap_pde_tgt', p_loop_count => 0)$$,
@@ -694,6 +694,25 @@ SELECT results_eq($$SELECT count(*), count(DISTINCT t.tableoid), bool_and(pg_get
                       FROM public.tap_pdsn t JOIN pg_class c ON c.oid = t.tableoid$$,
     $$VALUES (25::bigint, 13::bigint, true)$$,
     'id: every row in the child of its ten, negative ones too');
+
+-- columns other than the key travel with an assignment cast, as with INSERT
+CREATE TABLE public.tap_pdx (id bigint NOT NULL, n bigint, v text) PARTITION BY RANGE (id);
+SELECT partmgr.create_parent('public.tap_pdx', 'id', '10', p_start_partition => '0', p_premake => 1,
+                             p_default_table => false);
+CREATE TABLE public.tap_pdx_src (id bigint, n int, v varchar(10));
+INSERT INTO public.tap_pdx_src VALUES (3, 30, 'three'), (15, 150, 'fifteen');
+SELECT is(partmgr.partition_data_id('public.tap_pdx', p_batch_count => 10, p_source_table => 'public.tap_pdx_src'),
+    2::bigint, 'a source with integer and varchar columns for bigint and text: both rows move');
+SELECT results_eq($$SELECT tableoid::regclass::text, id, n, v FROM public.tap_pdx ORDER BY id$$,
+    $$VALUES ('tap_pdx_p0', 3::bigint, 30::bigint, 'three'::text), ('tap_pdx_p10', 15, 150, 'fifteen')$$,
+    'the rows arrive in their children with their values');
+CREATE TABLE public.tap_pdx_tgt (id bigint, n int, v varchar(5));
+SELECT throws_ok($$SELECT * FROM partmgr.undo_partition('public.tap_pdx', 'public.tap_pdx_tgt', p_loop_count => 10)$$,
+    '22001', 'value too long for type character varying(5)',
+    'undo into a target whose varchar(5) refuses a value: an error');
+SELECT is((SELECT count(*)::int FROM public.tap_pdx), 2, 'the refused undo moved no row');
+SELECT is((SELECT rows_undone FROM partmgr.undo_partition('public.tap_pdx', 'public.tap_pdx_tgt', p_loop_count => 1)),
+    1::bigint, 'undo into the narrower target works for the row that fits (the lowest child)');
 
 SELECT * FROM finish();
 ROLLBACK;
