@@ -633,7 +633,9 @@ partmgr_undo_init(PartmgrSet *set, const char *target_table, const char *batch_t
  * partmgr_plan_undo_step
  *		Plan the next step of undo_partition: the default partition first,
  *		then the lowest child.  A child with rows has them (or those up to a
- *		batch width above its smallest key) moved into the target; a whole
+ *		batch width above its smallest key) moved into the target; the
+ *		default partition, without a batch width, those up to one partition
+ *		interval above its smallest key, as pg_partman does; a whole
  *		child moved, or one found empty, is then retired.  An empty plan
  *		means the set has no child left.
  */
@@ -675,9 +677,11 @@ partmgr_plan_undo_step(PartmgrSet *set, PartmgrTree *tree, const PartmgrUndo *un
 		source.schema = current.schema;
 		source.name = current.name;
 		source.columns = undo->columns;
-		if (undo->have_batch)
+		/* without a batch width, the default partition goes one interval at a time */
+		if (undo->have_batch || current.relid == tree->default_oid)
 		{
-			PartmgrPoint to = batch_end(set, &undo->batch, key, false);
+			PartmgrPoint to = batch_end(set, undo->have_batch ? &undo->batch : &set->step,
+										key, false);
 
 			partmgr_plan_add_move(plan, &source, undo->target_schema,
 								  undo->target_name, PARTMGR_POINT_MIN, to);

@@ -462,29 +462,29 @@ CREATE TABLE public.tap_pdu_target (id int NOT NULL, v text, g int GENERATED ALW
                                     extra int DEFAULT 7);
 
 SELECT results_eq($$SELECT * FROM partmgr.undo_partition('public.tap_pdu', 'public.tap_pdu_target')$$,
-    $$VALUES (1, 5::bigint)$$,
-    'undo, one batch: the default partition first (5 rows), then detached');
+    $$VALUES (0, 4::bigint)$$,
+    'undo, one batch: the default partition first, one interval from its smallest key (30..39: 4 rows); it stays');
 SELECT is((SELECT undo_in_progress FROM partmgr.part_config WHERE parent_table = 'public.tap_pdu'), true,
     'undo_in_progress is set while the undo is unfinished');
 SELECT partmgr.run_maintenance('public.tap_pdu');
 SELECT ok(to_regclass('public.tap_pdu_p30') IS NULL,
     'run_maintenance leaves a set being undone alone (no premake child above p20 holding rows)');
 SELECT results_eq($$SELECT * FROM partmgr.undo_partition('public.tap_pdu', 'public.tap_pdu_target', p_loop_count => 2)$$,
-    $$VALUES (2, 7::bigint)$$,
-    'p_loop_count => 2: the two lowest children (4 + 3 rows), both detached');
+    $$VALUES (2, 5::bigint)$$,
+    'p_loop_count => 2: the rest of the default (42), then the lowest child (4 rows); both detached');
 SELECT results_eq($$SELECT * FROM partmgr.undo_partition('public.tap_pdu', 'public.tap_pdu_target', p_batch_interval => '4')$$,
     $$VALUES (0, 2::bigint)$$,
-    'p_batch_interval => ''4'': ids 21 and 24 of the lowest child move, it stays attached');
-SELECT results_eq($$SELECT tableoid::regclass::text, id FROM public.tap_pdu$$,
-    $$VALUES ('tap_pdu_p20', 27)$$,
-    'after the batch only id 27 is left in the set');
+    'p_batch_interval => ''4'': ids 12 and 15 of the lowest child move, it stays attached');
+SELECT results_eq($$SELECT tableoid::regclass::text, id FROM public.tap_pdu ORDER BY id$$,
+    $$VALUES ('tap_pdu_p10', 18), ('tap_pdu_p20', 21), ('tap_pdu_p20', 24), ('tap_pdu_p20', 27)$$,
+    'after the batch id 18 and the highest child''s rows are left in the set');
 SELECT results_eq($$SELECT * FROM partmgr.undo_partition('public.tap_pdu', 'public.tap_pdu_target', p_loop_count => 5,
                                                          p_keep_table => false)$$,
-    $$VALUES (1, 1::bigint)$$,
-    'the last row, then the last child dropped');
+    $$VALUES (2, 4::bigint)$$,
+    'the last rows, each child dropped once empty');
 SELECT results_eq($$SELECT relname::text COLLATE "default", relispartition FROM pg_class
                      WHERE relname IN ('tap_pdu_default', 'tap_pdu_p0', 'tap_pdu_p10', 'tap_pdu_p20') ORDER BY 1$$,
-    $$VALUES ('tap_pdu_default', false), ('tap_pdu_p0', false), ('tap_pdu_p10', false)$$,
+    $$VALUES ('tap_pdu_default', false), ('tap_pdu_p0', false)$$,
     'p_keep_table defaults to true: kept children (the default too) are standalone; with false the child is dropped');
 SELECT is((SELECT count(*) FROM partmgr.part_config WHERE parent_table = 'public.tap_pdu')
           + (SELECT count(*) FROM partmgr.part_config_ext WHERE parent_table = 'public.tap_pdu'), 0::bigint,
@@ -494,8 +494,8 @@ SELECT results_eq($$SELECT count(*), sum(id), bool_and(g = length(v)), bool_and(
     'the target holds every row once; generated column recomputed, its extra column has its default');
 SELECT results_eq($$SELECT action, count(*) FROM partmgr.maintenance_log
                      WHERE parent_table = 'public.tap_pdu' AND run_by = 'undo_partition' GROUP BY 1 ORDER BY 1$$,
-    $$VALUES ('detach partition', 3::bigint), ('drop partition', 1::bigint), ('move rows', 5::bigint)$$,
-    'maintenance_log: 5 moves, 3 detaches, 1 drop by undo_partition');
+    $$VALUES ('detach partition', 2::bigint), ('drop partition', 2::bigint), ('move rows', 6::bigint)$$,
+    'maintenance_log: 6 moves (2 of the default), 2 detaches, 2 drops by undo_partition');
 
 -- a target whose column is plain where the parent's is generated
 CREATE TABLE public.tap_pdv (id int NOT NULL, v text, g int GENERATED ALWAYS AS (length(v)) STORED)
