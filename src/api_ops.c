@@ -926,19 +926,11 @@ pg_partmgr_dump_partitioned_table_definition(PG_FUNCTION_ARGS)
 	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
 	bool		ignore_template = !PG_ARGISNULL(1) && PG_GETARG_BOOL(1);
 	PartmgrSet *set;
-	PartmgrTree *tree;
-	char	   *start = NULL;
 	char	   *sql;
 
 	SPI_connect();
 	set = partmgr_config_load_table(table);
-	tree = partmgr_read_tree(set);
-	for (int i = 0; i < tree->nchildren && start == NULL; i++)
-	{
-		if (tree->children[i].lower != PARTMGR_POINT_MIN)
-			start = partmgr_point_display(&set->axis, tree->children[i].lower);
-	}
-	sql = partmgr_ddl_dump_definition(set, start, ignore_template);
+	sql = partmgr_ddl_dump_definition(set, ignore_template);
 	sql = strcpy(SPI_palloc(strlen(sql) + 1), sql);
 	SPI_finish();
 	PG_RETURN_TEXT_P(cstring_to_text(sql));

@@ -448,24 +448,23 @@ literal_or_null(const char *text)
 	return text ? quote_literal_cstr(text) : "NULL";
 }
 
+/* a boolean as pg_partman's dump writes it */
 static const char *
 bool_word(bool b)
 {
-	return b ? "true" : "false";
+	return b ? "'t'" : "'f'";
 }
 
 /*
  * partmgr_ddl_dump_definition
  *		SQL that registers the set again as it is configured: a
  *		create_parent() call with named arguments, then an UPDATE of the
- *		part_config columns create_parent does not set (pg_partman 5's
- *		dump_partitioned_table_definition, with pg_partmgr's p_time_zone).
- *		start, the lower bound of the set's lowest child (or NULL), becomes
- *		p_start_partition: create_parent then finds the existing children
- *		and makes none under another name.
+ *		part_config columns create_parent does not set: pg_partman 5's
+ *		dump_partitioned_table_definition, word for word, with pg_partmgr's
+ *		p_time_zone added for a set whose zone is not UTC.
  */
 char *
-partmgr_ddl_dump_definition(const PartmgrSet *set, const char *start, bool ignore_template)
+partmgr_ddl_dump_definition(const PartmgrSet *set, bool ignore_template)
 {
 	StringInfoData sql;
 	const char *key = quote_literal_cstr(set->key);
@@ -493,23 +492,22 @@ partmgr_ddl_dump_definition(const PartmgrSet *set, const char *start, bool ignor
 					 "\tp_type := %s,\n"
 					 "\tp_epoch := %s,\n"
 					 "\tp_premake := %d,\n"
-					 "\tp_start_partition := %s,\n"
 					 "\tp_default_table := %s,\n"
 					 "\tp_automatic_maintenance := %s,\n"
 					 "\tp_constraint_cols := %s,\n"
 					 "\tp_template_table := %s,\n"
 					 "\tp_jobmon := %s,\n"
-					 "\tp_date_trunc_interval := %s,\n"
-					 "\tp_time_zone := %s\n"
+					 "\tp_date_trunc_interval := %s%s\n"
 					 ");\n",
 					 key, quote_literal_cstr(set->control), quote_literal_cstr(set->interval_text),
 					 set->strategy == PARTITION_STRATEGY_LIST ? "'list'" : "'range'",
 					 quote_literal_cstr(set->epoch ? set->epoch : "none"), set->premake,
-					 literal_or_null(start), bool_word(set->default_table),
+					 bool_word(set->default_table),
 					 set->automatic_maintenance ? "'on'" : "'off'", cols,
 					 ignore_template ? "NULL" : literal_or_null(set->template_table),
 					 bool_word(set->jobmon), literal_or_null(set->date_trunc_interval),
-					 quote_literal_cstr(set->axis.zone_name));
+					 strcmp(set->axis.zone_name, "UTC") == 0 ? "" :
+					 psprintf(",\n\tp_time_zone := %s", quote_literal_cstr(set->axis.zone_name)));
 	appendStringInfo(&sql,
 					 "UPDATE partmgr.part_config SET\n"
 					 "\toptimize_constraint = %d,\n"

@@ -101,8 +101,7 @@ extern char *partmgr_ddl_validate_constraint(const char *schema, const char *nam
 extern char *partmgr_ddl_column_ranges(const char *schema, const char *name, List *columns,
 									   const bool *by_aggregate);
 extern char *partmgr_ddl_range_check(const char *column, const char *min, const char *max);
-extern char *partmgr_ddl_dump_definition(const PartmgrSet *set, const char *start,
-										 bool ignore_template);
+extern char *partmgr_ddl_dump_definition(const PartmgrSet *set, bool ignore_template);
 extern char *partmgr_ddl_analyze(const PartmgrSet *set);
 extern char *partmgr_ddl_max_control(const PartmgrSet *set, const char *schema,
 									 const char *name, bool only);

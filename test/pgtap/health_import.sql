@@ -25,7 +25,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = error;
 
-SELECT plan(73);
+SELECT plan(75);
 
 -- What a read-only call must leave alone: part_config, part_config_ext, every
 -- relation outside temporary schemas, the size of the maintenance log and,
@@ -434,7 +434,7 @@ SELECT matches((SELECT sql FROM tap_d_dump),
     'partmgr\.create_parent\(.*p_premake := 3,.*p_constraint_cols := ARRAY\[''v'', ''w''\]::text\[\],.*p_time_zone := ''Europe/Berlin''',
     'the dump calls create_parent with the premake, constraint columns and time zone');
 SELECT matches((SELECT sql FROM tap_d_dump),
-    'UPDATE partmgr\.part_config SET.*retention = ''30 days'',.*retention_keep_table = false,.*maintenance_order = 7,.*WHERE parent_table = ''public\.tap_d''',
+    'UPDATE partmgr\.part_config SET.*retention = ''30 days'',.*retention_keep_table = ''f'',.*maintenance_order = 7,.*WHERE parent_table = ''public\.tap_d''',
     'the dump updates the settings create_parent does not take');
 DELETE FROM partmgr.part_config WHERE parent_table = 'public.tap_d';
 SELECT is((SELECT count(*)::int FROM partmgr.part_config_ext WHERE parent_table = 'public.tap_d'), 0,
@@ -459,14 +459,32 @@ SELECT alike(partmgr.dump_partitioned_table_definition('public.tap_d', p_ignore_
     '%p_template_table := NULL,%',
     'p_ignore_template_table: the template table is left out');
 
+-- the text, word for word, is pg_partman 5's for a set in UTC
+CREATE TABLE public.tap_dx (id bigint NOT NULL) PARTITION BY RANGE (id);
+SELECT partmgr.create_parent('public.tap_dx', 'id', '100', p_premake => 2, p_template_table => 'false');
+SELECT is(partmgr.dump_partitioned_table_definition('public.tap_dx'),
+    E'SELECT partmgr.create_parent(\n\tp_parent_table := ''public.tap_dx'',\n\tp_control := ''id'',\n' ||
+    E'\tp_interval := ''100'',\n\tp_type := ''range'',\n\tp_epoch := ''none'',\n\tp_premake := 2,\n' ||
+    E'\tp_default_table := ''t'',\n\tp_automatic_maintenance := ''on'',\n\tp_constraint_cols := NULL,\n' ||
+    E'\tp_template_table := NULL,\n\tp_jobmon := ''t'',\n\tp_date_trunc_interval := NULL\n);\n' ||
+    E'UPDATE partmgr.part_config SET\n\toptimize_constraint = 30,\n\tretention = NULL,\n' ||
+    E'\tretention_schema = NULL,\n\tretention_keep_index = ''t'',\n\tretention_keep_table = ''t'',\n' ||
+    E'\tinfinite_time_partitions = ''f'',\n\tdatetime_string = NULL,\n\tsub_partition_set_full = ''f'',\n' ||
+    E'\tinherit_privileges = ''f'',\n\tconstraint_valid = ''t'',\n\tignore_default_data = ''t'',\n' ||
+    E'\tmaintenance_order = NULL,\n\tretention_keep_publication = ''f''\n' ||
+    E'WHERE parent_table = ''public.tap_dx'';',
+    'a UTC set dumps pg_partman 5''s text exactly: one named argument per line, booleans as t/f');
+
 CREATE TABLE public.tap_du (ts timestamptz NOT NULL) PARTITION BY RANGE (ts);
 SELECT throws_ok($$SELECT partmgr.dump_partitioned_table_definition('public.tap_du')$$,
     '42704', 'table "public.tap_du" is not managed by pg_partmgr',
     'a table not managed by pg_partmgr');
 SELECT alike(partmgr.dump_partitioned_table_definition('public.tap_px'), '%datetime_string = ''YYYY_MM_DD'',%',
     'an imported set dumps pg_partman 4''s datetime_string');
--- replaying it: create_parent runs before the UPDATE that restores datetime_string, so the
--- children it back-fills (now - premake) get pg_partmgr's default names
+-- replaying it: create_parent runs before the UPDATE that restores datetime_string, so
+-- a child it back-fills below the existing ones gets pg_partmgr's default name, as with
+-- pg_partman's dump; the existing children stay as they are
+CREATE TEMP TABLE tap_px_before AS SELECT * FROM public.tap_hi_bounds('public.tap_px');
 DO $$
 DECLARE
     s text := partmgr.dump_partitioned_table_definition('public.tap_px');
@@ -475,11 +493,12 @@ BEGIN
     EXECUTE s;
 END
 $$;
--- the dump starts create_parent at the lowest child, so it back-fills nothing under
--- another name than pg_partman's tap_px_pYYYY_MM_DD
-SELECT is((SELECT string_agg(b.child, ', ' ORDER BY b.n) FROM public.tap_hi_bounds('public.tap_px') b
-            WHERE b.child <> 'tap_px_p' || to_char(b.lo_t, 'YYYY_MM_DD')), NULL,
-    'replaying the dump of an imported set names every child with the set''s datetime_string');
+SELECT is((SELECT count(*)::int FROM tap_px_before o
+            WHERE NOT EXISTS (SELECT 1 FROM public.tap_hi_bounds('public.tap_px') n
+                               WHERE n.child = o.child AND n.lo_t = o.lo_t)), 0,
+    'replaying the dump of an imported set keeps every existing child, with its name and bounds');
+SELECT is((SELECT datetime_string FROM partmgr.part_config WHERE parent_table = 'public.tap_px'), 'YYYY_MM_DD',
+    'and restores pg_partman 4''s datetime_string for the children made later');
 
 -- an epoch set (seconds) made by pg_partman 4.7
 CREATE TABLE public.tap_pe (ts bigint NOT NULL, v int) PARTITION BY RANGE (ts);
