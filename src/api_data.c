@@ -194,6 +194,57 @@ pg_partmgr_partition_data_id(PG_FUNCTION_ARGS)
 	PG_RETURN_INT64(partition_data(fcinfo, PARTMGR_KEY_ID));
 }
 
+/*
+ * undo_step
+ *		One step of undo_partition: plan it and run it.  When it moved rows
+ *		out of a child without retiring it and left that child empty, the
+ *		child is retired at once, as pg_partman does, without counting as
+ *		another batch.  Adds to *rows and *retired; *child names the table
+ *		acted on last.  False when the set had nothing left.
+ */
+static bool
+undo_step(PartmgrSet *set, const PartmgrUndo *undo, const char *run_by, uint64 *rows,
+		  int *retired, const char **child)
+{
+	PartmgrPlan *plan = partmgr_plan_undo_step(set, partmgr_read_tree(set), undo);
+	Oid			moved_from = InvalidOid;
+	bool		retired_here = false;
+	uint64		moved = 0;
+	ListCell   *lc;
+
+	if (plan->actions == NIL)
+		return false;
+	(void) partmgr_execute_or_raise(plan, run_by, &moved);
+	*rows += moved;
+	foreach(lc, plan->actions)
+	{
+		PartmgrAction *action = (PartmgrAction *) lfirst(lc);
+
+		if (action->kind == PARTMGR_ACTION_MOVE_ROWS)
+			moved_from = action->from.relid;
+		else
+		{
+			(*retired)++;
+			retired_here = true;
+		}
+		*child = action->name;
+	}
+	if (OidIsValid(moved_from) && !retired_here)
+	{
+		PartmgrPlan *next = partmgr_plan_undo_step(set, partmgr_read_tree(set), undo);
+		PartmgrAction *action = next->actions != NIL ?
+			(PartmgrAction *) linitial(next->actions) : NULL;
+
+		if (list_length(next->actions) == 1 && action->kind != PARTMGR_ACTION_MOVE_ROWS &&
+			action->relid == moved_from)
+		{
+			(void) partmgr_execute_or_raise(next, run_by, NULL);
+			(*retired)++;
+		}
+	}
+	return true;
+}
+
 /* One batch of a procedure, run in a subtransaction to catch lock waits. */
 typedef struct ProcBatch
 {
@@ -225,25 +276,8 @@ run_proc_batch(void *arg)
 								 &batch->rows, &batch->child);
 	}
 	else
-	{
-		PartmgrPlan *plan = partmgr_plan_undo_step(batch->set,
-												   partmgr_read_tree(batch->set),
-												   batch->undo);
-		ListCell   *lc;
-
-		batch->more = plan->actions != NIL;
-		if (!batch->more)
-			return;
-		(void) partmgr_execute_or_raise(plan, batch->run_by, &batch->rows);
-		foreach(lc, plan->actions)
-		{
-			PartmgrAction *action = (PartmgrAction *) lfirst(lc);
-
-			if (action->kind != PARTMGR_ACTION_MOVE_ROWS)
-				batch->retired++;
-			batch->child = action->name;
-		}
-	}
+		batch->more = undo_step(batch->set, batch->undo, batch->run_by, &batch->rows,
+								&batch->retired, &batch->child);
 }
 
 /*
@@ -470,19 +504,14 @@ pg_partmgr_undo_partition(PG_FUNCTION_ARGS)
 		partmgr_lock_set_or_raise(set->parent_oid, set->key);
 		while (moved_batches < loop_count)
 		{
-			PartmgrPlan *plan = partmgr_plan_undo_step(set, partmgr_read_tree(set), &undo);
 			uint64		rows = 0;
-			ListCell   *lc;
+			int			retired_now = 0;
+			const char *child = NULL;
 
-			if (plan->actions == NIL)
+			if (!undo_step(set, &undo, "undo_partition", &rows, &retired_now, &child))
 				break;
-			(void) partmgr_execute_or_raise(plan, "undo_partition", &rows);
 			total += rows;
-			foreach(lc, plan->actions)
-			{
-				if (((PartmgrAction *) lfirst(lc))->kind != PARTMGR_ACTION_MOVE_ROWS)
-					retired++;
-			}
+			retired += retired_now;
 			if (rows > 0)
 				moved_batches++;
 		}

@@ -635,7 +635,8 @@ partmgr_undo_init(PartmgrSet *set, const char *target_table, const char *batch_t
  *		then the lowest child.  A child with rows has them (or those up to a
  *		batch width above its smallest key) moved into the target; the
  *		default partition, without a batch width, those up to one partition
- *		interval above its smallest key, as pg_partman does; a whole
+ *		interval above its smallest key -- that key included, as pg_partman
+ *		does; a whole
  *		child moved, or one found empty, is then retired.  An empty plan
  *		means the set has no child left.
  */
@@ -682,6 +683,14 @@ partmgr_plan_undo_step(PartmgrSet *set, PartmgrTree *tree, const PartmgrUndo *un
 		{
 			PartmgrPoint to = batch_end(set, undo->have_batch ? &undo->batch : &set->step,
 										key, false);
+
+			/*
+			 * pg_partman's batch takes the keys up to and including the end;
+			 * for numeric keys it counts from the smallest key rounded to a
+			 * whole number, which leaves the end's fractions out
+			 */
+			if (to != PARTMGR_POINT_MAX && set->axis.column_typid != NUMERICOID)
+				to += set->axis.typid == DATEOID ? USECS_PER_DAY : 1;
 
 			partmgr_plan_add_move(plan, &source, undo->target_schema,
 								  undo->target_name, PARTMGR_POINT_MIN, to);

@@ -26,7 +26,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = error;
 
-SELECT plan(134);
+SELECT plan(136);
 
 -- Attached children of a parent with their bounds (C order of names).
 CREATE FUNCTION public.tap_pd_children(p_parent regclass)
@@ -713,6 +713,20 @@ SELECT throws_ok($$SELECT * FROM partmgr.undo_partition('public.tap_pdx', 'publi
 SELECT is((SELECT count(*)::int FROM public.tap_pdx), 2, 'the refused undo moved no row');
 SELECT is((SELECT rows_undone FROM partmgr.undo_partition('public.tap_pdx', 'public.tap_pdx_tgt', p_loop_count => 1)),
     1::bigint, 'undo into the narrower target works for the row that fits (the lowest child)');
+
+-- undo, pg_partman's batch: keys up to and including smallest + interval; a
+-- batch that empties its child retires it in the same call
+CREATE TABLE public.tap_undo_incl (id int NOT NULL) PARTITION BY RANGE (id);
+SELECT partmgr.create_parent('public.tap_undo_incl', 'id', '10', p_start_partition => '0', p_premake => 1);
+INSERT INTO public.tap_undo_incl SELECT generate_series(100, 110);    -- 11 rows in the default
+INSERT INTO public.tap_undo_incl VALUES (5);
+CREATE TABLE public.tap_undo_incl_tgt (id int);
+SELECT results_eq($$SELECT * FROM partmgr.undo_partition('public.tap_undo_incl', 'public.tap_undo_incl_tgt')$$,
+    $$VALUES (1, 11::bigint)$$,
+    'undo: one batch takes the default''s keys 100..110 (110 included) and retires the emptied default');
+SELECT ok(to_regclass('public.tap_undo_incl_default') IS NULL OR
+          NOT (SELECT relispartition FROM pg_class WHERE oid = 'public.tap_undo_incl_default'::regclass),
+          'the emptied default is no longer a partition after that one call');
 
 SELECT * FROM finish();
 ROLLBACK;
