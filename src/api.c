@@ -341,7 +341,8 @@ template_for(const PartmgrParentInfo *parent, const char *given)
 										 quote_qualified_identifier(PARTMGR_SCHEMA, name),
 										 quote_qualified_identifier(parent->schema,
 																	parent->name)));
-			partmgr_spi_utility(partmgr_ddl_set_owner(PARTMGR_SCHEMA, name, parent->owner));
+			if (parent->owner != GetUserId())
+				partmgr_spi_utility(partmgr_ddl_set_owner(PARTMGR_SCHEMA, name, parent->owner));
 			CommandCounterIncrement();
 			relid = get_relname_relid(name, get_namespace_oid(PARTMGR_SCHEMA, false));
 		}

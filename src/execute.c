@@ -54,6 +54,7 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/portal.h"
 #include "utils/resowner.h"
 #include "utils/snapmgr.h"
@@ -604,21 +605,42 @@ work_give_to_owner(PartmgrActionWork *work, const PartmgrSet *set, const char *s
 }
 
 /*
+ * plan_properties
+ *		What the plan's new tables get beyond the parent's shape, read once
+ *		per plan (in the plan's memory, which outlives the subtransaction
+ *		of the action that reads it).
+ */
+static const PartmgrProperties *
+plan_properties(const PartmgrPlan *plan)
+{
+	if (plan->props == NULL)
+	{
+		MemoryContext caller = MemoryContextSwitchTo(GetMemoryChunkContext((void *) plan));
+		PartmgrProperties *props = palloc(sizeof(PartmgrProperties));
+
+		partmgr_read_properties(plan->set, props);
+		/* a cache: the plan is otherwise left as it was made */
+		((PartmgrPlan *) plan)->props = props;
+		MemoryContextSwitchTo(caller);
+	}
+	return plan->props;
+}
+
+/*
  * work_create_table
  *		CREATE TABLE for a new child or default partition, then what the
  *		template and the parent give it beyond that (see properties.c), all
  *		before it holds a row or is attached.
  */
 static void
-work_create_table(PartmgrActionWork *work, const PartmgrSet *set, const char *schema,
+work_create_table(PartmgrActionWork *work, const PartmgrPlan *plan, const char *schema,
 				  const char *name)
 {
-	PartmgrProperties props;
+	const PartmgrProperties *props = plan_properties(plan);
 	ListCell   *lc;
 
-	partmgr_read_properties(set, &props);
-	work_sql(work, partmgr_ddl_create_like(set, &props, schema, name), false);
-	foreach(lc, partmgr_child_property_statements(set, &props, schema, name))
+	work_sql(work, partmgr_ddl_create_like(plan->set, props, schema, name), false);
+	foreach(lc, partmgr_child_property_statements(plan->set, props, schema, name))
 		work_sql(work, (char *) lfirst(lc), false);
 }
 
@@ -657,7 +679,7 @@ work_staged_child(const PartmgrPlan *plan, const PartmgrAction *action,
 		work_lock(work, default_oid, AccessExclusiveLock);
 	if (first_staged(plan, action))
 		work_sql(work, partmgr_ddl_create_stage(set, plan->stage_name), false);
-	work_create_table(work, set, action->schema, action->name);
+	work_create_table(work, plan, action->schema, action->name);
 	work_sql(work, partmgr_ddl_add_bound_check(set, action->schema, action->name,
 											   action->lower, action->upper), false);
 	work_sql(work, partmgr_ddl_attach_range_to(set, set->parent_schema, plan->stage_name,
@@ -738,7 +760,7 @@ work_create(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrActionW
 		nfills = work_fill_sources(plan, action, work, fills);
 	if (work->skip != NULL)
 		return;
-	work_create_table(work, set, action->schema, action->name);
+	work_create_table(work, plan, action->schema, action->name);
 	if (nfills > 0)
 	{
 		work_sql(work, partmgr_ddl_add_bound_check(set, action->schema, action->name,

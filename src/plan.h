@@ -100,6 +100,9 @@ typedef struct PartmgrPlan
 	char	   *stage_name;		/* staged children: the partitioned table,
 								 * in the parent's schema, that routes rows
 								 * into them before they are attached */
+	struct PartmgrProperties *props;	/* what new tables get (properties.c),
+										 * read by the first action that
+										 * creates one */
 } PartmgrPlan;
 
 /* Outcome of asking for one child range. */

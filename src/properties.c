@@ -229,6 +229,8 @@ get_primary_key_index(Oid relid)
 /* What decides a table's properties, from pg_class. */
 typedef struct TableState
 {
+	bool		has_indexes;	/* relhasindex */
+	bool		has_grants;		/* relacl is not NULL */
 	Oid			owner;
 	bool		unlogged;
 	char		replica_identity;
@@ -250,7 +252,8 @@ read_table_state(Oid relid, TableState *state)
 	"          SELECT 'toast.' || split_part(x, '=', 1) || '='"
 	"                 || quote_literal(substr(x, strpos(x, '=') + 1))"
 	"            FROM pg_catalog.pg_class t, unnest(t.reloptions) AS x"
-	"           WHERE t.oid = c.reltoastrelid) AS opts(o))"
+	"           WHERE t.oid = c.reltoastrelid) AS opts(o)),"
+	"       c.relhasindex, c.relacl IS NOT NULL"
 	"  FROM pg_catalog.pg_class c WHERE c.oid = $1";
 	Oid			types[1] = {OIDOID};
 	Datum		values[1];
@@ -267,6 +270,8 @@ read_table_state(Oid relid, TableState *state)
 	state->replica_index = DatumGetObjectId(partmgr_spi_value(0, 4, &isnull));
 	if (isnull)
 		state->replica_index = InvalidOid;
+	state->has_indexes = DatumGetBool(partmgr_spi_value(0, 6, &isnull));
+	state->has_grants = DatumGetBool(partmgr_spi_value(0, 7, &isnull));
 	state->reloptions = NIL;
 	/* the options joined by a tab, which none contains unquoted */
 	text = partmgr_spi_text(0, 5);
@@ -298,8 +303,10 @@ partmgr_read_properties(const PartmgrSet *set, PartmgrProperties *props)
 		read_table_state(props->template_oid, &state);
 		props->unlogged = state.unlogged;
 		props->reloptions = state.reloptions;
-		props->unique_indexes = unique_indexes(props->template_oid, set->parent_oid, false);
-		props->parent_has_primary = OidIsValid(get_primary_key_index(set->parent_oid));
+		if (state.has_indexes)
+			props->unique_indexes = unique_indexes(props->template_oid, set->parent_oid, false);
+		if (props->unique_indexes != NIL)
+			props->parent_has_primary = OidIsValid(get_primary_key_index(set->parent_oid));
 	}
 	read_table_state(set->parent_oid, &state);
 	props->replica_identity = state.replica_identity;
@@ -313,7 +320,8 @@ partmgr_read_properties(const PartmgrSet *set, PartmgrProperties *props)
 		else
 			props->replica_index = (PartmgrUniqueIndex *) linitial(index);
 	}
-	props->grants = partmgr_table_grants(set->parent_oid);
+	if (state.has_grants)
+		props->grants = partmgr_table_grants(set->parent_oid);
 }
 
 /* The statement that gives a table a grant. */
