@@ -110,3 +110,13 @@ CREATE FUNCTION partmgr.config_cleanup(
     AS 'MODULE_PATHNAME', 'pg_partmgr_config_cleanup';
 COMMENT ON FUNCTION partmgr.config_cleanup(text, boolean, boolean, boolean) IS
     'Forget a partition set and leave its tables as they are: its part_config row (p_config_table) and the template table create_parent made for it (p_template_table).';
+
+CREATE FUNCTION partmgr.inherit_template_properties(
+    p_parent_table text,
+    p_child_schema text,
+    p_child_tablename text)
+    RETURNS boolean
+    LANGUAGE C VOLATILE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_inherit_template_properties';
+COMMENT ON FUNCTION partmgr.inherit_template_properties(text, text, text) IS
+    'Give one child of the set (for one attached by hand) the template table''s unique indexes it lacks, its persistence and its storage parameters; false for a child that is partitioned itself.';

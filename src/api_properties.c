@@ -3,7 +3,8 @@
  * api_properties.c
  *	  SQL-callable functions that compare existing children with what the
  *	  parent and the template table say and make them match:
- *	  check_children, reapply_privileges and reapply_child_properties.
+ *	  check_children, reapply_privileges, reapply_child_properties and, for
+ *	  one child, inherit_template_properties.
  *
  * Each fix is an action of its own (see execute.c): the child alone is
  * locked, conditionally and bounded, so a child in use is reported and
@@ -19,10 +20,12 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_class.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 #include "utils/tuplestore.h"
 
 #include "api.h"
@@ -35,6 +38,7 @@
 PG_FUNCTION_INFO_V1(pg_partmgr_check_children);
 PG_FUNCTION_INFO_V1(pg_partmgr_reapply_privileges);
 PG_FUNCTION_INFO_V1(pg_partmgr_reapply_child_properties);
+PG_FUNCTION_INFO_V1(pg_partmgr_inherit_template_properties);
 
 /*
  * set_tables
@@ -53,6 +57,7 @@ set_tables(PartmgrTree *tree)
 		def->relid = tree->default_oid;
 		def->schema = tree->default_schema;
 		def->name = tree->default_name;
+		def->relkind = get_rel_relkind(tree->default_oid);
 		tables = lappend(tables, def);
 	}
 	for (int i = 0; i < tree->nchildren; i++)
@@ -184,4 +189,66 @@ pg_partmgr_reapply_child_properties(PG_FUNCTION_ARGS)
 {
 	reapply(fcinfo, false, "reapply_child_properties");
 	PG_RETURN_VOID();
+}
+
+/*
+ * pg_partmgr_inherit_template_properties
+ *		partmgr.inherit_template_properties(p_parent_table, p_child_schema,
+ *		p_child_tablename) (pg_partman 5): give one child of the set what
+ *		the template table says -- its unique indexes the child lacks, its
+ *		persistence and its storage parameters -- for a child attached by
+ *		hand.  False for a child that is partitioned itself (nothing is
+ *		done), true otherwise.
+ */
+Datum
+pg_partmgr_inherit_template_properties(PG_FUNCTION_ARGS)
+{
+	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
+	char	   *child_schema = partmgr_text_arg(fcinfo, 1, "p_child_schema");
+	char	   *child_name = partmgr_text_arg(fcinfo, 2, "p_child_tablename");
+	PartmgrSet *set;
+	PartmgrTree *tree;
+	PartmgrChild *child = NULL;
+	PartmgrProperties props;
+	List	   *statements;
+	ListCell   *lc;
+
+	SPI_connect();
+	set = partmgr_config_load_table(table);
+	if (set->template_table == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("partition set \"%s\" has no template table", set->key),
+				 errhint("Name one in partmgr.part_config.template_table first.")));
+	partmgr_lock_set_or_raise(set->parent_oid, set->key);
+	tree = partmgr_read_tree(set);
+	foreach(lc, set_tables(tree))
+	{
+		PartmgrChild *c = (PartmgrChild *) lfirst(lc);
+
+		if (strcmp(c->schema, child_schema) == 0 && strcmp(c->name, child_name) == 0)
+			child = c;
+	}
+	if (child == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("table \"%s\" is not a child of partition set \"%s\"",
+						quote_qualified_identifier(child_schema, child_name), set->key)));
+	if (child->relkind == RELKIND_PARTITIONED_TABLE)
+	{
+		SPI_finish();
+		PG_RETURN_BOOL(false);
+	}
+	partmgr_read_properties(set, &props);
+	statements = partmgr_template_statements(set, &props, child->relid);
+	if (statements != NIL)
+	{
+		PartmgrPlan *plan = partmgr_plan_new(set, tree);
+
+		partmgr_plan_add_on_child(plan, PARTMGR_ACTION_ALTER_CHILD, child)->statements =
+			statements;
+		(void) partmgr_execute_or_raise(plan, "inherit_template_properties", NULL);
+	}
+	SPI_finish();
+	PG_RETURN_BOOL(true);
 }

@@ -649,3 +649,41 @@ partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props, Oid c
 	}
 	return drifts;
 }
+
+/*
+ * partmgr_template_statements
+ *		What gives an existing child what the template says
+ *		(inherit_template_properties): the template's unique indexes the
+ *		child has no index of the same definition for (a primary key when
+ *		neither the child nor the parent has one), then its persistence and
+ *		storage parameters.  Empty when the child has them all.
+ */
+List *
+partmgr_template_statements(const PartmgrSet *set, const PartmgrProperties *props, Oid child)
+{
+	const char *schema = get_namespace_name(get_rel_namespace(child));
+	const char *name = get_rel_name(child);
+	List	   *statements = NIL;
+	bool		has_primary = props->parent_has_primary ||
+		OidIsValid(get_primary_key_index(child));
+	ListCell   *lc;
+
+	if (!OidIsValid(props->template_oid))
+		return NIL;
+	foreach(lc, unique_indexes(props->template_oid, child, false))
+	{
+		PartmgrUniqueIndex *index = (PartmgrUniqueIndex *) lfirst(lc);
+
+		statements = lappend(statements,
+							 index_statement(schema, name, index,
+											 index->primary && !has_primary, NULL));
+	}
+	foreach(lc, partmgr_child_drift(set, props, child, false))
+	{
+		PartmgrDrift *drift = (PartmgrDrift *) lfirst(lc);
+
+		if (drift->kind == PARTMGR_DRIFT_PERSISTENCE || drift->kind == PARTMGR_DRIFT_RELOPTIONS)
+			statements = list_concat(statements, drift->fix);
+	}
+	return statements;
+}

@@ -85,5 +85,7 @@ typedef struct PartmgrDrift
 
 extern List *partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props,
 								 Oid child, bool grants);
+extern List *partmgr_template_statements(const PartmgrSet *set,
+										 const PartmgrProperties *props, Oid child);
 
 #endif							/* PARTMGR_PROPERTIES_H */

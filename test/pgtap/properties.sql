@@ -20,7 +20,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = warning;
 
-SELECT plan(87);
+SELECT plan(93);
 
 -- The tables of a set, the default partition included, by name (C order).
 CREATE FUNCTION public.tap_prop_tables(p_parent regclass)
@@ -699,6 +699,36 @@ RESET ROLE;
 SELECT is((SELECT pg_get_userbyid(relowner) FROM pg_class
             WHERE oid = 'partmgr.template_public_tap_prop_pl2'::regclass),
           'tap_prop_plain', 'with CREATE on schema partmgr the role gets a template it owns');
+
+-- 12. inherit_template_properties: one child attached by hand
+CREATE TABLE public.tap_prop_ih (id int NOT NULL, ts timestamptz NOT NULL, code text) PARTITION BY RANGE (ts);
+CREATE UNLOGGED TABLE public.tap_prop_ih_tpl (id int, ts timestamptz, code text) WITH (fillfactor = 60);
+CREATE UNIQUE INDEX ON public.tap_prop_ih_tpl (code);
+SELECT partmgr.create_parent('public.tap_prop_ih', 'ts', '1 day', p_start_partition => '2100-01-01',
+                             p_premake => 1, p_template_table => 'public.tap_prop_ih_tpl');
+CREATE TABLE public.tap_prop_ih_p20991231 (LIKE public.tap_prop_ih);
+ALTER TABLE public.tap_prop_ih ATTACH PARTITION public.tap_prop_ih_p20991231
+    FOR VALUES FROM ('2099-12-31 00:00+00') TO ('2100-01-01 00:00+00');
+SELECT is(partmgr.inherit_template_properties('public.tap_prop_ih', 'public', 'tap_prop_ih_p20991231'), true,
+          'inherit_template_properties on a child attached by hand returns true');
+SELECT results_eq(
+    $$SELECT relpersistence::text COLLATE "default", reloptions::text COLLATE "default",
+             (SELECT count(*)::int FROM pg_index i WHERE i.indrelid = c.oid AND i.indisunique
+                 AND pg_get_indexdef(i.indexrelid) LIKE '%(code)%')
+        FROM pg_class c WHERE c.oid = 'public.tap_prop_ih_p20991231'::regclass$$,
+    $$VALUES ('u'::text, '{fillfactor=60}'::text, 1)$$,
+    'the child is now unlogged, has the template''s fillfactor and its unique index on code');
+SELECT is(partmgr.inherit_template_properties('public.tap_prop_ih', 'public', 'tap_prop_ih_p20991231'), true,
+          'a second call finds nothing to do');
+SELECT is((SELECT count(*)::int FROM pg_index WHERE indrelid = 'public.tap_prop_ih_p20991231'::regclass), 1,
+          'and adds no second index');
+SELECT throws_ok($$SELECT partmgr.inherit_template_properties('public.tap_prop_ih', 'public', 'tap_prop_ih_tpl')$$,
+    '22023', 'table "public.tap_prop_ih_tpl" is not a child of partition set "public.tap_prop_ih"',
+    'inherit_template_properties on a table that is not a child: 22023');
+UPDATE partmgr.part_config SET template_table = NULL WHERE parent_table = 'public.tap_prop_ih';
+SELECT throws_ok($$SELECT partmgr.inherit_template_properties('public.tap_prop_ih', 'public', 'tap_prop_ih_p20991231')$$,
+    '55000', 'partition set "public.tap_prop_ih" has no template table',
+    'inherit_template_properties on a set without a template: 55000');
 
 SELECT * FROM finish();
 ROLLBACK;
