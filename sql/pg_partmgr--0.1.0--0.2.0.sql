@@ -92,12 +92,14 @@ CREATE FUNCTION partmgr.create_partition(
     p_jobmon boolean DEFAULT true,
     p_date_trunc_interval text DEFAULT NULL,
     p_control_not_null boolean DEFAULT true,
+    p_time_encoder text DEFAULT NULL,
+    p_time_decoder text DEFAULT NULL,
     p_time_zone text DEFAULT 'UTC')
     RETURNS boolean
     LANGUAGE C VOLATILE
     AS 'MODULE_PATHNAME', 'pg_partmgr_create_partition';
 COMMENT ON FUNCTION partmgr.create_partition(text, text, text, text, text, int, text, boolean,
-    text, text[], text, boolean, text, boolean, text) IS
+    text, text[], text, boolean, text, boolean, text, text, text) IS
     'pg_partman 5.4''s name for create_parent(), with the same parameters and behaviour.';
 
 CREATE FUNCTION partmgr.config_cleanup(
@@ -120,3 +122,55 @@ CREATE FUNCTION partmgr.inherit_template_properties(
     AS 'MODULE_PATHNAME', 'pg_partmgr_inherit_template_properties';
 COMMENT ON FUNCTION partmgr.inherit_template_properties(text, text, text) IS
     'Give one child of the set (for one attached by hand) the template table''s unique indexes it lacks, its persistence and its storage parameters; false for a child that is partitioned itself.';
+
+-- text and uuid keys whose values stand for times (pg_partman 5.2)
+ALTER TABLE partmgr.part_config_ext
+    ADD COLUMN time_encoder text,
+    ADD COLUMN time_decoder text,
+    ADD CONSTRAINT part_config_ext_time_codec_check
+        CHECK ((time_encoder IS NULL) = (time_decoder IS NULL));
+COMMENT ON COLUMN partmgr.part_config_ext.time_encoder IS
+    'Text or uuid keys: the function(timestamptz) giving the control column''s value for a time (bounds); NULL otherwise.';
+COMMENT ON COLUMN partmgr.part_config_ext.time_decoder IS
+    'Text or uuid keys: the function(text) giving the time a control column''s value stands for; NULL otherwise.';
+
+DROP FUNCTION partmgr.create_parent(text, text, text, text, text, int, text, boolean,
+    text, text[], text, boolean, text, boolean, text);
+CREATE FUNCTION partmgr.create_parent(
+    p_parent_table text,
+    p_control text,
+    p_interval text,
+    p_type text DEFAULT 'range',
+    p_epoch text DEFAULT 'none',
+    p_premake int DEFAULT 4,
+    p_start_partition text DEFAULT NULL,
+    p_default_table boolean DEFAULT true,
+    p_automatic_maintenance text DEFAULT 'on',
+    p_constraint_cols text[] DEFAULT NULL,
+    p_template_table text DEFAULT NULL,
+    p_jobmon boolean DEFAULT true,
+    p_date_trunc_interval text DEFAULT NULL,
+    p_control_not_null boolean DEFAULT true,
+    p_time_encoder text DEFAULT NULL,
+    p_time_decoder text DEFAULT NULL,
+    p_time_zone text DEFAULT 'UTC')
+    RETURNS boolean
+    LANGUAGE C VOLATILE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_create_parent';
+COMMENT ON FUNCTION partmgr.create_parent(text, text, text, text, text, int, text, boolean,
+    text, text[], text, boolean, text, boolean, text, text, text) IS
+    'Register an existing partitioned table as a partition set and create its first children (each as a plain table, then attached) and its default partition.';
+
+CREATE FUNCTION partmgr.uuid7_time_encoder(p_timestamp timestamptz)
+    RETURNS uuid
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_uuid7_time_encoder';
+COMMENT ON FUNCTION partmgr.uuid7_time_encoder(timestamptz) IS
+    'The smallest UUIDv7 of the millisecond a time falls in: the time encoder of a set keyed by UUIDv7.';
+
+CREATE FUNCTION partmgr.uuid7_time_decoder(p_uuid text)
+    RETURNS timestamptz
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_uuid7_time_decoder';
+COMMENT ON FUNCTION partmgr.uuid7_time_decoder(text) IS
+    'The time a UUIDv7 was made, to the millisecond: the time decoder of a set keyed by UUIDv7.';

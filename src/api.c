@@ -27,6 +27,7 @@
 #include "access/xact.h"
 #include "access/xlog.h"
 #include "catalog/namespace.h"
+#include "common/int.h"
 #include "catalog/partition.h"
 #include "catalog/pg_attribute.h"
 #include "catalog/pg_namespace.h"
@@ -47,6 +48,7 @@
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
+#include "utils/uuid.h"
 
 #include "bounds.h"
 #include "catalog.h"
@@ -60,6 +62,8 @@
 #include "spi_util.h"
 
 PG_FUNCTION_INFO_V1(pg_partmgr_is_valid_time_zone);
+PG_FUNCTION_INFO_V1(pg_partmgr_uuid7_time_encoder);
+PG_FUNCTION_INFO_V1(pg_partmgr_uuid7_time_decoder);
 PG_FUNCTION_INFO_V1(pg_partmgr_create_parent);
 PG_FUNCTION_INFO_V1(pg_partmgr_create_partition);
 PG_FUNCTION_INFO_V1(pg_partmgr_run_maintenance);
@@ -79,7 +83,8 @@ static const char *const create_parent_args[] = {
 	"p_parent_table", "p_control", "p_interval", "p_type", "p_epoch",
 	"p_premake", "p_start_partition", "p_default_table",
 	"p_automatic_maintenance", "p_constraint_cols", "p_template_table",
-	"p_jobmon", "p_date_trunc_interval", "p_control_not_null", "p_time_zone"
+	"p_jobmon", "p_date_trunc_interval", "p_control_not_null", "p_time_encoder",
+	"p_time_decoder", "p_time_zone"
 };
 
 /*
@@ -177,6 +182,55 @@ check_owner(Oid relid, const char *name)
 		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_TABLE, name);
 }
 
+/* Microseconds from 1970-01-01 to 2000-01-01, where TimestampTz counts from. */
+#define UNIX_EPOCH_USECS \
+	((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY)
+
+/*
+ * pg_partmgr_uuid7_time_encoder
+ *		partmgr.uuid7_time_encoder(timestamptz): the smallest UUIDv7 of the
+ *		millisecond the time falls in (version 7, variant 10, the random
+ *		bits zero), so that every UUIDv7 made in that millisecond or later
+ *		sorts at or above it: a partition bound.
+ */
+Datum
+pg_partmgr_uuid7_time_encoder(PG_FUNCTION_ARGS)
+{
+	TimestampTz ts = PG_GETARG_TIMESTAMPTZ(0);
+	pg_uuid_t  *uuid = palloc0(sizeof(pg_uuid_t));
+	int64		usecs;
+	int64		ms;
+
+	if (TIMESTAMP_NOT_FINITE(ts) || pg_add_s64_overflow(ts, UNIX_EPOCH_USECS, &usecs) ||
+		usecs < 0 || usecs / 1000 >= (INT64CONST(1) << 48))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				 errmsg("timestamp out of range for a UUIDv7")));
+	ms = usecs / 1000;
+	for (int i = 0; i < 6; i++)
+		uuid->data[i] = (unsigned char) ((ms >> (40 - 8 * i)) & 0xff);
+	uuid->data[6] = 0x70;
+	uuid->data[8] = 0x80;
+	PG_RETURN_UUID_P(uuid);
+}
+
+/*
+ * pg_partmgr_uuid7_time_decoder
+ *		partmgr.uuid7_time_decoder(text): the time a UUIDv7 (as text) was
+ *		made, to the millisecond.
+ */
+Datum
+pg_partmgr_uuid7_time_decoder(PG_FUNCTION_ARGS)
+{
+	char	   *input = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	pg_uuid_t  *uuid = DatumGetUUIDP(DirectFunctionCall1(uuid_in, CStringGetDatum(input)));
+	int64		ms = 0;
+
+	for (int i = 0; i < 6; i++)
+		ms = (ms << 8) | uuid->data[i];
+	PG_RETURN_TIMESTAMPTZ(ms * 1000 - UNIX_EPOCH_USECS);
+}
+
 /*
  * pg_partmgr_is_valid_time_zone
  *		partmgr.is_valid_time_zone(text): used by part_config_ext's CHECK.
@@ -196,7 +250,7 @@ pg_partmgr_is_valid_time_zone(PG_FUNCTION_ARGS)
  */
 static void
 check_create_parent_table(const char *table, const char *control,
-						  bool control_not_null, PartmgrParentInfo *parent)
+						  bool control_not_null, bool encoded, PartmgrParentInfo *parent)
 {
 	Oid			relid = partmgr_resolve_table(table, false);
 	AttrNumber	attnum;
@@ -239,12 +293,22 @@ check_create_parent_table(const char *table, const char *control,
 				 errmsg("column \"%s\" is not the partition key of table \"%s\"", control, table),
 				 errdetail("The table is partitioned by column \"%s\".",
 						   get_attname(relid, parent->key_attnum, false))));
-	if (!partmgr_key_kind_for_type(parent->key_type, &kind))
+	if (encoded)
+	{
+		if (parent->key_type != TEXTOID && parent->key_type != VARCHAROID &&
+			parent->key_type != UUIDOID)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("a time encoder and decoder need a text, varchar or uuid control column, not %s",
+							format_type_be(parent->key_type)),
+					 errhint("Time and integer columns are partitioned without them.")));
+	}
+	else if (!partmgr_key_kind_for_type(parent->key_type, &kind))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("control column \"%s\" has type %s, which pg_partmgr cannot partition by",
 						control, format_type_be(parent->key_type)),
-				 errhint("Supported types are timestamp with time zone, timestamp, date, smallint, integer, bigint and numeric.")));
+				 errhint("Supported types are timestamp with time zone, timestamp, date, smallint, integer, bigint and numeric; text, varchar and uuid with p_time_encoder and p_time_decoder.")));
 
 	atttup = SearchSysCache2(ATTNUM, ObjectIdGetDatum(relid), Int16GetDatum(attnum));
 	if (!HeapTupleIsValid(atttup))
@@ -367,7 +431,9 @@ pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 	static const char *const legacy_intervals[] = {"yearly", "quarterly",
 		"monthly", "weekly", "daily", "hourly", "half-hour", "quarter-hour",
 	NULL};
-	static const int required[] = {0, 1, 2, 3, 4, 5, 7, 8, 11, 13, 14};
+	static const int required[] = {0, 1, 2, 3, 4, 5, 7, 8, 11, 13};
+	/* the 0.1.0 declaration has no p_time_encoder and p_time_decoder */
+	int			zone_arg = PG_NARGS() > 15 ? 16 : 14;
 	char	   *table;
 	char	   *control;
 	char	   *interval;
@@ -377,6 +443,8 @@ pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 	char	   *automatic;
 	char	   *template_table;
 	char	   *trunc_unit;
+	char	   *encoder_name;
+	char	   *decoder_name;
 	char	   *zone;
 	int			premake;
 	bool		with_default;
@@ -388,6 +456,7 @@ pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 
 	for (int i = 0; i < lengthof(required); i++)
 		partmgr_require_arg(fcinfo, required[i], create_parent_args[required[i]]);
+	partmgr_require_arg(fcinfo, zone_arg, "p_time_zone");
 	table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
 	control = partmgr_text_arg(fcinfo, 1, "p_control");
 	interval = partmgr_text_arg(fcinfo, 2, "p_interval");
@@ -399,7 +468,9 @@ pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 	automatic = partmgr_text_arg(fcinfo, 8, "p_automatic_maintenance");
 	template_table = partmgr_text_arg_or_null(fcinfo, 10);
 	trunc_unit = partmgr_text_arg_or_null(fcinfo, 12);
-	zone = partmgr_text_arg(fcinfo, 14, "p_time_zone");
+	encoder_name = zone_arg == 16 ? partmgr_text_arg_or_null(fcinfo, 14) : NULL;
+	decoder_name = zone_arg == 16 ? partmgr_text_arg_or_null(fcinfo, 15) : NULL;
+	zone = partmgr_text_arg(fcinfo, zone_arg, "p_time_zone");
 
 	check_choice("p_type", type, types,
 				 "p_type is 'range' (the default) or 'list'; pg_partman 4's 'native' is 'range' now.");
@@ -429,7 +500,16 @@ pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("p_date_trunc_interval \"%s\" is not a date_trunc() unit", trunc_unit),
 				 errhint("Use one of second, minute, hour, day, week, month, quarter, year, decade, century or millennium.")));
-	check_create_parent_table(table, control, PG_GETARG_BOOL(13), &parent);
+	if ((encoder_name == NULL) != (decoder_name == NULL))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("p_time_encoder and p_time_decoder go together"),
+				 errhint("Give both, or neither.")));
+	if (encoder_name != NULL && (strcmp(epoch, "none") != 0 || strcmp(type, "list") == 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a set with a time encoder and decoder is a range set without p_epoch")));
+	check_create_parent_table(table, control, PG_GETARG_BOOL(13), encoder_name != NULL, &parent);
 	if (parent.strategy != (strcmp(type, "list") == 0 ? PARTITION_STRATEGY_LIST :
 							PARTITION_STRATEGY_RANGE))
 		ereport(ERROR,
@@ -448,7 +528,17 @@ pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 	proto.default_table = with_default;
 	proto.constraint_cols = partmgr_text_array_arg(fcinfo, 9);
 	partmgr_check_constraint_cols(parent.relid, control, proto.constraint_cols);
-	partmgr_axis_init(&proto.axis, parent.key_type, zone);
+	if (encoder_name != NULL)
+	{
+		partmgr_axis_init(&proto.axis, TIMESTAMPTZOID, zone);
+		partmgr_axis_set_codec(&proto.axis, parent.key_type,
+							   partmgr_time_encoder_oid(encoder_name, parent.key_type),
+							   partmgr_time_decoder_oid(decoder_name));
+		proto.time_encoder = encoder_name;
+		proto.time_decoder = decoder_name;
+	}
+	else
+		partmgr_axis_init(&proto.axis, parent.key_type, zone);
 	partmgr_axis_set_epoch(&proto.axis, epoch);
 
 	partmgr_context_push(&argctx, "argument %s", "p_interval");

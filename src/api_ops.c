@@ -776,17 +776,23 @@ import_set(void *arg)
 	char	   *json;
 	char	   *type;
 	char	   *template;
+	char	   *encoder;
+	char	   *decoder;
 	Oid			parent;
 	PartmgrSet *set;
 	PartmgrTree *tree;
 
-	partmgr_spi_exec(psprintf("SELECT to_jsonb(c)::text, c.partition_type, NULL, c.template_table"
+	partmgr_spi_exec(psprintf("SELECT to_jsonb(c)::text, c.partition_type,"
+							  "       to_jsonb(c)->>'time_encoder', c.template_table,"
+							  "       to_jsonb(c)->>'time_decoder'"
 							  "  FROM %s.part_config c WHERE c.parent_table = %s",
 							  quote_identifier(run->schema), quote_literal_cstr(run->key)),
 					 0, NULL, NULL, NULL, true, SPI_OK_SELECT);
 	json = partmgr_spi_text(0, 1);
 	type = partmgr_spi_text(0, 2);
 	template = partmgr_spi_text(0, 4);
+	encoder = partmgr_spi_text(0, 3);
+	decoder = partmgr_spi_text(0, 5);
 
 	if (partmgr_config_load(run->key, true) != NULL)
 	{
@@ -824,6 +830,14 @@ import_set(void *arg)
 							  " VALUES (%s, %s)", quote_literal_cstr(run->key),
 							  quote_literal_cstr(GetConfigOption("TimeZone", false, false))),
 					 0, NULL, NULL, NULL, false, SPI_OK_INSERT);
+	/* pg_partman 5.2's text and uuid keys */
+	if (encoder != NULL || decoder != NULL)
+		partmgr_spi_exec(psprintf("UPDATE partmgr.part_config_ext SET time_encoder = %s,"
+								  " time_decoder = %s WHERE parent_table = %s",
+								  encoder ? quote_literal_cstr(encoder) : "NULL",
+								  decoder ? quote_literal_cstr(decoder) : "NULL",
+								  quote_literal_cstr(run->key)),
+						 0, NULL, NULL, NULL, false, SPI_OK_UPDATE);
 
 	/* the same checks as for any set, before anything else changes */
 	set = partmgr_config_load(run->key, false);

@@ -33,6 +33,7 @@
 #include "utils/date.h"
 #include "utils/datetime.h"
 #include "utils/fmgrprotos.h"
+#include "utils/lsyscache.h"
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
 
@@ -105,6 +106,8 @@ partmgr_axis_init(PartmgrAxis *axis, Oid typid, const char *zone_name)
 	axis->typid = typid;
 	axis->column_typid = typid;
 	axis->epoch_unit = 0;
+	axis->encoder = InvalidOid;
+	axis->decoder = InvalidOid;
 	axis->zone_name = pstrdup(zone_name);
 	axis->zone = pg_tzset(zone_name);
 	if (typid == TIMESTAMPTZOID)
@@ -166,6 +169,22 @@ partmgr_axis_set_epoch(PartmgrAxis *axis, const char *epoch)
 }
 
 static void raise_out_of_range(void);
+
+/*
+ * partmgr_axis_set_codec
+ *		Make the axis of a time axis (initialised for timestamptz) the axis
+ *		of a text, varchar or uuid control column whose values stand for
+ *		times (pg_partman 5.2's time encoder and decoder): bounds are the
+ *		encoder's values for the bound times, and a value's time is what
+ *		the decoder says.
+ */
+void
+partmgr_axis_set_codec(PartmgrAxis *axis, Oid column_typid, Oid encoder, Oid decoder)
+{
+	axis->column_typid = column_typid;
+	axis->encoder = encoder;
+	axis->decoder = decoder;
+}
 
 /* Microseconds from 1970-01-01 to 2000-01-01, where TimestampTz counts from. */
 #define UNIX_TO_PG_USECS \
@@ -679,6 +698,17 @@ numeric_to_point(Datum num)
 PartmgrPoint
 partmgr_point_from_datum(const PartmgrAxis *axis, Datum value)
 {
+	if (OidIsValid(axis->decoder))
+	{
+		Oid			output;
+		bool		varlena;
+		char	   *text;
+
+		getTypeOutputInfo(axis->column_typid, &output, &varlena);
+		text = OidOutputFunctionCall(output, value);
+		return DatumGetTimestampTz(OidFunctionCall1(axis->decoder,
+													CStringGetTextDatum(text)));
+	}
 	if (axis->epoch_unit != 0)
 		return epoch_to_point(axis, axis->column_typid == INT4OID ?
 							  (int64) DatumGetInt32(value) : DatumGetInt64(value));
@@ -851,6 +881,15 @@ partmgr_point_literal(const PartmgrAxis *axis, PartmgrPoint point)
 	{
 		(void) epoch_from_point(axis, point, &value);
 		return psprintf("'" INT64_FORMAT "'", value);
+	}
+	if (OidIsValid(axis->encoder))
+	{
+		Oid			output;
+		bool		varlena;
+		Datum		encoded = OidFunctionCall1(axis->encoder, TimestampTzGetDatum(point));
+
+		getTypeOutputInfo(get_func_rettype(axis->encoder), &output, &varlena);
+		return quote_literal_cstr(OidOutputFunctionCall(output, encoded));
 	}
 	return quote_literal_cstr(partmgr_point_display(axis, point));
 }

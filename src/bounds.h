@@ -3,8 +3,8 @@
  * bounds.h
  *	  Partition arithmetic: key kinds, intervals, points, child names.
  *
- * Everything here is pure computation on values: no SPI, no catalog
- * access, no locks.  Errors are raised with ereport for values a user
+ * Everything here is computation on values: no SPI, no locks, and no
+ * catalog access beyond calling a set's time encoder and decoder.  Errors are raised with ereport for values a user
  * supplied; callers add an error context that names the partition set.
  *
  * Copyright (c) 2026, the pg_partmgr authors
@@ -27,6 +27,8 @@ extern bool partmgr_key_kind_for_type(Oid typid, PartmgrKeyKind *kind);
 extern bool partmgr_zone_is_valid(const char *zone_name);
 extern void partmgr_axis_init(PartmgrAxis *axis, Oid typid, const char *zone_name);
 extern void partmgr_axis_set_epoch(PartmgrAxis *axis, const char *epoch);
+extern void partmgr_axis_set_codec(PartmgrAxis *axis, Oid column_typid, Oid encoder,
+								   Oid decoder);
 extern void partmgr_check_list_set(const PartmgrAxis *axis, const PartmgrStep *step);
 
 /* Intervals */

@@ -25,11 +25,15 @@
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
+#include "catalog/namespace.h"
 #include "executor/spi.h"
+#include "parser/parse_func.h"
+#include "storage/proc.h"
 #include "nodes/pg_list.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/regproc.h"
 #include "utils/timestamp.h"
 
 #include "bounds.h"
@@ -37,7 +41,7 @@
 #include "config.h"
 #include "spi_util.h"
 
-#define LOAD_COLUMNS \
+#define LOAD_COLUMNS_WITH(codec) \
 "SELECT c.parent_table, c.control, c.partition_interval, c.partition_type," \
 "       c.premake, c.automatic_maintenance, c.template_table, c.retention," \
 "       c.retention_schema, c.retention_keep_index, c.retention_keep_table," \
@@ -47,20 +51,65 @@
 "       c.constraint_valid, c.ignore_default_data, c.default_table," \
 "       c.date_trunc_interval, c.maintenance_order," \
 "       c.retention_keep_publication, coalesce(e.time_zone, 'UTC')," \
-"       c.maintenance_last_run" \
+"       c.maintenance_last_run, " codec \
 "  FROM partmgr.part_config c" \
 "  LEFT JOIN partmgr.part_config_ext e ON e.parent_table = c.parent_table"
 
-static const char *const load_sql = LOAD_COLUMNS " WHERE c.parent_table = $1";
+/* [0]: the 0.1.0 objects, without part_config_ext's encoder columns; [1]: 0.2.0 on */
+#define LOAD_COLUMNS_0 LOAD_COLUMNS_WITH("NULL::text, NULL::text")
+#define LOAD_COLUMNS_1 LOAD_COLUMNS_WITH("e.time_encoder, e.time_decoder")
+
+static const char *const load_sql[2] = {
+	LOAD_COLUMNS_0 " WHERE c.parent_table = $1",
+	LOAD_COLUMNS_1 " WHERE c.parent_table = $1"
+};
 
 /* the sets to maintain, in maintenance order (see partmgr_config_list) */
 #define LIST_ORDER " ORDER BY c.maintenance_order ASC NULLS LAST, c.parent_table"
-static const char *const list_all_sql =
-LOAD_COLUMNS " WHERE NOT c.undo_in_progress" LIST_ORDER;
-static const char *const list_auto_sql =
-LOAD_COLUMNS " WHERE NOT c.undo_in_progress AND c.automatic_maintenance = 'on'" LIST_ORDER;
+static const char *const list_all_sql[2] = {
+	LOAD_COLUMNS_0 " WHERE NOT c.undo_in_progress" LIST_ORDER,
+	LOAD_COLUMNS_1 " WHERE NOT c.undo_in_progress" LIST_ORDER
+};
+static const char *const list_auto_sql[2] = {
+	LOAD_COLUMNS_0 " WHERE NOT c.undo_in_progress AND c.automatic_maintenance = 'on'" LIST_ORDER,
+	LOAD_COLUMNS_1 " WHERE NOT c.undo_in_progress AND c.automatic_maintenance = 'on'" LIST_ORDER
+};
+
+/*
+ * has_codec_columns
+ *		Whether part_config_ext has time_encoder and time_decoder (0.2.0 on):
+ *		the library may run with the 0.1.0 objects until ALTER EXTENSION
+ *		UPDATE.  Asked once per transaction.
+ */
+static int
+has_codec_columns(void)
+{
+	static LocalTransactionId checked = InvalidLocalTransactionId;
+	static int	answer = 0;
+
+	if (checked != MyProc->lxid)
+	{
+		Oid			ext = get_relname_relid("part_config_ext",
+											get_namespace_oid(PARTMGR_SCHEMA, false));
+
+		answer = OidIsValid(ext) && get_attnum(ext, "time_decoder") != InvalidAttrNumber;
+		checked = MyProc->lxid;
+	}
+	return answer;
+}
 
 static PartmgrSet *read_row(uint64 row);
+
+/* A possibly qualified function name, as a name list. */
+static List *
+qualified_name(const char *name)
+{
+#if PG_VERSION_NUM >= 160000
+	return stringToQualifiedNameList(name, NULL);
+#else
+	return stringToQualifiedNameList(name);
+#endif
+}
 
 static void
 context_callback(void *arg)
@@ -150,7 +199,7 @@ partmgr_config_load(const char *key, bool missing_ok)
 
 	values[0] = CStringGetTextDatum(key);
 	/* not read-only: a set written earlier in this transaction must be seen */
-	if (partmgr_spi_exec_cached(load_sql, 1, argtypes, values, NULL, false,
+	if (partmgr_spi_exec_cached(load_sql[has_codec_columns()], 1, argtypes, values, NULL, false,
 								SPI_OK_SELECT) == 0)
 	{
 		if (missing_ok)
@@ -208,6 +257,8 @@ read_row(uint64 row)
 	set->axis.zone_name = partmgr_spi_text(row, 27);
 	d = partmgr_spi_value(row, 28, &set->maintenance_last_run_isnull);
 	set->maintenance_last_run = set->maintenance_last_run_isnull ? 0 : DatumGetTimestampTz(d);
+	set->time_encoder = partmgr_spi_text(row, 29);
+	set->time_decoder = partmgr_spi_text(row, 30);
 	return set;
 }
 
@@ -277,7 +328,15 @@ partmgr_config_bind(PartmgrSet *set)
 						set->key)));
 
 	key_type = get_atttype(set->parent_oid, set->control_attnum);
-	partmgr_axis_init(&set->axis, key_type, set->axis.zone_name);
+	if (set->time_decoder != NULL || set->time_encoder != NULL)
+	{
+		partmgr_axis_init(&set->axis, TIMESTAMPTZOID, set->axis.zone_name);
+		partmgr_axis_set_codec(&set->axis, key_type,
+							   partmgr_time_encoder_oid(set->time_encoder, key_type),
+							   partmgr_time_decoder_oid(set->time_decoder));
+	}
+	else
+		partmgr_axis_init(&set->axis, key_type, set->axis.zone_name);
 	partmgr_axis_set_epoch(&set->axis, set->epoch);
 	partmgr_step_parse(&set->axis, set->interval_text, "partition interval",
 					   &set->step);
@@ -308,8 +367,8 @@ partmgr_config_insert(const PartmgrSet *set)
 	BOOLOID, TEXTOID};
 	Datum		values[14];
 	char		nulls[14];
-	Oid			ext_types[2] = {TEXTOID, TEXTOID};
-	Datum		ext_values[2];
+	Oid			ext_types[4] = {TEXTOID, TEXTOID, TEXTOID, TEXTOID};
+	Datum		ext_values[4];
 
 	memset(nulls, ' ', sizeof(nulls));
 	values[0] = CStringGetTextDatum(set->key);
@@ -359,9 +418,19 @@ partmgr_config_insert(const PartmgrSet *set)
 
 	ext_values[0] = values[0];
 	ext_values[1] = CStringGetTextDatum(set->axis.zone_name);
-	partmgr_spi_exec("INSERT INTO partmgr.part_config_ext (parent_table, time_zone)"
-					 " VALUES ($1, $2)",
-					 2, ext_types, ext_values, NULL, false, SPI_OK_INSERT);
+	if (set->time_encoder == NULL)
+		partmgr_spi_exec("INSERT INTO partmgr.part_config_ext (parent_table, time_zone)"
+						 " VALUES ($1, $2)",
+						 2, ext_types, ext_values, NULL, false, SPI_OK_INSERT);
+	else
+	{
+		ext_values[2] = CStringGetTextDatum(set->time_encoder);
+		ext_values[3] = CStringGetTextDatum(set->time_decoder);
+		partmgr_spi_exec("INSERT INTO partmgr.part_config_ext"
+						 " (parent_table, time_zone, time_encoder, time_decoder)"
+						 " VALUES ($1, $2, $3, $4)",
+						 4, ext_types, ext_values, NULL, false, SPI_OK_INSERT);
+	}
 }
 
 /*
@@ -394,7 +463,8 @@ partmgr_config_list_sets(bool automatic_only)
 	uint64		n;
 	List	   *result = NIL;
 
-	n = partmgr_spi_exec_cached(automatic_only ? list_auto_sql : list_all_sql, 0, NULL,
+	n = partmgr_spi_exec_cached(automatic_only ? list_auto_sql[has_codec_columns()] :
+								 list_all_sql[has_codec_columns()], 0, NULL,
 								NULL, NULL, false, SPI_OK_SELECT);
 	for (uint64 i = 0; i < n; i++)
 		result = lappend(result, read_row(i));
@@ -491,4 +561,54 @@ partmgr_config_delete(const char *key)
 
 	values[0] = CStringGetTextDatum(key);
 	partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_DELETE);
+}
+
+/*
+ * partmgr_time_encoder_oid, partmgr_time_decoder_oid
+ *		The functions a set's time encoder and decoder name (pg_partman
+ *		5.2): encoder(timestamptz) returning the control column's type (text
+ *		and varchar count as one), decoder(text) returning timestamptz.
+ */
+Oid
+partmgr_time_encoder_oid(const char *name, Oid column_type)
+{
+	Oid			argtypes[1] = {TIMESTAMPTZOID};
+	Oid			func;
+	Oid			rettype;
+
+	func = LookupFuncName(qualified_name(name), 1, argtypes, true);
+	if (!OidIsValid(func))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FUNCTION),
+				 errmsg("time encoder function %s(timestamp with time zone) does not exist", name),
+				 errhint("An encoder takes a timestamptz and returns the control column's value for it, such as partmgr.uuid7_time_encoder.")));
+	rettype = get_func_rettype(func);
+	if (rettype != column_type &&
+		!((rettype == TEXTOID || rettype == VARCHAROID) &&
+		  (column_type == TEXTOID || column_type == VARCHAROID)))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("time encoder %s returns %s, but the control column is %s",
+						name, format_type_be(rettype), format_type_be(column_type))));
+	return func;
+}
+
+Oid
+partmgr_time_decoder_oid(const char *name)
+{
+	Oid			argtypes[1] = {TEXTOID};
+	Oid			func;
+
+	func = LookupFuncName(qualified_name(name), 1, argtypes, true);
+	if (!OidIsValid(func))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FUNCTION),
+				 errmsg("time decoder function %s(text) does not exist", name),
+				 errhint("A decoder takes the control column's value as text and returns its timestamptz, such as partmgr.uuid7_time_decoder.")));
+	if (get_func_rettype(func) != TIMESTAMPTZOID)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("time decoder %s returns %s, not timestamp with time zone",
+						name, format_type_be(get_func_rettype(func)))));
+	return func;
 }

@@ -53,5 +53,7 @@ extern void partmgr_stamps_add(PartmgrRunStamps *stamps, const char *key, Timest
 extern void partmgr_stamps_write(PartmgrRunStamps *stamps);
 extern void partmgr_config_set_undo(const char *key, bool undo);
 extern void partmgr_config_delete(const char *key);
+extern Oid	partmgr_time_encoder_oid(const char *name, Oid column_type);
+extern Oid	partmgr_time_decoder_oid(const char *name);
 
 #endif							/* PARTMGR_CONFIG_H */

@@ -291,6 +291,24 @@ partmgr_ddl_count_rows(const char *schema, const char *name, bool exact, bool on
 }
 
 /*
+ * extreme_key
+ *		The query for the largest (or smallest) key of a relation: max() or
+ *		min(), or for an encoded key (uuid has no max()) the first key in
+ *		the btree order, which an index on the key still serves; one row
+ *		either way, NULL for no key.
+ */
+static char *
+extreme_key(const PartmgrSet *set, bool largest, const char *from)
+{
+	const char *key = quote_identifier(set->control);
+
+	if (OidIsValid(set->axis.decoder))
+		return psprintf("SELECT (SELECT %s FROM %s WHERE %s IS NOT NULL ORDER BY %s %s LIMIT 1)",
+						key, from, key, key, largest ? "DESC" : "ASC");
+	return psprintf("SELECT %s(%s) FROM %s", largest ? "max" : "min", key, from);
+}
+
+/*
  * partmgr_ddl_max_control
  *		The largest control value of one table (ONLY: not its children), or
  *		of the whole partition set when schema and name are the parent's and
@@ -300,8 +318,8 @@ char *
 partmgr_ddl_max_control(const PartmgrSet *set, const char *schema,
 						const char *name, bool only)
 {
-	return psprintf("SELECT max(%s) FROM %s%s", quote_identifier(set->control),
-					only ? "ONLY " : "", quote_qualified_identifier(schema, name));
+	return extreme_key(set, true, psprintf("%s%s", only ? "ONLY " : "",
+										   quote_qualified_identifier(schema, name)));
 }
 
 /*
@@ -460,8 +478,9 @@ bool_word(bool b)
  *		SQL that registers the set again as it is configured: a
  *		create_parent() call with named arguments, then an UPDATE of the
  *		part_config columns create_parent does not set: pg_partman 5's
- *		dump_partitioned_table_definition, word for word, with pg_partmgr's
- *		p_time_zone added for a set whose zone is not UTC.
+ *		dump_partitioned_table_definition, word for word, with the time
+ *		encoder and decoder of a set that has them (pg_partman 5.2) and
+ *		pg_partmgr's p_time_zone for a set whose zone is not UTC.
  */
 char *
 partmgr_ddl_dump_definition(const PartmgrSet *set, bool ignore_template)
@@ -497,7 +516,7 @@ partmgr_ddl_dump_definition(const PartmgrSet *set, bool ignore_template)
 					 "\tp_constraint_cols := %s,\n"
 					 "\tp_template_table := %s,\n"
 					 "\tp_jobmon := %s,\n"
-					 "\tp_date_trunc_interval := %s%s\n"
+					 "\tp_date_trunc_interval := %s%s%s\n"
 					 ");\n",
 					 key, quote_literal_cstr(set->control), quote_literal_cstr(set->interval_text),
 					 set->strategy == PARTITION_STRATEGY_LIST ? "'list'" : "'range'",
@@ -506,6 +525,10 @@ partmgr_ddl_dump_definition(const PartmgrSet *set, bool ignore_template)
 					 set->automatic_maintenance ? "'on'" : "'off'", cols,
 					 ignore_template ? "NULL" : literal_or_null(set->template_table),
 					 bool_word(set->jobmon), literal_or_null(set->date_trunc_interval),
+					 set->time_encoder == NULL ? "" :
+					 psprintf(",\n\tp_time_encoder := %s,\n\tp_time_decoder := %s",
+							  quote_literal_cstr(set->time_encoder),
+							  quote_literal_cstr(set->time_decoder)),
 					 strcmp(set->axis.zone_name, "UTC") == 0 ? "" :
 					 psprintf(",\n\tp_time_zone := %s", quote_literal_cstr(set->axis.zone_name)));
 	appendStringInfo(&sql,
@@ -726,15 +749,21 @@ partmgr_ddl_drop_range_exclusion(const char *schema, const char *name)
 }
 
 /*
- * partmgr_ddl_epoch_time
- *		The timestamptz an epoch set's control column stands for, as SQL
- *		(nanoseconds floored to the microsecond).
+ * partmgr_ddl_key_time
+ *		The timestamptz an epoch or encoded control column stands for, as
+ *		SQL (epoch nanoseconds floored to the microsecond; an encoded value
+ *		through the set's decoder).
  */
 char *
-partmgr_ddl_epoch_time(const PartmgrSet *set)
+partmgr_ddl_key_time(const PartmgrSet *set)
 {
 	const char *key = quote_identifier(set->control);
 
+	if (OidIsValid(set->axis.decoder))
+		return psprintf("%s(%s::text)",
+						quote_qualified_identifier(get_namespace_name(get_func_namespace(set->axis.decoder)),
+												   get_func_name(set->axis.decoder)),
+						key);
 	switch (set->axis.epoch_unit)
 	{
 		case 1:
@@ -770,9 +799,9 @@ partmgr_ddl_key_buckets(const PartmgrSet *set, PartmgrPoint anchor, const char *
 	const char *key = column;
 	char	   *bucket;
 
-	/* an epoch column is binned as the time it holds */
-	if (axis->epoch_unit != 0)
-		key = partmgr_ddl_epoch_time(set);
+	/* an epoch or encoded column is binned as the time it stands for */
+	if (axis->epoch_unit != 0 || OidIsValid(axis->decoder))
+		key = partmgr_ddl_key_time(set);
 	if (axis->kind == PARTMGR_KEY_ID)
 		bucket = psprintf("floor((%s::numeric - " INT64_FORMAT ") / " INT64_FORMAT ")",
 						  key, anchor, set->step.id);
@@ -801,6 +830,12 @@ partmgr_ddl_key_buckets(const PartmgrSet *set, PartmgrPoint anchor, const char *
 			psprintf("date_bin(%s::interval, %s, %s)",
 					 quote_literal_cstr(partmgr_step_text(&set->step)), wall, origin);
 	}
+	/* uuid has no min() and max(): its text sorts the same way in "C" */
+	if (set->axis.column_typid == UUIDOID)
+		return psprintf("SELECT min(k::text COLLATE \"C\")::uuid, max(k::text COLLATE \"C\")::uuid"
+						" FROM (SELECT %s AS k, %s AS b FROM ONLY %s"
+						" WHERE %s IS NOT NULL) AS keys GROUP BY b",
+						column, bucket, quote_qualified_identifier(schema, name), column);
 	return psprintf("SELECT min(k), max(k) FROM (SELECT %s AS k, %s AS b FROM ONLY %s"
 					" WHERE %s IS NOT NULL) AS keys GROUP BY b",
 					column, bucket, quote_qualified_identifier(schema, name), column);
@@ -810,7 +845,6 @@ char *
 partmgr_ddl_min_control(const PartmgrSet *set, const char *schema, const char *name,
 						bool descending)
 {
-	return psprintf("SELECT %s(%s) FROM ONLY %s", descending ? "max" : "min",
-					quote_identifier(set->control),
-					quote_qualified_identifier(schema, name));
+	return extreme_key(set, descending,
+					   psprintf("ONLY %s", quote_qualified_identifier(schema, name)));
 }

@@ -89,7 +89,7 @@ extern char *partmgr_ddl_add_range_exclusion(const PartmgrSet *set, const char *
 											 const char *name, PartmgrPoint lower,
 											 PartmgrPoint upper);
 extern char *partmgr_ddl_drop_range_exclusion(const char *schema, const char *name);
-extern char *partmgr_ddl_epoch_time(const PartmgrSet *set);
+extern char *partmgr_ddl_key_time(const PartmgrSet *set);
 extern char *partmgr_ddl_key_buckets(const PartmgrSet *set, PartmgrPoint anchor,
 									 const char *schema, const char *name);
 extern char *partmgr_ddl_drop_constraints(const char *schema, const char *name,

@@ -71,6 +71,11 @@ typedef struct PartmgrAxis
 	Oid			column_typid;	/* the control column's own type */
 	int64		epoch_unit;		/* epoch sets: units of the column per
 								 * second (1, 1000, ...); 0 otherwise */
+	Oid			encoder;		/* text/uuid keys: function(timestamptz)
+								 * giving the column's value for a time, or
+								 * InvalidOid */
+	Oid			decoder;		/* and function(text) giving the time of a
+								 * value */
 	const char *zone_name;		/* the set's time zone, e.g. "UTC" */
 	pg_tz	   *zone;			/* the same, loaded */
 	const char *calc_zone_name; /* zone used for arithmetic on points */
@@ -119,6 +124,8 @@ typedef struct PartmgrSet
 	char	   *datetime_string;	/* to_char() format of time suffixes */
 	char	   *date_trunc_interval;	/* NULL: derived from the interval */
 	char	   *template_table;
+	char	   *time_encoder;	/* part_config_ext: text/uuid keys, or NULL */
+	char	   *time_decoder;
 	char	   *retention;
 	char	   *retention_schema;
 	List	   *constraint_cols;	/* List of char * */
