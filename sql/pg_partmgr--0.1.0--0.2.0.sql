@@ -174,3 +174,12 @@ CREATE FUNCTION partmgr.uuid7_time_decoder(p_uuid text)
     AS 'MODULE_PATHNAME', 'pg_partmgr_uuid7_time_decoder';
 COMMENT ON FUNCTION partmgr.uuid7_time_decoder(text) IS
     'The time a UUIDv7 was made, to the millisecond: the time decoder of a set keyed by UUIDv7.';
+
+CREATE PROCEDURE partmgr.run_analyze(
+    p_skip_locked boolean DEFAULT false,
+    p_quiet boolean DEFAULT false,
+    p_parent_table text DEFAULT NULL)
+    LANGUAGE C
+    AS 'MODULE_PATHNAME', 'pg_partmgr_run_analyze';
+COMMENT ON PROCEDURE partmgr.run_analyze(boolean, boolean, text) IS
+    'ANALYZE the parent of every partition set (or of one), gathering the statistics of the whole partition tree, committing after each when called outside a transaction block; p_skip_locked skips a tree a lock is held on.';

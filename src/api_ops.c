@@ -988,3 +988,58 @@ pg_partmgr_config_cleanup(PG_FUNCTION_ARGS)
 	SPI_finish();
 	PG_RETURN_VOID();
 }
+
+PG_FUNCTION_INFO_V1(pg_partmgr_run_analyze);
+
+/*
+ * pg_partmgr_run_analyze
+ *		PROCEDURE run_analyze(p_skip_locked, p_quiet, p_parent_table)
+ *		(pg_partman 5): ANALYZE the parent of every set (or of one), which
+ *		gathers the statistics of the whole partition tree that autovacuum
+ *		does not, committing after each when called with CALL outside a
+ *		transaction block.  p_skip_locked skips a tree a lock is held on;
+ *		each set gets a NOTICE unless p_quiet.
+ */
+Datum
+pg_partmgr_run_analyze(PG_FUNCTION_ARGS)
+{
+	bool		skip_locked = !PG_ARGISNULL(0) && PG_GETARG_BOOL(0);
+	bool		quiet = !PG_ARGISNULL(1) && PG_GETARG_BOOL(1);
+	char	   *table = partmgr_text_arg_or_null(fcinfo, 2);
+	bool		nonatomic = fcinfo->context != NULL &&
+		IsA(fcinfo->context, CallContext) &&
+		!castNode(CallContext, fcinfo->context)->atomic;
+	List	   *keys;
+	ListCell   *lc;
+
+	SPI_connect_ext(nonatomic ? SPI_OPT_NONATOMIC : 0);
+	if (table != NULL)
+		keys = list_make1(partmgr_config_load_table(table)->key);
+	else
+		keys = partmgr_config_list(false);
+	foreach(lc, keys)
+	{
+		const char *key = (const char *) lfirst(lc);
+		Oid			relid = partmgr_resolve_table(key, true);
+		TimestampTz started = GetCurrentTimestamp();
+
+		if (!OidIsValid(relid))
+		{
+			ereport(WARNING,
+					(errcode(ERRCODE_UNDEFINED_TABLE),
+					 errmsg("parent table of partition set \"%s\" does not exist", key)));
+			continue;
+		}
+		partmgr_spi_utility(psprintf("ANALYZE %s%s", skip_locked ? "(SKIP_LOCKED) " : "",
+									 quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
+																get_rel_name(relid))));
+		if (!quiet)
+			ereport(NOTICE,
+					(errmsg("analyzed %s in %ld ms", key,
+							TimestampDifferenceMilliseconds(started, GetCurrentTimestamp()))));
+		if (nonatomic)
+			SPI_commit();
+	}
+	SPI_finish();
+	PG_RETURN_VOID();
+}

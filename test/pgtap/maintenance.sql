@@ -17,7 +17,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = error;
 
-SELECT plan(51);
+SELECT plan(54);
 
 -- Children of a parent (names, C order) and with their bounds.
 CREATE FUNCTION public.tap_child_names(p_parent regclass)
@@ -368,6 +368,18 @@ SELECT is(
       WHERE i.inhparent = 'public.tap_mdst'::regclass AND c.relname LIKE '%21001031_02%'),
     ARRAY['tap_mdst_p21001031_020000', 'tap_mdst_p21001031_020000_dst'],
     'hourly Europe/Berlin set: the summer-time 02:00 hour is named _dst, the winter one plainly');
+
+-- run_analyze: the statistics of the whole tree, gathered on the parent
+CREATE TABLE public.tap_ra (id bigint NOT NULL, v text) PARTITION BY RANGE (id);
+SELECT partmgr.create_parent('public.tap_ra', 'id', '100', p_start_partition => '0', p_premake => 1);
+INSERT INTO public.tap_ra SELECT g, 'v' || g FROM generate_series(0, 150) g;
+SELECT ok(NOT EXISTS (SELECT 1 FROM pg_statistic WHERE starelid = 'public.tap_ra'::regclass AND stainherit),
+    'before run_analyze the parent has no statistics of its tree');
+CALL partmgr.run_analyze(p_quiet => true, p_parent_table => 'public.tap_ra');
+SELECT ok(EXISTS (SELECT 1 FROM pg_statistic WHERE starelid = 'public.tap_ra'::regclass AND stainherit),
+    'run_analyze(p_parent_table) gathered them');
+SELECT throws_ok($$CALL partmgr.run_analyze(p_parent_table => 'public.tap_ra_p0')$$, '42704', NULL,
+    'run_analyze of a table that is not managed: 42704');
 
 SELECT * FROM finish();
 ROLLBACK;
