@@ -182,10 +182,6 @@ check_owner(Oid relid, const char *name)
 		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_TABLE, name);
 }
 
-/* Microseconds from 1970-01-01 to 2000-01-01, where TimestampTz counts from. */
-#define UNIX_EPOCH_USECS \
-	((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY)
-
 /*
  * pg_partmgr_uuid7_time_encoder
  *		partmgr.uuid7_time_encoder(timestamptz): the smallest UUIDv7 of the
@@ -201,7 +197,7 @@ pg_partmgr_uuid7_time_encoder(PG_FUNCTION_ARGS)
 	int64		usecs;
 	int64		ms;
 
-	if (TIMESTAMP_NOT_FINITE(ts) || pg_add_s64_overflow(ts, UNIX_EPOCH_USECS, &usecs) ||
+	if (TIMESTAMP_NOT_FINITE(ts) || pg_add_s64_overflow(ts, PARTMGR_UNIX_EPOCH_USECS, &usecs) ||
 		usecs < 0 || usecs / 1000 >= (INT64CONST(1) << 48))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
@@ -228,7 +224,7 @@ pg_partmgr_uuid7_time_decoder(PG_FUNCTION_ARGS)
 
 	for (int i = 0; i < 6; i++)
 		ms = (ms << 8) | uuid->data[i];
-	PG_RETURN_TIMESTAMPTZ(ms * 1000 - UNIX_EPOCH_USECS);
+	PG_RETURN_TIMESTAMPTZ(ms * 1000 - PARTMGR_UNIX_EPOCH_USECS);
 }
 
 /*
@@ -387,28 +383,28 @@ template_for(const PartmgrParentInfo *parent, const char *given)
 		relid = partmgr_check_template(parent->relid, given);
 	else
 	{
+		Oid			nspid = get_namespace_oid(PARTMGR_SCHEMA, false);
+
 		name = partmgr_template_name(parent->schema, parent->name);
-		relid = get_relname_relid(name, get_namespace_oid(PARTMGR_SCHEMA, false));
+		relid = get_relname_relid(name, nspid);
 		if (OidIsValid(relid))
 			(void) partmgr_check_template(parent->relid,
 										  quote_qualified_identifier(PARTMGR_SCHEMA, name));
 		else
 		{
-			if (may_create_in(get_namespace_oid(PARTMGR_SCHEMA, false)) != ACLCHECK_OK)
+			if (may_create_in(nspid) != ACLCHECK_OK)
 				ereport(ERROR,
 						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 						 errmsg("permission denied to create template table %s",
 								quote_qualified_identifier(PARTMGR_SCHEMA, name)),
 						 errhint("GRANT CREATE ON SCHEMA %s to the role, or pass p_template_table => 'false' or the name of a table of your own.",
 								 PARTMGR_SCHEMA)));
-			partmgr_spi_utility(psprintf("CREATE TABLE %s (LIKE %s)",
-										 quote_qualified_identifier(PARTMGR_SCHEMA, name),
-										 quote_qualified_identifier(parent->schema,
-																	parent->name)));
+			partmgr_spi_utility(partmgr_ddl_create_template(parent->schema, parent->name,
+															PARTMGR_SCHEMA, name));
 			if (parent->owner != GetUserId())
 				partmgr_spi_utility(partmgr_ddl_set_owner(PARTMGR_SCHEMA, name, parent->owner));
 			CommandCounterIncrement();
-			relid = get_relname_relid(name, get_namespace_oid(PARTMGR_SCHEMA, false));
+			relid = get_relname_relid(name, nspid);
 		}
 	}
 	/* stored as pg_partman stores it: schema.table, unquoted */

@@ -186,9 +186,6 @@ partmgr_axis_set_codec(PartmgrAxis *axis, Oid column_typid, Oid encoder, Oid dec
 	axis->decoder = decoder;
 }
 
-/* Microseconds from 1970-01-01 to 2000-01-01, where TimestampTz counts from. */
-#define UNIX_TO_PG_USECS \
-	((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY)
 
 /*
  * epoch_to_point, epoch_from_point
@@ -208,13 +205,13 @@ epoch_to_point(const PartmgrAxis *axis, int64 value)
 	}
 	else if (pg_mul_s64_overflow(value, USECS_PER_SEC / axis->epoch_unit, &usecs))
 		raise_out_of_range();
-	return usecs - UNIX_TO_PG_USECS;
+	return usecs - PARTMGR_UNIX_EPOCH_USECS;
 }
 
 static bool
 epoch_from_point(const PartmgrAxis *axis, PartmgrPoint point, int64 *value)
 {
-	int64		usecs = point + UNIX_TO_PG_USECS;
+	int64		usecs = point + PARTMGR_UNIX_EPOCH_USECS;
 
 	if (axis->epoch_unit >= USECS_PER_SEC)
 		return !pg_mul_s64_overflow(usecs, axis->epoch_unit / USECS_PER_SEC, value);

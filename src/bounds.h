@@ -20,6 +20,10 @@
 
 #include "pg_partmgr.h"
 
+/* Microseconds from 1970-01-01 to 2000-01-01, where TimestampTz counts from. */
+#define PARTMGR_UNIX_EPOCH_USECS \
+	((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY)
+
 /* Key types */
 extern bool partmgr_key_kind_for_type(Oid typid, PartmgrKeyKind *kind);
 

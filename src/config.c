@@ -569,14 +569,22 @@ partmgr_config_delete(const char *key)
  *		5.2): encoder(timestamptz) returning the control column's type (text
  *		and varchar count as one), decoder(text) returning timestamptz.
  */
+/* A function of one argument of type argtype, or InvalidOid. */
+static Oid
+lookup_function(const char *name, Oid argtype)
+{
+	Oid			argtypes[1];
+
+	argtypes[0] = argtype;
+	return LookupFuncName(qualified_name(name), 1, argtypes, true);
+}
+
 Oid
 partmgr_time_encoder_oid(const char *name, Oid column_type)
 {
-	Oid			argtypes[1] = {TIMESTAMPTZOID};
-	Oid			func;
+	Oid			func = lookup_function(name, TIMESTAMPTZOID);
 	Oid			rettype;
 
-	func = LookupFuncName(qualified_name(name), 1, argtypes, true);
 	if (!OidIsValid(func))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_FUNCTION),
@@ -596,10 +604,8 @@ partmgr_time_encoder_oid(const char *name, Oid column_type)
 Oid
 partmgr_time_decoder_oid(const char *name)
 {
-	Oid			argtypes[1] = {TEXTOID};
-	Oid			func;
+	Oid			func = lookup_function(name, TEXTOID);
 
-	func = LookupFuncName(qualified_name(name), 1, argtypes, true);
 	if (!OidIsValid(func))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_FUNCTION),

@@ -76,6 +76,19 @@ partmgr_ddl_create_like(const PartmgrSet *set, const PartmgrProperties *props,
 }
 
 /*
+ * partmgr_ddl_create_template
+ *		CREATE TABLE ... (LIKE parent): the template table create_parent
+ *		makes, with the parent's columns only, as pg_partman's.
+ */
+char *
+partmgr_ddl_create_template(const char *parent_schema, const char *parent_name,
+							const char *schema, const char *name)
+{
+	return psprintf("CREATE TABLE %s (LIKE %s)", quote_qualified_identifier(schema, name),
+					quote_qualified_identifier(parent_schema, parent_name));
+}
+
+/*
  * partmgr_ddl_set_owner
  *		ALTER TABLE ... OWNER TO role.
  */

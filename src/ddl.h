@@ -31,6 +31,8 @@
 
 extern char *partmgr_ddl_create_like(const PartmgrSet *set, const PartmgrProperties *props,
 									 const char *schema, const char *name);
+extern char *partmgr_ddl_create_template(const char *parent_schema, const char *parent_name,
+										 const char *schema, const char *name);
 extern char *partmgr_ddl_set_owner(const char *schema, const char *name, Oid role);
 extern char *partmgr_ddl_grant(const char *schema, const char *name, const char *privileges,
 							   const char *grantee, bool grantable);

@@ -175,12 +175,12 @@ unique_indexes(Oid relid, Oid except, bool replica_only)
 }
 
 /*
- * partmgr_table_grants
+ * table_grants
  *		The grants on a table to others than its owner, one entry per
  *		grantee and grant option, privileges sorted.
  */
-List *
-partmgr_table_grants(Oid relid)
+static List *
+table_grants(Oid relid)
 {
 	static const char *const sql =
 	"SELECT CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(r.rolname) END,"
@@ -321,7 +321,7 @@ partmgr_read_properties(const PartmgrSet *set, PartmgrProperties *props)
 			props->replica_index = (PartmgrUniqueIndex *) linitial(index);
 	}
 	if (state.has_grants)
-		props->grants = partmgr_table_grants(set->parent_oid);
+		props->grants = table_grants(set->parent_oid);
 }
 
 /* The statement that gives a table a grant. */
@@ -580,6 +580,7 @@ partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props, Oid c
 	List	   *drifts = NIL;
 	TableState	state;
 	PartmgrDrift *drift;
+	Oid			index;
 	ListCell   *lc;
 
 	read_table_state(child, &state);
@@ -593,7 +594,7 @@ partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props, Oid c
 	}
 	if (grants)
 	{
-		List	   *have = partmgr_table_grants(child);
+		List	   *have = table_grants(child);
 		List	   *fix = NIL;
 
 		foreach(lc, have)
@@ -629,14 +630,11 @@ partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props, Oid c
 					  options_text(props->reloptions), options_text(state.reloptions))->fix =
 				reloption_fix(schema, name, props->reloptions, state.reloptions);
 	}
+	index = props->replica_identity == REPLICA_IDENTITY_INDEX ?
+		child_index_of(child, props->replica_index_oid) : InvalidOid;
 	if (state.replica_identity != props->replica_identity ||
-		(props->replica_identity == REPLICA_IDENTITY_INDEX &&
-		 state.replica_index != child_index_of(child, props->replica_index_oid)))
+		(props->replica_identity == REPLICA_IDENTITY_INDEX && state.replica_index != index))
 	{
-		Oid			index = InvalidOid;
-
-		if (props->replica_identity == REPLICA_IDENTITY_INDEX)
-			index = child_index_of(child, props->replica_index_oid);
 		drift = new_drift(&drifts, PARTMGR_DRIFT_REPLICA_IDENTITY, "replica identity",
 						  (char *) replica_identity_text(props->replica_identity, index),
 						  (char *) replica_identity_text(state.replica_identity,

@@ -58,7 +58,6 @@ extern char *partmgr_template_name(const char *schema, const char *table);
 extern Oid	partmgr_check_template(Oid parent, const char *template_table);
 extern void partmgr_drop_unused_template(const PartmgrSet *set);
 extern void partmgr_read_properties(const PartmgrSet *set, PartmgrProperties *props);
-extern List *partmgr_table_grants(Oid relid);
 extern List *partmgr_child_property_statements(const PartmgrSet *set,
 												const PartmgrProperties *props,
 												const char *schema, const char *name);
