@@ -111,7 +111,7 @@ CREATE FUNCTION partmgr.config_cleanup(
     LANGUAGE C VOLATILE
     AS 'MODULE_PATHNAME', 'pg_partmgr_config_cleanup';
 COMMENT ON FUNCTION partmgr.config_cleanup(text, boolean, boolean, boolean) IS
-    'Forget a partition set and leave its tables as they are: its part_config row (p_config_table) and the template table create_parent made for it (p_template_table).';
+    'Forget a partition set and leave its tables as they are: its part_config row (p_config_table), its part_config_sub row (p_config_sub_table) and its template table unless another set uses it (p_template_table).';
 
 CREATE FUNCTION partmgr.inherit_template_properties(
     p_parent_table text,
@@ -183,3 +183,105 @@ CREATE PROCEDURE partmgr.run_analyze(
     AS 'MODULE_PATHNAME', 'pg_partmgr_run_analyze';
 COMMENT ON PROCEDURE partmgr.run_analyze(boolean, boolean, text) IS
     'ANALYZE the parent of every partition set (or of one), gathering the statistics of the whole partition tree, committing after each when called outside a transaction block; p_skip_locked skips a tree a lock is held on.';
+
+/*
+ * Sub-partitioning (pg_partman 5): how each new child of a set is itself
+ * partitioned.  Rows are written by create_sub_parent(); the foreign key is
+ * deferred because pg_partman writes a row before its parent's.
+ */
+CREATE TABLE partmgr.part_config_sub (
+    sub_parent text NOT NULL,
+    sub_control text NOT NULL,
+    sub_partition_interval text NOT NULL,
+    sub_partition_type text NOT NULL,
+    sub_premake int NOT NULL DEFAULT 4,
+    sub_automatic_maintenance text NOT NULL DEFAULT 'on',
+    sub_template_table text,
+    sub_retention text,
+    sub_retention_schema text,
+    sub_retention_keep_index boolean NOT NULL DEFAULT true,
+    sub_retention_keep_table boolean NOT NULL DEFAULT true,
+    sub_epoch text NOT NULL DEFAULT 'none',
+    sub_constraint_cols text[],
+    sub_optimize_constraint int NOT NULL DEFAULT 30,
+    sub_infinite_time_partitions boolean NOT NULL DEFAULT false,
+    sub_jobmon boolean NOT NULL DEFAULT true,
+    sub_inherit_privileges boolean DEFAULT false,
+    sub_constraint_valid boolean NOT NULL DEFAULT true,
+    sub_ignore_default_data boolean NOT NULL DEFAULT true,
+    sub_default_table boolean DEFAULT true,
+    sub_date_trunc_interval text,
+    sub_maintenance_order int,
+    sub_retention_keep_publication boolean NOT NULL DEFAULT false,
+    sub_control_not_null boolean DEFAULT true,
+    sub_time_encoder text,
+    sub_time_decoder text,
+    CONSTRAINT part_config_sub_pkey PRIMARY KEY (sub_parent),
+    CONSTRAINT part_config_sub_sub_parent_fkey FOREIGN KEY (sub_parent)
+        REFERENCES partmgr.part_config (parent_table)
+        ON DELETE CASCADE ON UPDATE CASCADE DEFERRABLE INITIALLY DEFERRED,
+    CONSTRAINT part_config_sub_premake_check CHECK (sub_premake > 0),
+    CONSTRAINT part_config_sub_automatic_maintenance_check
+        CHECK (sub_automatic_maintenance IN ('on', 'off')),
+    CONSTRAINT part_config_sub_type_check CHECK (sub_partition_type IN ('range', 'list')),
+    CONSTRAINT part_config_sub_epoch_check
+        CHECK (sub_epoch IN ('none', 'seconds', 'milliseconds', 'microseconds', 'nanoseconds'))
+);
+SELECT pg_catalog.pg_extension_config_dump('partmgr.part_config_sub', '');
+COMMENT ON TABLE partmgr.part_config_sub IS
+    'Sub-partitioning: each row says how every new child of the set sub_parent is partitioned in turn (the sub_* columns are the part_config settings of those sub-sets). Written by create_sub_parent(), removed by stop_sub_partition().';
+
+CREATE FUNCTION partmgr.create_sub_parent(
+    p_top_parent text,
+    p_control text,
+    p_interval text,
+    p_type text DEFAULT 'range',
+    p_default_table boolean DEFAULT true,
+    p_declarative_check text DEFAULT NULL,
+    p_constraint_cols text[] DEFAULT NULL,
+    p_premake int DEFAULT 4,
+    p_start_partition text DEFAULT NULL,
+    p_epoch text DEFAULT 'none',
+    p_jobmon boolean DEFAULT true,
+    p_date_trunc_interval text DEFAULT NULL,
+    p_control_not_null boolean DEFAULT true,
+    p_time_encoder text DEFAULT NULL,
+    p_time_decoder text DEFAULT NULL)
+    RETURNS boolean
+    LANGUAGE C VOLATILE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_create_sub_parent';
+COMMENT ON FUNCTION partmgr.create_sub_parent(text, text, text, text, boolean, text, text[],
+    int, text, text, boolean, text, boolean, text, text) IS
+    'Partition every child of a set in turn (p_declarative_check => ''yes''): each child is recreated as a partitioned table registered as a set of its own, and every child made later is too. Rows of a recreated child are kept in a table of their own, named in a NOTICE.';
+
+CREATE FUNCTION partmgr.create_sub_partition(
+    p_top_parent text,
+    p_control text,
+    p_interval text,
+    p_type text DEFAULT 'range',
+    p_default_table boolean DEFAULT true,
+    p_declarative_check text DEFAULT NULL,
+    p_constraint_cols text[] DEFAULT NULL,
+    p_premake int DEFAULT 4,
+    p_start_partition text DEFAULT NULL,
+    p_epoch text DEFAULT 'none',
+    p_jobmon boolean DEFAULT true,
+    p_date_trunc_interval text DEFAULT NULL,
+    p_control_not_null boolean DEFAULT true,
+    p_time_encoder text DEFAULT NULL,
+    p_time_decoder text DEFAULT NULL)
+    RETURNS boolean
+    LANGUAGE C VOLATILE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_create_sub_parent';
+COMMENT ON FUNCTION partmgr.create_sub_partition(text, text, text, text, boolean, text, text[],
+    int, text, text, boolean, text, boolean, text, text) IS
+    'pg_partman 5.4''s name for create_sub_parent(), with the same parameters and behaviour.';
+
+CREATE FUNCTION partmgr.stop_sub_partition(
+    p_parent_table text,
+    p_jobmon boolean DEFAULT true)
+    RETURNS boolean
+    LANGUAGE C VOLATILE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_stop_sub_partition';
+COMMENT ON FUNCTION partmgr.stop_sub_partition(text, boolean) IS
+    'Stop partitioning new children of a set in turn (delete its part_config_sub row); existing sub-sets stay as they are. False if the set was not sub-partitioned.';

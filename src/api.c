@@ -59,6 +59,7 @@
 #include "api.h"
 #include "maintenance.h"
 #include "retention.h"
+#include "setup.h"
 #include "spi_util.h"
 
 PG_FUNCTION_INFO_V1(pg_partmgr_is_valid_time_zone);
@@ -171,17 +172,6 @@ partmgr_load_set_of_kind(const char *table, PartmgrKeyKind kind, const char *oth
 	return set;
 }
 
-static void
-check_owner(Oid relid, const char *name)
-{
-#if PG_VERSION_NUM >= 160000
-	if (!object_ownercheck(RelationRelationId, relid, GetUserId()))
-#else
-	if (!pg_class_ownercheck(relid, GetUserId()))
-#endif
-		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_TABLE, name);
-}
-
 /*
  * pg_partmgr_uuid7_time_encoder
  *		partmgr.uuid7_time_encoder(timestamptz): the smallest UUIDv7 of the
@@ -238,120 +228,6 @@ pg_partmgr_is_valid_time_zone(PG_FUNCTION_ARGS)
 }
 
 /*
- * check_create_parent_table
- *		The parent and control column checks of create_parent: the table
- *		exists, is partitioned by RANGE on the single column p_control, the
- *		caller owns it, its names hold no period, the column's type is
- *		supported and (unless allowed) it is NOT NULL.  Fills parent.
- */
-static void
-check_create_parent_table(const char *table, const char *control,
-						  bool control_not_null, bool encoded, PartmgrParentInfo *parent)
-{
-	Oid			relid = partmgr_resolve_table(table, false);
-	AttrNumber	attnum;
-	HeapTuple	atttup;
-	bool		attnotnull;
-	PartmgrKeyKind kind;
-
-	partmgr_read_parent(relid, parent);
-	if (parent->relkind != RELKIND_PARTITIONED_TABLE)
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("table \"%s\" is not partitioned", table),
-				 errhint("Create it with PARTITION BY RANGE (column), or see the migration guide to partition an existing table.")));
-	check_owner(relid, parent->name);
-	if (strchr(parent->schema, '.') != NULL || strchr(parent->name, '.') != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("table \"%s\" has a period in its name or its schema's name",
-						quote_qualified_identifier(parent->schema, parent->name)),
-				 errdetail("part_config stores parents as schema.table, as pg_partman does, which a period would make ambiguous.")));
-	if (parent->strategy == PARTITION_STRATEGY_HASH)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("table \"%s\" is partitioned by HASH, which pg_partmgr does not manage", table)));
-	if (parent->nkeys != 1 || parent->key_attnum == InvalidAttrNumber)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("table \"%s\" is partitioned by %s", table,
-						parent->nkeys != 1 ? "more than one column" : "an expression"),
-				 errdetail("pg_partmgr manages tables partitioned by a single column.")));
-
-	attnum = get_attnum(relid, control);
-	if (attnum == InvalidAttrNumber)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_COLUMN),
-				 errmsg("column \"%s\" of table \"%s\" does not exist", control, table)));
-	if (attnum != parent->key_attnum)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("column \"%s\" is not the partition key of table \"%s\"", control, table),
-				 errdetail("The table is partitioned by column \"%s\".",
-						   get_attname(relid, parent->key_attnum, false))));
-	if (encoded)
-	{
-		if (parent->key_type != TEXTOID && parent->key_type != VARCHAROID &&
-			parent->key_type != UUIDOID)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATATYPE_MISMATCH),
-					 errmsg("a time encoder and decoder need a text, varchar or uuid control column, not %s",
-							format_type_be(parent->key_type)),
-					 errhint("Time and integer columns are partitioned without them.")));
-	}
-	else if (!partmgr_key_kind_for_type(parent->key_type, &kind))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("control column \"%s\" has type %s, which pg_partmgr cannot partition by",
-						control, format_type_be(parent->key_type)),
-				 errhint("Supported types are timestamp with time zone, timestamp, date, smallint, integer, bigint and numeric; text, varchar and uuid with p_time_encoder and p_time_decoder.")));
-
-	atttup = SearchSysCache2(ATTNUM, ObjectIdGetDatum(relid), Int16GetDatum(attnum));
-	if (!HeapTupleIsValid(atttup))
-		elog(ERROR, "cache lookup failed for attribute %d of relation %u", attnum, relid);
-	attnotnull = ((Form_pg_attribute) GETSTRUCT(atttup))->attnotnull;
-	ReleaseSysCache(atttup);
-	if (control_not_null && !attnotnull)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("control column \"%s\" of table \"%s\" is nullable", control, table),
-				 errdetail("Rows with a NULL key can only go to the default partition."),
-				 errhint("Run ALTER TABLE %s ALTER COLUMN %s SET NOT NULL, or pass p_control_not_null => false.",
-						 quote_qualified_identifier(parent->schema, parent->name),
-						 quote_identifier(control))));
-}
-
-/*
- * check_choice
- *		Raise 22023 unless value is one of the allowed words.
- */
-static void
-check_choice(const char *argname, const char *value, const char *const *allowed,
-			 const char *hint)
-{
-	for (int i = 0; allowed[i] != NULL; i++)
-	{
-		if (strcmp(value, allowed[i]) == 0)
-			return;
-	}
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("invalid value \"%s\" for %s", value, argname),
-			 errhint("%s", hint)));
-}
-
-/* Whether the current user may create tables in a schema (ACLCHECK_OK). */
-static AclResult
-may_create_in(Oid nspid)
-{
-#if PG_VERSION_NUM >= 160000
-	return object_aclcheck(NamespaceRelationId, nspid, GetUserId(), ACL_CREATE);
-#else
-	return pg_namespace_aclcheck(nspid, GetUserId(), ACL_CREATE);
-#endif
-}
-
-/*
  * pg_partmgr_create_partition
  *		partmgr.create_partition(): pg_partman 5.4's name for create_parent,
  *		with the same parameters.
@@ -363,228 +239,41 @@ pg_partmgr_create_partition(PG_FUNCTION_ARGS)
 }
 
 /*
- * template_for
- *		part_config.template_table of a new set, from p_template_table as
- *		pg_partman 5 reads it: NULL makes partmgr.template_<schema>_<table>
- *		(LIKE the parent, owned by the parent's owner; one left by an
- *		earlier set of that name is used again if it fits), 'false' or 'f'
- *		means none, anything else names an existing table.
- */
-static char *
-template_for(const PartmgrParentInfo *parent, const char *given)
-{
-	char	   *name;
-	Oid			relid;
-
-	if (given != NULL &&
-		(pg_strcasecmp(given, "false") == 0 || pg_strcasecmp(given, "f") == 0))
-		return NULL;
-	if (given != NULL)
-		relid = partmgr_check_template(parent->relid, given);
-	else
-	{
-		Oid			nspid = get_namespace_oid(PARTMGR_SCHEMA, false);
-
-		name = partmgr_template_name(parent->schema, parent->name);
-		relid = get_relname_relid(name, nspid);
-		if (OidIsValid(relid))
-			(void) partmgr_check_template(parent->relid,
-										  quote_qualified_identifier(PARTMGR_SCHEMA, name));
-		else
-		{
-			if (may_create_in(nspid) != ACLCHECK_OK)
-				ereport(ERROR,
-						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-						 errmsg("permission denied to create template table %s",
-								quote_qualified_identifier(PARTMGR_SCHEMA, name)),
-						 errhint("GRANT CREATE ON SCHEMA %s to the role, or pass p_template_table => 'false' or the name of a table of your own.",
-								 PARTMGR_SCHEMA)));
-			partmgr_spi_utility(partmgr_ddl_create_template(parent->schema, parent->name,
-															PARTMGR_SCHEMA, name));
-			if (parent->owner != GetUserId())
-				partmgr_spi_utility(partmgr_ddl_set_owner(PARTMGR_SCHEMA, name, parent->owner));
-			CommandCounterIncrement();
-			relid = get_relname_relid(name, nspid);
-		}
-	}
-	/* stored as pg_partman stores it: schema.table, unquoted */
-	return psprintf("%s.%s", get_namespace_name(get_rel_namespace(relid)), get_rel_name(relid));
-}
-
-/*
  * pg_partmgr_create_parent
- *		partmgr.create_parent(): validate every argument, register the set in
- *		part_config, create its initial children (standalone tables, then
- *		ATTACH) and its default partition.  Returns true.
+ *		partmgr.create_parent(): see partmgr_create_set.  Returns true.
  */
 Datum
 pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 {
-	static const char *const types[] = {"range", "list", NULL};
-	static const char *const epochs[] = {"none", "seconds", "milliseconds",
-	"microseconds", "nanoseconds", NULL};
-	static const char *const on_off[] = {"on", "off", NULL};
-	static const char *const legacy_intervals[] = {"yearly", "quarterly",
-		"monthly", "weekly", "daily", "hourly", "half-hour", "quarter-hour",
-	NULL};
 	static const int required[] = {0, 1, 2, 3, 4, 5, 7, 8, 11, 13};
 	/* the 0.1.0 declaration has no p_time_encoder and p_time_decoder */
 	int			zone_arg = PG_NARGS() > 15 ? 16 : 14;
-	char	   *table;
-	char	   *control;
-	char	   *interval;
-	char	   *type;
-	char	   *epoch;
-	char	   *start_text;
-	char	   *automatic;
-	char	   *template_table;
-	char	   *trunc_unit;
-	char	   *encoder_name;
-	char	   *decoder_name;
-	char	   *zone;
-	int			premake;
-	bool		with_default;
-	PartmgrParentInfo parent;
-	PartmgrSet	proto;
-	PartmgrSet *set;
-	PartmgrPoint start = 0;
-	PartmgrErrorContext argctx;
+	PartmgrCreateArgs args;
 
 	for (int i = 0; i < lengthof(required); i++)
 		partmgr_require_arg(fcinfo, required[i], create_parent_args[required[i]]);
 	partmgr_require_arg(fcinfo, zone_arg, "p_time_zone");
-	table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
-	control = partmgr_text_arg(fcinfo, 1, "p_control");
-	interval = partmgr_text_arg(fcinfo, 2, "p_interval");
-	type = partmgr_text_arg(fcinfo, 3, "p_type");
-	epoch = partmgr_text_arg(fcinfo, 4, "p_epoch");
-	premake = PG_GETARG_INT32(5);
-	start_text = partmgr_text_arg_or_null(fcinfo, 6);
-	with_default = PG_GETARG_BOOL(7);
-	automatic = partmgr_text_arg(fcinfo, 8, "p_automatic_maintenance");
-	template_table = partmgr_text_arg_or_null(fcinfo, 10);
-	trunc_unit = partmgr_text_arg_or_null(fcinfo, 12);
-	encoder_name = zone_arg == 16 ? partmgr_text_arg_or_null(fcinfo, 14) : NULL;
-	decoder_name = zone_arg == 16 ? partmgr_text_arg_or_null(fcinfo, 15) : NULL;
-	zone = partmgr_text_arg(fcinfo, zone_arg, "p_time_zone");
-
-	check_choice("p_type", type, types,
-				 "p_type is 'range' (the default) or 'list'; pg_partman 4's 'native' is 'range' now.");
-	check_choice("p_epoch", epoch, epochs,
-				 "p_epoch is 'none', 'seconds', 'milliseconds', 'microseconds' or 'nanoseconds'.");
-	check_choice("p_automatic_maintenance", automatic, on_off,
-				 "p_automatic_maintenance is 'on' or 'off'.");
-	for (int i = 0; legacy_intervals[i] != NULL; i++)
-	{
-		if (strcmp(interval, legacy_intervals[i]) == 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("partition interval \"%s\" is a pg_partman 4 keyword", interval),
-					 errhint("Give an interval value such as '1 day', '1 month' or '15 minutes'.")));
-	}
-	if (premake < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("p_premake must be at least 1, not %d", premake)));
-	if (!partmgr_zone_is_valid(zone))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("time zone \"%s\" is not recognized", zone),
-				 errhint("Use a full time zone name from pg_timezone_names, such as \"UTC\" or \"Europe/Berlin\".")));
-	if (trunc_unit != NULL && !partmgr_trunc_unit_is_valid(trunc_unit))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("p_date_trunc_interval \"%s\" is not a date_trunc() unit", trunc_unit),
-				 errhint("Use one of second, minute, hour, day, week, month, quarter, year, decade, century or millennium.")));
-	if ((encoder_name == NULL) != (decoder_name == NULL))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("p_time_encoder and p_time_decoder go together"),
-				 errhint("Give both, or neither.")));
-	if (encoder_name != NULL && (strcmp(epoch, "none") != 0 || strcmp(type, "list") == 0))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("a set with a time encoder and decoder is a range set without p_epoch")));
-	check_create_parent_table(table, control, PG_GETARG_BOOL(13), encoder_name != NULL, &parent);
-	if (parent.strategy != (strcmp(type, "list") == 0 ? PARTITION_STRATEGY_LIST :
-							PARTITION_STRATEGY_RANGE))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("table \"%s\" is partitioned by %s, but p_type is \"%s\"", table,
-						parent.strategy == PARTITION_STRATEGY_LIST ? "LIST" : "RANGE", type)));
-
-	memset(&proto, 0, sizeof(proto));
-	proto.key = partmgr_table_key(parent.relid);
-	proto.control = control;
-	proto.strategy = parent.strategy;
-	proto.epoch = epoch;
-	proto.premake = premake;
-	proto.automatic_maintenance = strcmp(automatic, "on") == 0;
-	proto.jobmon = PG_GETARG_BOOL(11);
-	proto.default_table = with_default;
-	proto.constraint_cols = partmgr_text_array_arg(fcinfo, 9);
-	partmgr_check_constraint_cols(parent.relid, control, proto.constraint_cols);
-	if (encoder_name != NULL)
-	{
-		partmgr_axis_init(&proto.axis, TIMESTAMPTZOID, zone);
-		partmgr_axis_set_codec(&proto.axis, parent.key_type,
-							   partmgr_time_encoder_oid(encoder_name, parent.key_type),
-							   partmgr_time_decoder_oid(decoder_name));
-		proto.time_encoder = encoder_name;
-		proto.time_decoder = decoder_name;
-	}
-	else
-		partmgr_axis_init(&proto.axis, parent.key_type, zone);
-	partmgr_axis_set_epoch(&proto.axis, epoch);
-
-	partmgr_context_push(&argctx, "argument %s", "p_interval");
-	partmgr_step_parse(&proto.axis, interval, "partition interval", &proto.step);
-	partmgr_context_pop(&argctx);
-	if (proto.strategy == PARTITION_STRATEGY_LIST)
-		partmgr_check_list_set(&proto.axis, &proto.step);
-	else if (proto.axis.kind == PARTMGR_KEY_ID && proto.step.id < 2)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("partition interval of a range id set must be at least 2"),
-				 errhint("Use list partitioning for one value per child.")));
-	if (proto.axis.kind == PARTMGR_KEY_ID && trunc_unit != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("p_date_trunc_interval applies only to time partition sets")));
-	proto.interval_text = partmgr_step_text(&proto.step);
-	proto.datetime_string = (char *) partmgr_default_datetime_string(&proto.step);
-	if (trunc_unit != NULL)
-		partmgr_check_trunc_unit(&proto.step, trunc_unit);
-	proto.date_trunc_interval = trunc_unit;
-	if (start_text != NULL)
-	{
-		partmgr_context_push(&argctx, "argument %s", "p_start_partition");
-		start = partmgr_point_parse(&proto.axis, start_text);
-		partmgr_context_pop(&argctx);
-		if (!partmgr_point_fits_type(&proto.axis, start))
-			ereport(ERROR,
-					(errcode(proto.axis.kind == PARTMGR_KEY_TIME ?
-							 ERRCODE_DATETIME_VALUE_OUT_OF_RANGE :
-							 ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-					 errmsg("p_start_partition \"%s\" is out of range for type %s",
-							start_text, format_type_be(parent.key_type))));
-	}
+	memset(&args, 0, sizeof(args));
+	args.table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
+	args.control = partmgr_text_arg(fcinfo, 1, "p_control");
+	args.interval = partmgr_text_arg(fcinfo, 2, "p_interval");
+	args.type = partmgr_text_arg(fcinfo, 3, "p_type");
+	args.epoch = partmgr_text_arg(fcinfo, 4, "p_epoch");
+	args.premake = PG_GETARG_INT32(5);
+	args.start = partmgr_text_arg_or_null(fcinfo, 6);
+	args.with_default = PG_GETARG_BOOL(7);
+	args.automatic = partmgr_text_arg(fcinfo, 8, "p_automatic_maintenance");
+	args.constraint_cols = partmgr_text_array_arg(fcinfo, 9);
+	args.template_table = partmgr_text_arg_or_null(fcinfo, 10);
+	args.jobmon = PG_GETARG_BOOL(11);
+	args.trunc_unit = partmgr_text_arg_or_null(fcinfo, 12);
+	args.control_not_null = PG_GETARG_BOOL(13);
+	args.encoder = zone_arg == 16 ? partmgr_text_arg_or_null(fcinfo, 14) : NULL;
+	args.decoder = zone_arg == 16 ? partmgr_text_arg_or_null(fcinfo, 15) : NULL;
+	args.zone = partmgr_text_arg(fcinfo, zone_arg, "p_time_zone");
 
 	SPI_connect();
-	if (partmgr_config_load(proto.key, true) != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_DUPLICATE_OBJECT),
-				 errmsg("table \"%s\" is already managed by pg_partmgr", proto.key),
-				 errhint("Change its settings with UPDATE partmgr.part_config.")));
-	partmgr_lock_set_or_raise(parent.relid, proto.key);
-	proto.template_table = template_for(&parent, template_table);
-	partmgr_config_insert(&proto);
-	set = partmgr_config_load(proto.key, false);
-	(void) partmgr_execute_or_raise(partmgr_plan_initial(set, partmgr_read_tree(set),
-														 start_text != NULL, start,
-														 with_default,
-														 GetCurrentTransactionStartTimestamp()),
-									"create_parent", NULL);
+	(void) partmgr_create_set(&args, NULL);
 	SPI_finish();
 	PG_RETURN_BOOL(true);
 }

@@ -739,7 +739,9 @@ typedef struct ImportRun
  *		work), the time zone of the session for the set's time arithmetic,
  *		and the existing children adopted as they are (bounds are read from
  *		the catalog, so any naming works; new children continue the grid of
- *		the existing ones, named with pg_partman's datetime_string).  Runs
+ *		the existing ones, named with pg_partman's datetime_string); a
+ *		sub-partitioned set's part_config_sub row too (its sub-sets are sets
+ *		of pg_partman's part_config of their own, imported like any).  Runs
  *		in a subtransaction: a set that cannot be imported is left alone.
  */
 static void
@@ -770,10 +772,48 @@ import_set(void *arg)
 	"        j->>'date_trunc_interval', (j->>'maintenance_order')::int,"
 	"        j->>'template_table'"
 	"   FROM (SELECT $1::jsonb AS j) AS config";
+	static const char *const insert_sub_sql =
+	"INSERT INTO partmgr.part_config_sub"
+	" (sub_parent, sub_control, sub_partition_interval, sub_partition_type, sub_premake,"
+	"  sub_automatic_maintenance, sub_template_table, sub_retention, sub_retention_schema,"
+	"  sub_retention_keep_index, sub_retention_keep_table, sub_epoch, sub_constraint_cols,"
+	"  sub_optimize_constraint, sub_infinite_time_partitions, sub_jobmon,"
+	"  sub_inherit_privileges, sub_constraint_valid, sub_ignore_default_data,"
+	"  sub_default_table, sub_date_trunc_interval, sub_maintenance_order,"
+	"  sub_retention_keep_publication, sub_control_not_null, sub_time_encoder,"
+	"  sub_time_decoder)"
+	" SELECT j->>'sub_parent', j->>'sub_control',"
+	/* pg_partman 4 keeps create_sub_parent's p_interval as given */
+	"        CASE j->>'sub_partition_interval' WHEN 'yearly' THEN '1 year'"
+	"          WHEN 'quarterly' THEN '3 mons' WHEN 'monthly' THEN '1 mon'"
+	"          WHEN 'weekly' THEN '7 days' WHEN 'daily' THEN '1 day'"
+	"          WHEN 'hourly' THEN '01:00:00' WHEN 'half-hour' THEN '00:30:00'"
+	"          WHEN 'quarter-hour' THEN '00:15:00' ELSE j->>'sub_partition_interval' END,"
+	"        CASE WHEN j->>'sub_partition_type' = 'list' THEN 'list' ELSE 'range' END,"
+	"        coalesce((j->>'sub_premake')::int, 4), coalesce(j->>'sub_automatic_maintenance', 'on'),"
+	"        j->>'sub_template_table', j->>'sub_retention', j->>'sub_retention_schema',"
+	"        coalesce((j->>'sub_retention_keep_index')::boolean, true),"
+	"        coalesce((j->>'sub_retention_keep_table')::boolean, true),"
+	"        coalesce(j->>'sub_epoch', 'none'),"
+	"        CASE WHEN jsonb_typeof(j->'sub_constraint_cols') = 'array' THEN"
+	"          (SELECT array_agg(c) FROM jsonb_array_elements_text(j->'sub_constraint_cols') c) END,"
+	"        coalesce((j->>'sub_optimize_constraint')::int, 30),"
+	"        coalesce((j->>'sub_infinite_time_partitions')::boolean, false),"
+	"        coalesce((j->>'sub_jobmon')::boolean, true),"
+	"        coalesce((j->>'sub_inherit_privileges')::boolean, false),"
+	"        coalesce((j->>'sub_constraint_valid')::boolean, true),"
+	"        coalesce((j->>'sub_ignore_default_data')::boolean, true),"
+	"        coalesce((j->>'sub_default_table')::boolean, true),"
+	"        j->>'sub_date_trunc_interval', (j->>'sub_maintenance_order')::int,"
+	"        coalesce((j->>'sub_retention_keep_publication')::boolean, false),"
+	"        coalesce((j->>'sub_control_not_null')::boolean, true),"
+	"        j->>'sub_time_encoder', j->>'sub_time_decoder'"
+	"   FROM (SELECT $1::jsonb AS j) AS config";
 	ImportRun  *run = (ImportRun *) arg;
 	Oid			types[2] = {JSONBOID, BOOLOID};
 	Datum		values[2];
 	char	   *json;
+	char	   *sub_json;
 	char	   *type;
 	char	   *template;
 	char	   *encoder;
@@ -810,22 +850,38 @@ import_set(void *arg)
 		run->note = "the parent table does not exist";
 		return;
 	}
-	if (partmgr_spi_exec(psprintf("SELECT 1 FROM pg_catalog.pg_class c"
-								  "  JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
-								  " WHERE n.nspname = %s AND c.relname = 'part_config_sub'"
-								  "   AND EXISTS (SELECT 1 FROM %s.part_config_sub"
-								  "                WHERE sub_parent = %s)",
-								  quote_literal_cstr(run->schema), quote_identifier(run->schema),
-								  quote_literal_cstr(run->key)),
+	sub_json = NULL;
+	if (partmgr_spi_exec(psprintf("SELECT to_jsonb(s)::text, s.sub_partition_type"
+								  "  FROM pg_catalog.pg_class c"
+								  "  JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace,"
+								  "       LATERAL (SELECT * FROM %s.part_config_sub"
+								  "                 WHERE sub_parent = %s) s"
+								  " WHERE n.nspname = %s AND c.relname = 'part_config_sub'",
+								  quote_identifier(run->schema), quote_literal_cstr(run->key),
+								  quote_literal_cstr(run->schema)),
 						 0, NULL, NULL, NULL, true, SPI_OK_SELECT) > 0)
 	{
-		run->note = "sub-partitioned sets are not supported yet";
-		return;
+		char	   *sub_type = partmgr_spi_text(0, 2);
+
+		sub_json = partmgr_spi_text(0, 1);
+		if (strcmp(sub_type, "native") != 0 && strcmp(sub_type, "range") != 0 &&
+			strcmp(sub_type, "list") != 0)
+		{
+			run->note = psprintf("its children are partitioned by pg_partman's '%s' type, which is not supported",
+								 sub_type);
+			return;
+		}
 	}
 
 	values[0] = DirectFunctionCall1(jsonb_in, CStringGetDatum(json));
 	values[1] = BoolGetDatum(OidIsValid(get_default_partition_oid(parent)));
 	partmgr_spi_exec_cached(insert_sql, 2, types, values, NULL, false, SPI_OK_INSERT);
+	/* how new children are partitioned in turn, pg_partman 4.7's row or 5.x's */
+	if (sub_json != NULL)
+	{
+		values[0] = DirectFunctionCall1(jsonb_in, CStringGetDatum(sub_json));
+		partmgr_spi_exec_cached(insert_sub_sql, 1, types, values, NULL, false, SPI_OK_INSERT);
+	}
 	partmgr_spi_exec(psprintf("INSERT INTO partmgr.part_config_ext (parent_table, time_zone)"
 							  " VALUES (%s, %s)", quote_literal_cstr(run->key),
 							  quote_literal_cstr(GetConfigOption("TimeZone", false, false))),
@@ -958,8 +1014,11 @@ PG_FUNCTION_INFO_V1(pg_partmgr_config_cleanup);
  *		p_template_table) (pg_partman 5.4): forget a set and leave its
  *		tables as they are.  p_config_table deletes its part_config row
  *		(part_config_ext follows); p_template_table drops its template table
- *		unless another set uses it (see partmgr_drop_unused_template).  p_config_sub_table has nothing to
- *		delete: pg_partmgr has no sub-partition configuration yet.
+ *		unless another set uses it (see partmgr_drop_unused_template);
+ *		p_config_sub_table deletes its part_config_sub row (new children
+ *		are no longer partitioned in turn; part_config's row takes it along
+ *		anyway).  Sub-sets registered for its children are sets of their
+ *		own and stay.
  */
 Datum
 pg_partmgr_config_cleanup(PG_FUNCTION_ARGS)
@@ -968,6 +1027,7 @@ pg_partmgr_config_cleanup(PG_FUNCTION_ARGS)
 	"UPDATE partmgr.part_config SET template_table = NULL WHERE parent_table = $1";
 	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
 	bool		config = PG_ARGISNULL(1) || PG_GETARG_BOOL(1);
+	bool		config_sub = PG_ARGISNULL(2) || PG_GETARG_BOOL(2);
 	bool		template = PG_ARGISNULL(3) || PG_GETARG_BOOL(3);
 	PartmgrSet *set;
 	Oid			types[1] = {TEXTOID};
@@ -976,6 +1036,8 @@ pg_partmgr_config_cleanup(PG_FUNCTION_ARGS)
 	SPI_connect();
 	set = partmgr_config_load_table(table);
 	partmgr_lock_set_or_raise(set->parent_oid, set->key);
+	if (config_sub)
+		(void) partmgr_sub_spec_delete(set->key);
 	if (config)
 		partmgr_config_delete(set->key);
 	else if (template && set->template_table != NULL)

@@ -26,6 +26,7 @@
 #include "access/relation.h"
 #include "access/table.h"
 #include "catalog/namespace.h"
+#include "catalog/partition.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_partitioned_table.h"
@@ -383,4 +384,64 @@ partmgr_movable_columns(Oid relid, List *ignored)
 	}
 	relation_close(rel, AccessShareLock);
 	return columns;
+}
+
+/*
+ * partmgr_read_limits
+ *		When the set's parent is itself a range partition of a table
+ *		partitioned by the same column (a sub-set keyed like its parent
+ *		set), the range it covers there, as points of the set's axis: its
+ *		children outside it could never hold a row.  False otherwise.
+ */
+bool
+partmgr_read_limits(const PartmgrSet *set, PartmgrPoint *lower, PartmgrPoint *upper)
+{
+	PartmgrParentInfo above;
+	HeapTuple	reltup;
+	Datum		boundtext;
+	bool		isnull;
+	PartitionBoundSpec *spec;
+	PartmgrChild bounds;
+
+	if (!get_rel_relispartition(set->parent_oid))
+		return false;
+	partmgr_read_parent(get_partition_parent(set->parent_oid, true), &above);
+	if (above.strategy != PARTITION_STRATEGY_RANGE || above.nkeys != 1 ||
+		above.key_attnum == InvalidAttrNumber ||
+		strcmp(get_attname(above.relid, above.key_attnum, false), set->control) != 0)
+		return false;
+
+	reltup = SearchSysCache1(RELOID, ObjectIdGetDatum(set->parent_oid));
+	if (!HeapTupleIsValid(reltup))
+		return false;
+	boundtext = SysCacheGetAttr(RELOID, reltup, Anum_pg_class_relpartbound, &isnull);
+	spec = isnull ? NULL : castNode(PartitionBoundSpec,
+									stringToNode(TextDatumGetCString(boundtext)));
+	ReleaseSysCache(reltup);
+	if (spec == NULL || spec->is_default || spec->strategy != PARTITION_STRATEGY_RANGE)
+		return false;
+	child_bounds(set, spec, &bounds);
+	*lower = bounds.lower;
+	*upper = bounds.upper;
+	return true;
+}
+
+/*
+ * partmgr_sub_parents_below
+ *		Keys ("schema.table") of the given table and of every table below
+ *		it that is partitioned itself: the sets that go when the table
+ *		leaves its partition set.
+ */
+List *
+partmgr_sub_parents_below(Oid relid)
+{
+	List	   *keys = NIL;
+	ListCell   *lc;
+
+	foreach(lc, find_all_inheritors(relid, NoLock, NULL))
+	{
+		if (get_rel_relkind(lfirst_oid(lc)) == RELKIND_PARTITIONED_TABLE)
+			keys = lappend(keys, partmgr_table_key(lfirst_oid(lc)));
+	}
+	return keys;
 }

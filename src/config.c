@@ -344,6 +344,7 @@ partmgr_config_bind(PartmgrSet *set)
 		partmgr_check_list_set(&set->axis, &set->step);
 	if (set->axis.kind == PARTMGR_KEY_TIME && set->datetime_string == NULL)
 		set->datetime_string = pstrdup(partmgr_default_datetime_string(&set->step));
+	set->has_limits = partmgr_read_limits(set, &set->limit_lower, &set->limit_upper);
 	if (set->date_trunc_interval != NULL &&
 		!partmgr_trunc_unit_is_valid(set->date_trunc_interval))
 		ereport(ERROR,
@@ -617,4 +618,233 @@ partmgr_time_decoder_oid(const char *name)
 				 errmsg("time decoder %s returns %s, not timestamp with time zone",
 						name, format_type_be(get_func_rettype(func)))));
 	return func;
+}
+
+/*
+ * Sub-partitioning (pg_partman 5's part_config_sub).  The table exists from
+ * 0.2.0 on; with the 0.1.0 objects no set is sub-partitioned.
+ */
+static bool
+has_sub_table(void)
+{
+	return OidIsValid(get_relname_relid("part_config_sub",
+										get_namespace_oid(PARTMGR_SCHEMA, false)));
+}
+
+/* part_config_sub's columns, in the order partmgr_sub_spec_load reads them */
+#define SUB_COLUMNS \
+	"sub_control, sub_partition_interval, sub_partition_type, sub_premake," \
+	" sub_automatic_maintenance, sub_template_table, sub_retention," \
+	" sub_retention_schema, sub_retention_keep_index, sub_retention_keep_table," \
+	" sub_epoch, sub_constraint_cols, sub_optimize_constraint," \
+	" sub_infinite_time_partitions, sub_jobmon, sub_inherit_privileges," \
+	" sub_constraint_valid, sub_date_trunc_interval, sub_ignore_default_data," \
+	" sub_default_table, sub_maintenance_order, sub_retention_keep_publication," \
+	" sub_control_not_null, sub_time_encoder, sub_time_decoder"
+
+/*
+ * partmgr_sub_spec_load
+ *		How new children of the set are partitioned in turn, or NULL when
+ *		they are not.  The sub-set's time zone is the set's own.
+ */
+PartmgrSubSpec *
+partmgr_sub_spec_load(const char *key)
+{
+	static const char *const sql =
+	"SELECT " SUB_COLUMNS ", coalesce(e.time_zone, 'UTC')"
+	" FROM partmgr.part_config_sub s"
+	" LEFT JOIN partmgr.part_config_ext e ON e.parent_table = s.sub_parent"
+	" WHERE s.sub_parent = $1";
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1];
+	PartmgrSubSpec *spec;
+	PartmgrCreateArgs *a;
+	bool		isnull;
+
+	if (!has_sub_table())
+		return NULL;
+	values[0] = CStringGetTextDatum(key);
+	if (partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT) == 0)
+		return NULL;
+
+	spec = palloc0(sizeof(PartmgrSubSpec));
+	a = &spec->args;
+	a->control = partmgr_spi_text(0, 1);
+	a->interval = partmgr_spi_text(0, 2);
+	a->type = partmgr_spi_text(0, 3);
+	a->premake = DatumGetInt32(partmgr_spi_value(0, 4, &isnull));
+	a->automatic = partmgr_spi_text(0, 5);
+	a->template_table = partmgr_spi_text(0, 6);
+	spec->retention = partmgr_spi_text(0, 7);
+	spec->retention_schema = partmgr_spi_text(0, 8);
+	spec->retention_keep_index = row_bool(0, 9);
+	spec->retention_keep_table = row_bool(0, 10);
+	a->epoch = partmgr_spi_text(0, 11);
+	a->constraint_cols = row_text_array(0, 12);
+	spec->optimize_constraint = DatumGetInt32(partmgr_spi_value(0, 13, &isnull));
+	spec->infinite_time_partitions = row_bool(0, 14);
+	a->jobmon = row_bool(0, 15);
+	spec->inherit_privileges = row_bool(0, 16);
+	spec->constraint_valid = row_bool(0, 17);
+	a->trunc_unit = partmgr_spi_text(0, 18);
+	spec->ignore_default_data = row_bool(0, 19);
+	a->with_default = row_bool(0, 20);
+	spec->maintenance_order = DatumGetInt32(partmgr_spi_value(0, 21, &isnull));
+	spec->maintenance_order_isnull = isnull;
+	spec->retention_keep_publication = row_bool(0, 22);
+	a->control_not_null = row_bool(0, 23);
+	a->encoder = partmgr_spi_text(0, 24);
+	a->decoder = partmgr_spi_text(0, 25);
+	a->zone = partmgr_spi_text(0, 26);
+	/* no template: the sub-set gets none rather than one of its own */
+	if (a->template_table == NULL)
+		a->template_table = "false";
+	return spec;
+}
+
+/*
+ * partmgr_sub_spec_insert
+ *		Write the part_config_sub row of a set (create_sub_parent): the
+ *		parameters create_sub_parent takes, the rest at their defaults.
+ */
+void
+partmgr_sub_spec_insert(const char *key, const PartmgrSubSpec *spec)
+{
+	const PartmgrCreateArgs *a = &spec->args;
+	Oid			types[15] = {TEXTOID, TEXTOID, TEXTOID, TEXTOID, BOOLOID,
+		TEXTARRAYOID, INT4OID, TEXTOID, TEXTOID, BOOLOID, TEXTOID, TEXTOID, BOOLOID,
+	TEXTOID, TEXTOID};
+	Datum		values[15];
+	char		nulls[15];
+	const char *texts[15] = {key, a->control, a->interval, a->type, NULL, NULL, NULL,
+		a->automatic, a->epoch, NULL, a->template_table, a->trunc_unit, NULL,
+	a->encoder, a->decoder};
+
+	memset(nulls, ' ', sizeof(nulls));
+	for (int i = 0; i < 15; i++)
+	{
+		if (types[i] != TEXTOID)
+			continue;
+		if (texts[i] == NULL)
+			nulls[i] = 'n';
+		else
+			values[i] = CStringGetTextDatum(texts[i]);
+	}
+	values[4] = BoolGetDatum(a->with_default);
+	if (a->constraint_cols == NIL)
+		nulls[5] = 'n';
+	else
+	{
+		Datum	   *elems = palloc(sizeof(Datum) * list_length(a->constraint_cols));
+		ListCell   *lc;
+
+		foreach(lc, a->constraint_cols)
+			elems[foreach_current_index(lc)] = CStringGetTextDatum((char *) lfirst(lc));
+		values[5] = PointerGetDatum(construct_array(elems, list_length(a->constraint_cols),
+													TEXTOID, -1, false, TYPALIGN_INT));
+	}
+	values[6] = Int32GetDatum(a->premake);
+	values[9] = BoolGetDatum(a->jobmon);
+	values[12] = BoolGetDatum(a->control_not_null);
+	partmgr_spi_exec("INSERT INTO partmgr.part_config_sub"
+					 " (sub_parent, sub_control, sub_partition_interval, sub_partition_type,"
+					 "  sub_default_table, sub_constraint_cols, sub_premake,"
+					 "  sub_automatic_maintenance, sub_epoch, sub_jobmon, sub_template_table,"
+					 "  sub_date_trunc_interval, sub_control_not_null, sub_time_encoder,"
+					 "  sub_time_decoder)"
+					 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+					 15, types, values, nulls, false, SPI_OK_INSERT);
+}
+
+/*
+ * partmgr_sub_spec_apply
+ *		Give a new sub-set the settings of its part_config_sub row that
+ *		create_parent has no parameter for.
+ */
+void
+partmgr_sub_spec_apply(const char *key, const PartmgrSubSpec *spec)
+{
+	static const char *const sql =
+	"UPDATE partmgr.part_config SET retention = $2, retention_schema = $3,"
+	" retention_keep_index = $4, retention_keep_table = $5,"
+	" retention_keep_publication = $6, optimize_constraint = $7,"
+	" infinite_time_partitions = $8, inherit_privileges = $9,"
+	" constraint_valid = $10, ignore_default_data = $11, maintenance_order = $12"
+	" WHERE parent_table = $1";
+	Oid			types[12] = {TEXTOID, TEXTOID, TEXTOID, BOOLOID, BOOLOID, BOOLOID,
+	INT4OID, BOOLOID, BOOLOID, BOOLOID, BOOLOID, INT4OID};
+	Datum		values[12];
+	char		nulls[12];
+
+	memset(nulls, ' ', sizeof(nulls));
+	values[0] = CStringGetTextDatum(key);
+	if (spec->retention)
+		values[1] = CStringGetTextDatum(spec->retention);
+	else
+		nulls[1] = 'n';
+	if (spec->retention_schema)
+		values[2] = CStringGetTextDatum(spec->retention_schema);
+	else
+		nulls[2] = 'n';
+	values[3] = BoolGetDatum(spec->retention_keep_index);
+	values[4] = BoolGetDatum(spec->retention_keep_table);
+	values[5] = BoolGetDatum(spec->retention_keep_publication);
+	values[6] = Int32GetDatum(spec->optimize_constraint);
+	values[7] = BoolGetDatum(spec->infinite_time_partitions);
+	values[8] = BoolGetDatum(spec->inherit_privileges);
+	values[9] = BoolGetDatum(spec->constraint_valid);
+	values[10] = BoolGetDatum(spec->ignore_default_data);
+	values[11] = Int32GetDatum(spec->maintenance_order);
+	if (spec->maintenance_order_isnull)
+		nulls[11] = 'n';
+	partmgr_spi_exec_cached(sql, 12, types, values, nulls, false, SPI_OK_UPDATE);
+}
+
+/*
+ * partmgr_sub_spec_delete
+ *		stop_sub_partition: forget how new children of the set are
+ *		partitioned.  True if there was such a row.
+ */
+bool
+partmgr_sub_spec_delete(const char *key)
+{
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1];
+
+	if (!has_sub_table())
+		return false;
+	values[0] = CStringGetTextDatum(key);
+	return partmgr_spi_exec("DELETE FROM partmgr.part_config_sub WHERE sub_parent = $1",
+							1, types, values, NULL, false, SPI_OK_DELETE) > 0;
+}
+
+/*
+ * partmgr_config_set_full
+ *		Mark a sub-set whose last child within its parent's bounds exists
+ *		(part_config.sub_partition_set_full).
+ */
+void
+partmgr_config_set_full(const char *key)
+{
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1];
+
+	values[0] = CStringGetTextDatum(key);
+	partmgr_spi_exec("UPDATE partmgr.part_config SET sub_partition_set_full = true"
+					 " WHERE parent_table = $1 AND NOT sub_partition_set_full",
+					 1, types, values, NULL, false, SPI_OK_UPDATE);
+}
+
+
+/* Whether part_config has a row for the set. */
+bool
+partmgr_config_exists(const char *key)
+{
+	static const char *const sql =
+	"SELECT 1 FROM partmgr.part_config WHERE parent_table = $1";
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1];
+
+	values[0] = CStringGetTextDatum(key);
+	return partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT) > 0;
 }

@@ -53,7 +53,61 @@ extern void partmgr_stamps_add(PartmgrRunStamps *stamps, const char *key, Timest
 extern void partmgr_stamps_write(PartmgrRunStamps *stamps);
 extern void partmgr_config_set_undo(const char *key, bool undo);
 extern void partmgr_config_delete(const char *key);
+extern bool partmgr_config_exists(const char *key);
 extern Oid	partmgr_time_encoder_oid(const char *name, Oid column_type);
 extern Oid	partmgr_time_decoder_oid(const char *name);
+
+/*
+ * The settings of a new partition set, as create_parent() takes them
+ * (pg_partman 5's parameters; NULL where the parameter was NULL).
+ */
+typedef struct PartmgrCreateArgs
+{
+	const char *table;
+	const char *control;
+	const char *interval;
+	const char *type;			/* "range" or "list" */
+	const char *epoch;
+	int			premake;
+	const char *start;			/* p_start_partition */
+	bool		with_default;
+	const char *automatic;		/* "on" or "off" */
+	List	   *constraint_cols;
+	const char *template_table;
+	bool		jobmon;
+	const char *trunc_unit;		/* p_date_trunc_interval */
+	bool		control_not_null;
+	const char *encoder;
+	const char *decoder;
+	const char *zone;			/* p_time_zone */
+} PartmgrCreateArgs;
+
+/*
+ * A row of partmgr.part_config_sub: how each new child of sub_parent is
+ * partitioned in turn.  args.table is left NULL (the child fills it);
+ * the rest is written into the new sub-set's part_config row afterwards.
+ */
+typedef struct PartmgrSubSpec
+{
+	PartmgrCreateArgs args;
+	const char *retention;
+	const char *retention_schema;
+	bool		retention_keep_index;
+	bool		retention_keep_table;
+	bool		retention_keep_publication;
+	int			optimize_constraint;
+	bool		infinite_time_partitions;
+	bool		inherit_privileges;
+	bool		constraint_valid;
+	bool		ignore_default_data;
+	bool		maintenance_order_isnull;
+	int			maintenance_order;
+} PartmgrSubSpec;
+
+extern PartmgrSubSpec *partmgr_sub_spec_load(const char *key);
+extern void partmgr_sub_spec_insert(const char *key, const PartmgrSubSpec *spec);
+extern void partmgr_sub_spec_apply(const char *key, const PartmgrSubSpec *spec);
+extern bool partmgr_sub_spec_delete(const char *key);
+extern void partmgr_config_set_full(const char *key);
 
 #endif							/* PARTMGR_CONFIG_H */

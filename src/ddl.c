@@ -21,6 +21,7 @@
  */
 #include "postgres.h"
 
+#include "catalog/namespace.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "commands/tablespace.h"
@@ -36,6 +37,24 @@ static const char *
 parent_name(const PartmgrSet *set)
 {
 	return quote_qualified_identifier(set->parent_schema, set->parent_name);
+}
+
+/*
+ * only_rel
+ *		A table in FROM as "ONLY schema.table": that table's own rows, not
+ *		those of tables that inherit from it.  A partitioned table (a
+ *		sub-parent) holds no rows of its own: its rows are those of its
+ *		partitions, so it is named without ONLY.
+ */
+static char *
+only_rel(const char *schema, const char *name)
+{
+	Oid			nspid = get_namespace_oid(schema, true);
+	Oid			relid = OidIsValid(nspid) ? get_relname_relid(name, nspid) : InvalidOid;
+
+	if (OidIsValid(relid) && get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE)
+		return (char *) quote_qualified_identifier(schema, name);
+	return psprintf("ONLY %s", quote_qualified_identifier(schema, name));
 }
 
 /*
@@ -295,12 +314,11 @@ partmgr_ddl_analyze(const PartmgrSet *set)
 char *
 partmgr_ddl_count_rows(const char *schema, const char *name, bool exact, bool only)
 {
-	const char *table = quote_qualified_identifier(schema, name);
+	const char *table = only ? only_rel(schema, name) : quote_qualified_identifier(schema, name);
 
 	if (exact)
-		return psprintf("SELECT count(*) FROM %s%s", only ? "ONLY " : "", table);
-	return psprintf("SELECT count(*) FROM (SELECT 1 FROM %s%s LIMIT 1) AS one",
-					only ? "ONLY " : "", table);
+		return psprintf("SELECT count(*) FROM %s", table);
+	return psprintf("SELECT count(*) FROM (SELECT 1 FROM %s LIMIT 1) AS one", table);
 }
 
 /*
@@ -331,8 +349,8 @@ char *
 partmgr_ddl_max_control(const PartmgrSet *set, const char *schema,
 						const char *name, bool only)
 {
-	return extreme_key(set, true, psprintf("%s%s", only ? "ONLY " : "",
-										   quote_qualified_identifier(schema, name)));
+	return extreme_key(set, true, only ? only_rel(schema, name) :
+					   (char *) quote_qualified_identifier(schema, name));
 }
 
 /*
@@ -432,7 +450,7 @@ char *
 partmgr_ddl_column_ranges(const char *schema, const char *name, List *columns,
 						  const bool *by_aggregate)
 {
-	const char *table = quote_qualified_identifier(schema, name);
+	const char *table = only_rel(schema, name);
 	StringInfoData sql;
 	ListCell   *lc;
 
@@ -449,11 +467,11 @@ partmgr_ddl_column_ranges(const char *schema, const char *name, List *columns,
 			appendStringInfo(&sql, "min(%s)::text, max(%s)::text", col, col);
 		else
 			appendStringInfo(&sql,
-							 "(SELECT %s::text FROM ONLY %s WHERE %s IS NOT NULL ORDER BY %s LIMIT 1),"
-							 " (SELECT %s::text FROM ONLY %s WHERE %s IS NOT NULL ORDER BY %s DESC LIMIT 1)",
+							 "(SELECT %s::text FROM %s WHERE %s IS NOT NULL ORDER BY %s LIMIT 1),"
+							 " (SELECT %s::text FROM %s WHERE %s IS NOT NULL ORDER BY %s DESC LIMIT 1)",
 							 col, table, col, col, col, table, col, col);
 	}
-	appendStringInfo(&sql, " FROM ONLY %s", table);
+	appendStringInfo(&sql, " FROM %s", table);
 	return sql.data;
 }
 
@@ -662,8 +680,8 @@ partmgr_ddl_move_rows(const PartmgrSet *set, const PartmgrRowSource *from,
 					  const char *to_schema, const char *to_name,
 					  PartmgrPoint lower, PartmgrPoint upper)
 {
-	return psprintf("WITH moved AS (DELETE FROM ONLY %s WHERE %s RETURNING %s) %s FROM moved",
-					quote_qualified_identifier(from->schema, from->name),
+	return psprintf("WITH moved AS (DELETE FROM %s WHERE %s RETURNING %s) %s FROM moved",
+					only_rel(from->schema, from->name),
 					key_range_condition(set, lower, upper), column_list(from->columns),
 					insert_select(from, to_schema, to_name));
 }
@@ -679,8 +697,8 @@ partmgr_ddl_copy_rows(const PartmgrSet *set, const PartmgrRowSource *from,
 					  const char *to_schema, const char *to_name,
 					  PartmgrPoint lower, PartmgrPoint upper)
 {
-	return psprintf("%s FROM ONLY %s WHERE %s", insert_select(from, to_schema, to_name),
-					quote_qualified_identifier(from->schema, from->name),
+	return psprintf("%s FROM %s WHERE %s", insert_select(from, to_schema, to_name),
+					only_rel(from->schema, from->name),
 					key_range_condition(set, lower, upper));
 }
 
@@ -688,7 +706,7 @@ char *
 partmgr_ddl_delete_rows(const PartmgrSet *set, const char *schema, const char *name,
 						PartmgrPoint lower, PartmgrPoint upper)
 {
-	return psprintf("DELETE FROM ONLY %s WHERE %s", quote_qualified_identifier(schema, name),
+	return psprintf("DELETE FROM %s WHERE %s", only_rel(schema, name),
 					key_range_condition(set, lower, upper));
 }
 
@@ -701,9 +719,9 @@ char *
 partmgr_ddl_count_range(const PartmgrSet *set, const char *schema, const char *name,
 						PartmgrPoint lower, PartmgrPoint upper, int64 limit)
 {
-	return psprintf("SELECT count(*) FROM (SELECT 1 FROM ONLY %s WHERE %s LIMIT "
+	return psprintf("SELECT count(*) FROM (SELECT 1 FROM %s WHERE %s LIMIT "
 					INT64_FORMAT ") AS found",
-					quote_qualified_identifier(schema, name),
+					only_rel(schema, name),
 					key_range_condition(set, lower, upper), limit + 1);
 }
 
@@ -846,18 +864,83 @@ partmgr_ddl_key_buckets(const PartmgrSet *set, PartmgrPoint anchor, const char *
 	/* uuid has no min() and max(): its text sorts the same way in "C" */
 	if (set->axis.column_typid == UUIDOID)
 		return psprintf("SELECT min(k::text COLLATE \"C\")::uuid, max(k::text COLLATE \"C\")::uuid"
-						" FROM (SELECT %s AS k, %s AS b FROM ONLY %s"
+						" FROM (SELECT %s AS k, %s AS b FROM %s"
 						" WHERE %s IS NOT NULL) AS keys GROUP BY b",
-						column, bucket, quote_qualified_identifier(schema, name), column);
-	return psprintf("SELECT min(k), max(k) FROM (SELECT %s AS k, %s AS b FROM ONLY %s"
+						column, bucket, only_rel(schema, name), column);
+	return psprintf("SELECT min(k), max(k) FROM (SELECT %s AS k, %s AS b FROM %s"
 					" WHERE %s IS NOT NULL) AS keys GROUP BY b",
-					column, bucket, quote_qualified_identifier(schema, name), column);
+					column, bucket, only_rel(schema, name), column);
 }
 
 char *
 partmgr_ddl_min_control(const PartmgrSet *set, const char *schema, const char *name,
 						bool descending)
 {
-	return extreme_key(set, descending,
-					   psprintf("ONLY %s", quote_qualified_identifier(schema, name)));
+	return extreme_key(set, descending, only_rel(schema, name));
+}
+
+/*
+ * partmgr_ddl_forget_sets
+ *		DELETE the part_config rows of the given sets (their part_config_ext
+ *		and part_config_sub rows follow by foreign key).
+ */
+char *
+partmgr_ddl_forget_sets(List *keys)
+{
+	StringInfoData sql;
+	ListCell   *lc;
+
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "DELETE FROM partmgr.part_config WHERE parent_table IN (");
+	foreach(lc, keys)
+		appendStringInfo(&sql, "%s%s", foreach_current_index(lc) > 0 ? ", " : "",
+						 quote_literal_cstr((char *) lfirst(lc)));
+	appendStringInfoChar(&sql, ')');
+	return sql.data;
+}
+
+/*
+ * partmgr_ddl_create_sub_parent
+ *		CREATE TABLE for a new child that is partitioned in turn: the
+ *		parent's shape, PARTITION BY RANGE or LIST on the sub-set's control
+ *		column.  No storage parameters: a partitioned table has no storage.
+ */
+char *
+partmgr_ddl_create_sub_parent(const PartmgrSet *set, const char *schema, const char *name,
+							  const char *type, const char *control)
+{
+	char	   *create = partmgr_ddl_create_like(set, NULL, schema, name);
+	char	   *tablespace = strstr(create, " TABLESPACE ");
+	char	   *by = psprintf(" PARTITION BY %s (%s)",
+							  strcmp(type, "list") == 0 ? "LIST" : "RANGE",
+							  quote_identifier(control));
+
+	if (tablespace == NULL)
+		return psprintf("%s%s", create, by);
+	*tablespace = '\0';
+	return psprintf("%s%s TABLESPACE %s", create, by, tablespace + strlen(" TABLESPACE "));
+}
+
+/*
+ * partmgr_ddl_describe_sub_set
+ *		How a new sub-parent is registered, for plans and the log: the
+ *		create_parent() call its part_config_sub row amounts to.
+ */
+char *
+partmgr_ddl_describe_sub_set(const char *schema, const char *name, const char *control,
+							 const char *interval, const char *type)
+{
+	return psprintf("SELECT partmgr.create_parent(p_parent_table := %s, p_control := %s,"
+					" p_interval := %s, p_type := %s) -- as partmgr.part_config_sub says",
+					quote_literal_cstr(psprintf("%s.%s", schema, name)),
+					quote_literal_cstr(control), quote_literal_cstr(interval),
+					quote_literal_cstr(type));
+}
+
+/* ALTER TABLE ... RENAME TO */
+char *
+partmgr_ddl_rename_table(const char *schema, const char *name, const char *new_name)
+{
+	return psprintf("ALTER TABLE %s RENAME TO %s", quote_qualified_identifier(schema, name),
+					quote_identifier(new_name));
 }

@@ -110,4 +110,15 @@ extern char *partmgr_ddl_max_control(const PartmgrSet *set, const char *schema,
 extern char *partmgr_ddl_count_rows(const char *schema, const char *name,
 									bool exact, bool only);
 
+extern char *partmgr_ddl_forget_sets(List *keys);
+extern char *partmgr_ddl_create_sub_parent(const PartmgrSet *set, const char *schema,
+										   const char *name, const char *type,
+										   const char *control);
+extern char *partmgr_ddl_describe_sub_set(const char *schema, const char *name,
+										  const char *control, const char *interval,
+										  const char *type);
+
+extern char *partmgr_ddl_rename_table(const char *schema, const char *name,
+									  const char *new_name);
+
 #endif							/* PARTMGR_DDL_H */

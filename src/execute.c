@@ -39,6 +39,7 @@
 #include "access/xact.h"
 #include "executor/spi.h"
 #include "catalog/partition.h"
+#include "catalog/pg_class.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "pgstat.h"
@@ -63,6 +64,7 @@
 
 #include "bounds.h"
 #include "catalog.h"
+#include "config.h"
 #include "contents.h"
 #include "ddl.h"
 #include "execute.h"
@@ -74,6 +76,8 @@
  * owner's rights, and detaches concurrently where PostgreSQL allows it.
  */
 bool		partmgr_in_worker = false;
+
+PartmgrSubSetHook partmgr_sub_set_hook = NULL;
 
 /* longest pause between two attempts to take a lock */
 #define MAX_LOCK_RETRY_PAUSE_MS 20
@@ -539,6 +543,24 @@ retire_statements(const PartmgrAction *action)
 }
 
 /*
+ * work_forget_sub_sets
+ *		A child that is partitioned itself leaves the set with the sets
+ *		registered for it and below it: their configuration goes (as
+ *		pg_partman's retention and undo do), whether the tables are dropped
+ *		or kept.
+ */
+static void
+work_forget_sub_sets(PartmgrActionWork *work, Oid child)
+{
+	List	   *keys;
+
+	if (get_rel_relkind(child) != RELKIND_PARTITIONED_TABLE)
+		return;
+	keys = partmgr_sub_parents_below(child);
+	work_sql(work, partmgr_ddl_forget_sets(keys), false)->kind = PARTMGR_STMT_FORGET;
+}
+
+/*
  * work_referencing_tables
  *		Every table whose foreign key references the child: detaching the
  *		child drops the key's clone on it (ACCESS EXCLUSIVE), and PostgreSQL
@@ -624,6 +646,25 @@ plan_properties(const PartmgrPlan *plan)
 		MemoryContextSwitchTo(caller);
 	}
 	return plan->props;
+}
+
+/*
+ * plan_sub_spec
+ *		How the plan's new children are partitioned in turn, or NULL: read
+ *		once per plan, like plan_properties.
+ */
+static const PartmgrSubSpec *
+plan_sub_spec(const PartmgrPlan *plan)
+{
+	if (!plan->sub_read)
+	{
+		MemoryContext caller = MemoryContextSwitchTo(GetMemoryChunkContext((void *) plan));
+
+		((PartmgrPlan *) plan)->sub = partmgr_sub_spec_load(plan->set->key);
+		((PartmgrPlan *) plan)->sub_read = true;
+		MemoryContextSwitchTo(caller);
+	}
+	return plan->sub;
 }
 
 /*
@@ -746,21 +787,52 @@ work_fill_staged(const PartmgrPlan *plan, const PartmgrAction *fill, PartmgrActi
  *		to the parent's owner, and attached with the owner's rights when the
  *		background worker acts (see execute_action).  A child that is filled
  *		is loaded before it is attached, behind a CHECK that says what its
- *		bound will say: attaching then needs no scan of it.
+ *		bound will say: attaching then needs no scan of it.  A child of a
+ *		sub-partitioned set is created partitioned, given to the owner and
+ *		registered as a set of its own (partmgr_sub_set_hook, with its first
+ *		children and default partition) before it is filled and attached.
  */
 static void
 work_create(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrActionWork *work)
 {
 	const PartmgrSet *set = plan->set;
+	const PartmgrSubSpec *sub = NULL;
 	PartmgrRowSource fills[2];
 	int			nfills = 0;
 
 	work_lock(work, set->parent_oid, ShareUpdateExclusiveLock);
 	if (action->kind == PARTMGR_ACTION_CREATE_CHILD)
+	{
 		nfills = work_fill_sources(plan, action, work, fills);
+		sub = plan_sub_spec(plan);
+	}
 	if (work->skip != NULL)
 		return;
-	work_create_table(work, plan, action->schema, action->name);
+	if (sub != NULL)
+	{
+		/*
+		 * A sub-parent: registered as a set of its own, with its first
+		 * children and default, before it is filled or attached
+		 */
+		work_sql(work, partmgr_ddl_create_sub_parent(set, action->schema, action->name,
+													 sub->args.type, sub->args.control),
+				 false);
+		if (set->inherit_privileges)
+		{
+			ListCell   *lc;
+
+			foreach(lc, partmgr_grant_statements(plan_properties(plan), action->schema,
+												 action->name))
+				work_sql(work, (char *) lfirst(lc), false);
+		}
+		work_give_to_owner(work, set, action->schema, action->name);
+		work_sql(work, partmgr_ddl_describe_sub_set(action->schema, action->name,
+													sub->args.control, sub->args.interval,
+													sub->args.type),
+				 false)->kind = PARTMGR_STMT_SUB_SET;
+	}
+	else
+		work_create_table(work, plan, action->schema, action->name);
 	if (nfills > 0)
 	{
 		work_sql(work, partmgr_ddl_add_bound_check(set, action->schema, action->name,
@@ -769,7 +841,8 @@ work_create(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrActionW
 			work_move(work, set, &fills[i], action->schema, action->name,
 					  action->lower, action->upper, false);
 	}
-	work_give_to_owner(work, set, action->schema, action->name);
+	if (sub == NULL)
+		work_give_to_owner(work, set, action->schema, action->name);
 	if (action->kind == PARTMGR_ACTION_CREATE_CHILD)
 		work_sql(work, partmgr_ddl_attach_range(set, action->schema, action->name,
 												action->lower, action->upper), true);
@@ -854,6 +927,7 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 			work_lock(work, action->relid, AccessExclusiveLock);
 			work_referencing_tables(work, action->relid);
 			work_sql(work, partmgr_ddl_detach(set, action->schema, action->name, ""), true);
+			work_forget_sub_sets(work, action->relid);
 			foreach(lc, retire_statements(action))
 				work_sql(work, (char *) lfirst(lc), true);
 			break;
@@ -863,6 +937,7 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 			work_lock(work, action->relid, AccessExclusiveLock);
 			work_sql(work, partmgr_ddl_detach(set, action->schema, action->name, " FINALIZE"),
 					 true);
+			work_forget_sub_sets(work, action->relid);
 			foreach(lc, retire_statements(action))
 				work_sql(work, (char *) lfirst(lc), true);
 			break;
@@ -960,6 +1035,14 @@ execute_action(void *arg)
 				break;
 			case PARTMGR_STMT_VALIDATE:
 				run_validate(ctx, stmt->sql);
+				break;
+			case PARTMGR_STMT_SUB_SET:
+				if (partmgr_sub_set_hook == NULL)
+					elog(ERROR, "pg_partmgr: no way to register a sub-partition set");
+				partmgr_sub_set_hook(ctx->plan, action);
+				break;
+			case PARTMGR_STMT_FORGET:
+				(void) partmgr_spi_exec(stmt->sql, 0, NULL, NULL, NULL, false, SPI_OK_DELETE);
 				break;
 			case PARTMGR_STMT_MOVE:
 			case PARTMGR_STMT_COPY:
@@ -1198,6 +1281,9 @@ partmgr_retire_concurrently(const PartmgrPlan *plan, const PartmgrAction *action
 		StartTransactionCommand();
 		SPI_connect();
 		PushActiveSnapshot(GetTransactionSnapshot());
+		if (get_rel_relkind(action->relid) == RELKIND_PARTITIONED_TABLE)
+			(void) partmgr_spi_exec(partmgr_ddl_forget_sets(partmgr_sub_parents_below(action->relid)),
+									0, NULL, NULL, NULL, false, SPI_OK_DELETE);
 		foreach(lc, retire_statements(action))
 			partmgr_spi_utility((char *) lfirst(lc));
 		SetUserIdAndSecContext(save_userid, save_sec_context);

@@ -44,7 +44,10 @@ typedef enum PartmgrStatementKind
 	PARTMGR_STMT_MOVE,			/* one statement that moves rows */
 	PARTMGR_STMT_COPY,			/* copies rows ... */
 	PARTMGR_STMT_DELETE,		/* ... then deletes as many from the source */
-	PARTMGR_STMT_VALIDATE		/* VALIDATE CONSTRAINT of a derived constraint */
+	PARTMGR_STMT_VALIDATE,		/* VALIDATE CONSTRAINT of a derived constraint */
+	PARTMGR_STMT_SUB_SET,		/* register the new child as a set of its own
+								 * (partmgr_sub_set_hook) */
+	PARTMGR_STMT_FORGET			/* DELETE part_config rows of sub-sets */
 } PartmgrStatementKind;
 
 typedef struct PartmgrWorkStatement
@@ -67,6 +70,14 @@ typedef struct PartmgrActionWork
 } PartmgrActionWork;
 
 extern bool partmgr_in_worker;
+
+/*
+ * Registers a new child of a sub-partitioned set as a set of its own, with
+ * its first children (setup.c sets it at load: registering is
+ * create_parent's work, a layer above this one).
+ */
+typedef void (*PartmgrSubSetHook) (const PartmgrPlan *plan, const PartmgrAction *action);
+extern PartmgrSubSetHook partmgr_sub_set_hook;
 
 extern void partmgr_lock_relation(Oid relid, LOCKMODE mode);
 extern bool partmgr_try_lock_set(Oid parent_oid);

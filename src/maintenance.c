@@ -215,6 +215,20 @@ partmgr_plan_initial(PartmgrSet *set, PartmgrTree *tree, bool have_start,
 	PartmgrPlan *plan = partmgr_plan_new(set, tree);
 
 	add_initial_slots(plan, have_start, start, now);
+	if (set->has_limits && plan->actions == NIL && tree->nchildren == 0)
+	{
+		/*
+		 * A sub-set whose first children would all lie outside the range
+		 * its table covers: start at the bottom of that range instead, as
+		 * pg_partman does
+		 */
+		PartmgrPoint lower = partmgr_point_align(&set->axis, &set->step,
+												 set->date_trunc_interval,
+												 set->limit_lower);
+
+		(void) partmgr_plan_add_child(plan, lower,
+									  partmgr_point_add(&set->axis, &set->step, lower, 1));
+	}
 	if (with_default && !OidIsValid(tree->default_oid))
 		partmgr_plan_add_default(plan);
 	return plan;
@@ -359,6 +373,14 @@ plan_and_execute_set(void *arg)
 	PartmgrPlan *plan;
 
 	partmgr_set_context_push(&ctx, run->key);
+	if (run->read != NULL && !OidIsValid(partmgr_resolve_table(run->key, true)) &&
+		!partmgr_config_exists(run->key))
+	{
+		/* a sub-set that retention of the set above took out in this run */
+		run->outcome->skipped = true;
+		partmgr_context_pop(&ctx);
+		return;
+	}
 	if (run->read != NULL)
 	{
 		run->set = run->read;
@@ -382,11 +404,22 @@ plan_and_execute_set(void *arg)
 	}
 	else
 	{
-		plan = partmgr_plan_premake(run->set, partmgr_read_tree(run->set),
-									GetCurrentTransactionStartTimestamp());
+		PartmgrTree *tree = partmgr_read_tree(run->set);
+
+		/* a full sub-set has every child its range can hold (pg_partman) */
+		plan = run->set->sub_partition_set_full ? partmgr_plan_new(run->set, tree) :
+			partmgr_plan_premake(run->set, tree, GetCurrentTransactionStartTimestamp());
 		partmgr_execute_plan(plan, run->run_by, &result);
 		run->outcome->created = result.ndone;
 		run->outcome->error = result.error;
+		if (run->set->has_limits && !run->set->sub_partition_set_full &&
+			result.error == NULL)
+		{
+			tree = partmgr_read_tree(run->set);
+			if (tree->nchildren > 0 &&
+				tree->children[tree->nchildren - 1].upper >= run->set->limit_upper)
+				partmgr_config_set_full(run->key);
+		}
 	}
 	partmgr_context_pop(&ctx);
 }

@@ -46,6 +46,7 @@
 #include "utils/rel.h"
 
 #include "bounds.h"
+#include "config.h"
 #include "contents.h"
 #include "ddl.h"
 #include "maintenance.h"
@@ -537,7 +538,9 @@ partmgr_plan_data_batches(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataM
 {
 	PartmgrPlan *plan = NULL;
 
-	if (move->from_default && OidIsValid(move->source.relid) && max_batches > 1)
+	/* new children of a sub-partitioned set are made one at a time */
+	if (move->from_default && OidIsValid(move->source.relid) && max_batches > 1 &&
+		partmgr_sub_spec_load(set->key) == NULL)
 		plan = plan_default_slots(set, tree, move, max_batches, nbatches);
 	if (plan == NULL)
 	{
@@ -662,13 +665,6 @@ partmgr_plan_undo_step(PartmgrSet *set, PartmgrTree *tree, const PartmgrUndo *un
 		current = tree->children[0];
 	else
 		return plan;
-
-	if (current.relkind == RELKIND_PARTITIONED_TABLE)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("child \"%s\" of \"%s\" is partitioned itself",
-						quote_qualified_identifier(current.schema, current.name), set->key),
-				 errhint("Undo that child's own partitioning first.")));
 
 	if (!current.detach_pending &&
 		end_key(set, current.schema, current.name, false, &key))

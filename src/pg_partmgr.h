@@ -120,6 +120,9 @@ typedef struct PartmgrSet
 	bool		retention_keep_index;
 	bool		retention_keep_publication;
 	bool		sub_partition_set_full;
+	bool		has_limits;		/* a sub-set keyed by its parent's column: */
+	PartmgrPoint limit_lower;	/* the range the table covers in its */
+	PartmgrPoint limit_upper;	/* parent, which its children stay in */
 	int			optimize_constraint;
 	char	   *datetime_string;	/* to_char() format of time suffixes */
 	char	   *date_trunc_interval;	/* NULL: derived from the interval */

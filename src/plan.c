@@ -125,6 +125,8 @@ partmgr_plan_add_child(PartmgrPlan *plan, PartmgrPoint lower, PartmgrPoint upper
 
 	if (!partmgr_point_fits_type(&set->axis, lower))
 		return PARTMGR_SLOT_OUT_OF_RANGE;
+	if (set->has_limits && (lower >= set->limit_upper || upper <= set->limit_lower))
+		return PARTMGR_SLOT_OUTSIDE_PARENT;
 
 	for (int i = 0; i < plan->tree->nchildren; i++)
 	{

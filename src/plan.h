@@ -103,6 +103,11 @@ typedef struct PartmgrPlan
 	struct PartmgrProperties *props;	/* what new tables get (properties.c),
 										 * read by the first action that
 										 * creates one */
+	struct PartmgrSubSpec *sub; /* how new children are partitioned in turn
+								 * (part_config_sub), read with props */
+	bool		sub_read;		/* sub has been read */
+	const char *sub_start;		/* p_start_partition of the sub-sets made
+								 * (create_sub_parent), or NULL */
 } PartmgrPlan;
 
 /* Outcome of asking for one child range. */
@@ -111,7 +116,9 @@ typedef enum PartmgrSlotResult
 	PARTMGR_SLOT_ADDED,			/* a CREATE_CHILD action was appended */
 	PARTMGR_SLOT_EXISTS,		/* a child with exactly this range exists */
 	PARTMGR_SLOT_OVERLAP,		/* skipped, with a WARNING: would overlap */
-	PARTMGR_SLOT_OUT_OF_RANGE	/* lower bound beyond the key type */
+	PARTMGR_SLOT_OUT_OF_RANGE,	/* lower bound beyond the key type */
+	PARTMGR_SLOT_OUTSIDE_PARENT /* a sub-set's child outside the range its
+								 * parent covers in the set above */
 } PartmgrSlotResult;
 
 extern PartmgrPlan *partmgr_plan_new(PartmgrSet *set, PartmgrTree *tree);

@@ -384,11 +384,24 @@ partmgr_child_property_statements(const PartmgrSet *set, const PartmgrProperties
 							 partmgr_ddl_replica_identity(schema, name,
 														  props->replica_identity, NULL));
 	if (set->inherit_privileges)
-	{
-		foreach(lc, props->grants)
-			statements = lappend(statements,
-								 grant_statement(schema, name, (PartmgrGrant *) lfirst(lc)));
-	}
+		statements = list_concat(statements, partmgr_grant_statements(props, schema, name));
+	return statements;
+}
+
+/*
+ * partmgr_grant_statements
+ *		GRANT statements that give a new table the parent's grants.
+ */
+List *
+partmgr_grant_statements(const PartmgrProperties *props, const char *schema,
+						 const char *name)
+{
+	List	   *statements = NIL;
+	ListCell   *lc;
+
+	foreach(lc, props->grants)
+		statements = lappend(statements,
+							 grant_statement(schema, name, (PartmgrGrant *) lfirst(lc)));
 	return statements;
 }
 
@@ -567,7 +580,8 @@ reloption_fix(const char *schema, const char *name, List *want, List *have)
  *		How an existing child differs from what the set says it should be:
  *		its owner (the parent's), with grants (inherit_privileges, or what
  *		reapply_privileges asks) its grants (the parent's), with a template its persistence and storage parameters
- *		(the template's), and its replica identity (the parent's).  Each
+ *		(the template's), and its replica identity (the parent's) -- for a
+ *		sub-parent, its owner and grants only.  Each
  *		difference comes with the statements that remove it; grants the
  *		parent does not have are revoked with CASCADE.
  */
@@ -618,6 +632,12 @@ partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props, Oid c
 			new_drift(&drifts, PARTMGR_DRIFT_GRANTS, "grants", grants_text(props->grants),
 					  grants_text(have))->fix = fix;
 	}
+	/*
+	 * a sub-parent (itself partitioned) has no storage, and its own sub-set
+	 * sees to the properties of its children
+	 */
+	if (get_rel_relkind(child) == RELKIND_PARTITIONED_TABLE)
+		return drifts;
 	if (OidIsValid(props->template_oid))
 	{
 		if (state.unlogged != props->unlogged)

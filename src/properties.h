@@ -87,4 +87,7 @@ extern List *partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties 
 extern List *partmgr_template_statements(const PartmgrSet *set,
 										 const PartmgrProperties *props, Oid child);
 
+extern List *partmgr_grant_statements(const PartmgrProperties *props, const char *schema,
+									  const char *name);
+
 #endif							/* PARTMGR_PROPERTIES_H */

@@ -25,7 +25,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = error;
 
-SELECT plan(75);
+SELECT plan(78);
 
 -- What a read-only call must leave alone: part_config, part_config_ext, every
 -- relation outside temporary schemas, the size of the maintenance log and,
@@ -524,6 +524,31 @@ SELECT results_eq(
                     extract(epoch FROM (current_date + 4)::timestamptz)::bigint,
                     extract(epoch FROM (current_date + 5)::timestamptz)::bigint)$$,
     'the imported epoch set maintained by pg_partmgr: the new child continues pg_partman''s names, bounds in seconds');
+
+-- a sub-partitioned set made by pg_partman 4.7: ids by ten, each child by day
+CREATE TABLE public.tap_ps (id bigint NOT NULL, ts timestamptz NOT NULL) PARTITION BY RANGE (id);
+SELECT partman.create_parent('public.tap_ps', 'id', 'native', '10', p_premake => 1,
+                             p_start_partition => '0');
+SELECT partman.create_sub_parent('public.tap_ps', 'ts', 'native', 'daily', p_native_check => 'yes',
+                                 p_premake => 1);
+CREATE TEMP TABLE tap_imp_s AS
+    SELECT i.* FROM partman.part_config c,
+           LATERAL partmgr.import_partman_config('partman', c.parent_table) i
+     WHERE c.parent_table LIKE 'public.tap_ps%';
+SELECT results_eq($$SELECT parent_table, imported FROM tap_imp_s ORDER BY 1$$,
+    $$VALUES ('public.tap_ps'::text, true), ('public.tap_ps_p0', true), ('public.tap_ps_p10', true)$$,
+    'a sub-partitioned set from pg_partman 4.7 is imported with each of its sub-sets');
+SELECT results_eq($$SELECT sub_control, sub_partition_interval, sub_partition_type, sub_premake
+                      FROM partmgr.part_config_sub WHERE sub_parent = 'public.tap_ps'$$,
+    $$VALUES ('ts'::text, '1 day'::text, 'range'::text, 1)$$,
+    'with its part_config_sub row (pg_partman 4''s ''native'' type read as range, ''daily'' as 1 day)');
+INSERT INTO public.tap_ps VALUES (15, now());
+SELECT partmgr.run_maintenance('public.tap_ps');
+SELECT results_eq($$SELECT c.relkind::text, p.partition_interval
+                      FROM pg_class c, partmgr.part_config p
+                     WHERE c.oid = 'public.tap_ps_p20'::regclass AND p.parent_table = 'public.tap_ps_p20'$$,
+    $$VALUES ('p'::text, '1 day'::text)$$,
+    'the imported set''s next child is made a sub-parent and registered, as pg_partman would');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -1,0 +1,286 @@
+/*-------------------------------------------------------------------------
+ *
+ * api_sub.c
+ *	  Sub-partitioning: create_sub_parent() (and its pg_partman 5.4 name
+ *	  create_sub_partition()) and stop_sub_partition().
+ *
+ * A sub-partitioned set has a row in partmgr.part_config_sub that says how
+ * each of its children is partitioned in turn.  Every child made from then
+ * on is created partitioned and registered as a set of its own (see
+ * execute.c and setup.c); create_sub_parent() recreates the children that
+ * exist.  A child that holds rows is not dropped, unlike pg_partman's: it
+ * is detached and renamed, and a NOTICE names it, so that its rows can be
+ * moved back with partition_data_*(p_source_table => ...).
+ *
+ * Locks: the set's advisory lock without waiting; then, to take the old
+ * children out, the parent, its default partition and each child ACCESS
+ * EXCLUSIVE, conditionally and bounded by pg_partmgr.lock_timeout (55P03
+ * when not granted); then those each new child needs (execute.c).
+ * Everything happens in the caller's transaction.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/api_sub.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/namespace.h"
+#include "catalog/partition.h"
+#include "catalog/pg_class.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/timestamp.h"
+
+#include "api.h"
+#include "bounds.h"
+#include "catalog.h"
+#include "config.h"
+#include "contents.h"
+#include "ddl.h"
+#include "execute.h"
+#include "maintenance.h"
+#include "setup.h"
+#include "spi_util.h"
+
+PG_FUNCTION_INFO_V1(pg_partmgr_create_sub_parent);
+PG_FUNCTION_INFO_V1(pg_partmgr_stop_sub_partition);
+
+/*
+ * check_sub_interval
+ *		pg_partman's rule for a sub-set keyed like its parent set (both by
+ *		time, or both by plain integers): its interval is smaller than the
+ *		parent's, and not a week inside anything longer (weeks do not divide
+ *		months or years).
+ */
+static void
+check_sub_interval(const PartmgrSet *set, const PartmgrCreateArgs *a)
+{
+	Oid			type = get_atttype(set->parent_oid, get_attnum(set->parent_oid, a->control));
+	PartmgrAxis axis;
+	PartmgrStep step;
+	PartmgrKeyKind kind;
+	PartmgrErrorContext ctx;
+
+	if (a->encoder != NULL)
+		kind = PARTMGR_KEY_TIME;
+	else if (!partmgr_key_kind_for_type(type, &kind))
+		return;					/* create_parent says what is wrong */
+	if (strcmp(a->epoch, "none") != 0)
+		kind = PARTMGR_KEY_TIME;
+	if (kind != set->axis.kind || strcmp(a->type, "list") == 0)
+		return;
+
+	partmgr_axis_init(&axis, kind == PARTMGR_KEY_TIME ? TIMESTAMPTZOID : type, a->zone);
+	partmgr_context_push(&ctx, "argument %s", "p_interval");
+	partmgr_step_parse(&axis, a->interval, "partition interval", &step);
+	partmgr_context_pop(&ctx);
+	if (kind == PARTMGR_KEY_ID ? step.id >= set->step.id :
+		DatumGetInt32(DirectFunctionCall2(interval_cmp, IntervalPGetDatum(&step.time),
+										   IntervalPGetDatum((Interval *) &set->step.time))) >= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("sub-partition interval \"%s\" is not smaller than the interval \"%s\" of \"%s\"",
+						a->interval, set->interval_text, set->key)));
+	if (kind == PARTMGR_KEY_TIME &&
+		((step.time.month == 0 && step.time.day == 7 && step.time.time == 0 &&
+		  (set->step.time.month > 0 || set->step.time.day > 7)) ||
+		 (a->trunc_unit != NULL && pg_strcasecmp(a->trunc_unit, "week") == 0)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("weekly sub-partitions of \"%s\" are not supported", set->key),
+				 errdetail("Weeks do not divide months or years: a week would straddle two children of the parent.")));
+}
+
+/*
+ * take_out_child
+ *		Make room for the partitioned child that replaces a plain one: an
+ *		empty child is dropped; one that holds rows is detached and renamed
+ *		<name>_presub (cut to fit), and a NOTICE says where its rows are.
+ *		The caller holds the parent and its default partition.
+ */
+static void
+take_out_child(const PartmgrSet *set, const PartmgrChild *child)
+{
+	char	   *kept;
+
+	partmgr_lock_relation(child->relid, AccessExclusiveLock);
+	if (!partmgr_child_has_rows(child))
+	{
+		partmgr_spi_utility(partmgr_ddl_drop_table(child->schema, child->name, false));
+		return;
+	}
+	kept = partmgr_name_with_suffix(child->name, "_presub");
+	if (OidIsValid(get_relname_relid(kept, get_namespace_oid(child->schema, false))))
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_TABLE),
+				 errmsg("cannot keep the rows of \"%s\" in \"%s\": that table exists",
+						quote_qualified_identifier(child->schema, child->name),
+						quote_qualified_identifier(child->schema, kept)),
+				 errhint("Rename or drop %s, then call create_sub_parent again.",
+						 quote_qualified_identifier(child->schema, kept))));
+	partmgr_spi_utility(partmgr_ddl_detach(set, child->schema, child->name, ""));
+	partmgr_spi_utility(partmgr_ddl_rename_table(child->schema, child->name, kept));
+	ereport(NOTICE,
+			(errmsg("rows of child \"%s\" of \"%s\" are kept in table \"%s\"",
+					quote_qualified_identifier(child->schema, child->name), set->key,
+					quote_qualified_identifier(child->schema, kept)),
+			 errhint("Move them into the set with SELECT partmgr.partition_data_%s(%s, p_source_table => %s), then drop that table.",
+					 set->axis.kind == PARTMGR_KEY_TIME ? "time" : "id",
+					 quote_literal_cstr(set->key),
+					 quote_literal_cstr(psprintf("%s.%s", child->schema, kept)))));
+}
+
+/*
+ * pg_partmgr_create_sub_parent
+ *		create_sub_parent(p_top_parent, p_control, p_interval, p_type,
+ *		p_default_table, p_declarative_check, p_constraint_cols, p_premake,
+ *		p_start_partition, p_epoch, p_jobmon, p_date_trunc_interval,
+ *		p_control_not_null, p_time_encoder, p_time_decoder): see the file
+ *		header.  Every child is recreated partitioned and registered with
+ *		the given settings (p_start_partition as its start), the set's
+ *		template table and time zone.  Returns true.
+ */
+Datum
+pg_partmgr_create_sub_parent(PG_FUNCTION_ARGS)
+{
+	static const int required[] = {0, 1, 2, 3, 4, 7, 9, 10, 12};
+	static const char *const names[] = {"p_top_parent", "p_control", "p_interval",
+		"p_type", "p_default_table", "p_declarative_check", "p_constraint_cols",
+		"p_premake", "p_start_partition", "p_epoch", "p_jobmon",
+	"p_date_trunc_interval", "p_control_not_null"};
+	char	   *top = partmgr_text_arg(fcinfo, 0, "p_top_parent");
+	char	   *check = partmgr_text_arg_or_null(fcinfo, 5);
+	PartmgrSubSpec spec;
+	PartmgrCreateArgs *a = &spec.args;
+	PartmgrSet *set;
+	PartmgrTree *tree;
+	PartmgrPlan *plan;
+	List	   *recreate = NIL;
+	ListCell   *lc;
+
+	for (int i = 0; i < lengthof(required); i++)
+		partmgr_require_arg(fcinfo, required[i], names[required[i]]);
+	if (check == NULL || pg_strcasecmp(check, "yes") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("create_sub_parent recreates every child of \"%s\" as a partitioned table",
+						top),
+				 errdetail("A table cannot be made partitioned once it exists. Children that hold rows are detached and kept under a new name; empty ones are dropped."),
+				 errhint("Pass p_declarative_check => 'yes' to go ahead.")));
+
+	memset(&spec, 0, sizeof(spec));
+	a->control = partmgr_text_arg(fcinfo, 1, "p_control");
+	a->interval = partmgr_text_arg(fcinfo, 2, "p_interval");
+	a->type = partmgr_text_arg(fcinfo, 3, "p_type");
+	a->with_default = PG_GETARG_BOOL(4);
+	a->constraint_cols = partmgr_text_array_arg(fcinfo, 6);
+	a->premake = PG_GETARG_INT32(7);
+	a->start = partmgr_text_arg_or_null(fcinfo, 8);
+	a->epoch = partmgr_text_arg(fcinfo, 9, "p_epoch");
+	a->jobmon = PG_GETARG_BOOL(10);
+	a->trunc_unit = partmgr_text_arg_or_null(fcinfo, 11);
+	a->control_not_null = PG_GETARG_BOOL(12);
+	a->encoder = partmgr_text_arg_or_null(fcinfo, 13);
+	a->decoder = partmgr_text_arg_or_null(fcinfo, 14);
+	a->automatic = "on";
+	/* part_config_sub's defaults for what create_sub_parent takes no parameter for */
+	spec.retention_keep_index = true;
+	spec.retention_keep_table = true;
+	spec.optimize_constraint = 30;
+	spec.constraint_valid = true;
+	spec.ignore_default_data = true;
+	spec.maintenance_order_isnull = true;
+
+	SPI_connect();
+	set = partmgr_config_load_table(top);
+	partmgr_check_owner(set->parent_oid, set->key);
+	partmgr_lock_set_or_raise(set->parent_oid, set->key);
+	if (partmgr_sub_spec_load(set->key) != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_OBJECT),
+				 errmsg("partition set \"%s\" is sub-partitioned already", set->key),
+				 errhint("Call partmgr.stop_sub_partition(%s) first to change how new children are partitioned.",
+						 quote_literal_cstr(set->key))));
+	if (get_attnum(set->parent_oid, a->control) == InvalidAttrNumber)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("column \"%s\" of table \"%s\" does not exist", a->control, set->key)));
+	a->zone = set->axis.zone_name;
+	check_sub_interval(set, a);
+	/* every sub-set uses the set's template (pg_partman) */
+	a->template_table = set->template_table ? set->template_table : "false";
+	partmgr_sub_spec_insert(set->key, &spec);
+
+	/* take out the plain children, then create each range again, partitioned */
+	tree = partmgr_read_tree(set);
+	for (int i = 0; i < tree->nchildren; i++)
+	{
+		PartmgrChild *child = &tree->children[i];
+
+		if (child->relkind == RELKIND_PARTITIONED_TABLE)
+		{
+			PartmgrParentInfo info;
+			PartmgrSubLimits within = {set->control, child->lower, child->upper};
+
+			partmgr_read_parent(child->relid, &info);
+			if (info.nkeys != 1 || info.key_attnum != get_attnum(child->relid, a->control))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_TABLE_DEFINITION),
+						 errmsg("child \"%s\" of \"%s\" is partitioned by another key than column \"%s\"",
+								quote_qualified_identifier(child->schema, child->name),
+								set->key, a->control)));
+			if (partmgr_config_load(partmgr_table_key(child->relid), true) == NULL)
+				(void) partmgr_create_sub_set(&spec, partmgr_table_key(child->relid), a->start,
+											  set->strategy == PARTITION_STRATEGY_RANGE ?
+											  &within : NULL);
+			continue;
+		}
+		if (recreate == NIL)
+		{
+			partmgr_lock_relation(set->parent_oid, AccessExclusiveLock);
+			if (OidIsValid(tree->default_oid))
+				partmgr_lock_relation(tree->default_oid, AccessExclusiveLock);
+		}
+		take_out_child(set, child);
+		recreate = lappend(recreate, child);
+	}
+
+	plan = partmgr_plan_new(set, partmgr_read_tree(set));
+	plan->sub_start = a->start;
+	foreach(lc, recreate)
+	{
+		PartmgrChild *child = (PartmgrChild *) lfirst(lc);
+
+		(void) partmgr_plan_add_child(plan, child->lower, child->upper);
+	}
+	(void) partmgr_execute_or_raise(plan, "create_sub_parent", NULL);
+	SPI_finish();
+	PG_RETURN_BOOL(true);
+}
+
+/*
+ * pg_partmgr_stop_sub_partition
+ *		stop_sub_partition(p_parent_table, p_jobmon): new children of the
+ *		set are no longer partitioned in turn; the sub-sets that exist stay
+ *		as they are.  False when the set was not sub-partitioned.
+ */
+Datum
+pg_partmgr_stop_sub_partition(PG_FUNCTION_ARGS)
+{
+	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
+	PartmgrSet *set;
+	bool		stopped;
+
+	SPI_connect();
+	set = partmgr_config_load_table(table);
+	partmgr_check_owner(set->parent_oid, set->key);
+	stopped = partmgr_sub_spec_delete(set->key);
+	SPI_finish();
+	PG_RETURN_BOOL(stopped);
+}

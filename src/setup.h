@@ -1,0 +1,35 @@
+/*-------------------------------------------------------------------------
+ *
+ * setup.h
+ *	  Register a partition set (create_parent's work).
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/setup.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PARTMGR_SETUP_H
+#define PARTMGR_SETUP_H
+
+#include "config.h"
+#include "pg_partmgr.h"
+
+/* The range a sub-parent covers in its parent, keyed by control. */
+typedef struct PartmgrSubLimits
+{
+	const char *control;
+	PartmgrPoint lower;
+	PartmgrPoint upper;
+} PartmgrSubLimits;
+
+extern void partmgr_check_owner(Oid relid, const char *name);
+extern void partmgr_setup_init(void);
+extern PartmgrSet *partmgr_create_set(const PartmgrCreateArgs *args,
+									  const PartmgrSubLimits *within);
+extern PartmgrSet *partmgr_create_sub_set(const PartmgrSubSpec *spec, const char *table,
+										  const char *start, const PartmgrSubLimits *within);
+
+#endif							/* PARTMGR_SETUP_H */
