@@ -273,7 +273,7 @@ pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 	args.zone = partmgr_text_arg(fcinfo, zone_arg, "p_time_zone");
 
 	SPI_connect();
-	(void) partmgr_create_set(&args, NULL);
+	(void) partmgr_create_set(&args, NULL, "create_parent");
 	SPI_finish();
 	PG_RETURN_BOOL(true);
 }

@@ -617,6 +617,19 @@ assess_set(void *arg)
 		h->runs_out_at = now + (TimestampTz) (h->intervals_left * per_interval);
 		h->have_runs_out = true;
 	}
+	if (set->has_limits && last != NULL &&
+		(last->upper >= set->limit_upper ||
+		 (set->axis.kind == PARTMGR_KEY_TIME &&
+		  (partmgr_point_now(&set->axis, now) < set->limit_lower ||
+		   partmgr_point_now(&set->axis, now) >= set->limit_upper))))
+	{
+		/*
+		 * a sub-set whose children reach the end of the range its table
+		 * covers, or whose range does not hold the current time: nothing is
+		 * missing ahead
+		 */
+		h->have_left = false;
+	}
 	if (last == NULL)
 		reason(h, "critical", "no child");
 	else if (h->have_left && h->intervals_left < (set->axis.kind == PARTMGR_KEY_TIME ? 0 : 1))

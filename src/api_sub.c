@@ -238,7 +238,7 @@ pg_partmgr_create_sub_parent(PG_FUNCTION_ARGS)
 			if (partmgr_config_load(partmgr_table_key(child->relid), true) == NULL)
 				(void) partmgr_create_sub_set(&spec, partmgr_table_key(child->relid), a->start,
 											  set->strategy == PARTITION_STRATEGY_RANGE ?
-											  &within : NULL);
+											  &within : NULL, "create_sub_parent");
 			continue;
 		}
 		if (recreate == NIL)

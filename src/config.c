@@ -29,6 +29,7 @@
 #include "executor/spi.h"
 #include "parser/parse_func.h"
 #include "storage/proc.h"
+#include "utils/memutils.h"
 #include "nodes/pg_list.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -696,9 +697,6 @@ partmgr_sub_spec_load(const char *key)
 	a->encoder = partmgr_spi_text(0, 24);
 	a->decoder = partmgr_spi_text(0, 25);
 	a->zone = partmgr_spi_text(0, 26);
-	/* no template: the sub-set gets none rather than one of its own */
-	if (a->template_table == NULL)
-		a->template_table = "false";
 	return spec;
 }
 
@@ -836,15 +834,43 @@ partmgr_config_set_full(const char *key)
 }
 
 
-/* Whether part_config has a row for the set. */
-bool
-partmgr_config_exists(const char *key)
-{
-	static const char *const sql =
-	"SELECT 1 FROM partmgr.part_config WHERE parent_table = $1";
-	Oid			types[1] = {TEXTOID};
-	Datum		values[1];
+/*
+ * Sets forgotten in this transaction because retention or undo took their
+ * table out of the set above (see work_forget_sub_sets in execute.c): a run
+ * over many sets that listed them before skips them.  Kept for the
+ * transaction that forgot them.
+ */
+static LocalTransactionId forgotten_lxid = InvalidLocalTransactionId;
+static List *forgotten = NIL;
 
-	values[0] = CStringGetTextDatum(key);
-	return partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT) > 0;
+void
+partmgr_config_note_forgotten(List *keys)
+{
+	MemoryContext caller;
+	ListCell   *lc;
+
+	if (forgotten_lxid != MyProc->lxid)
+	{
+		forgotten = NIL;		/* freed with its transaction's memory */
+		forgotten_lxid = MyProc->lxid;
+	}
+	caller = MemoryContextSwitchTo(TopTransactionContext);
+	foreach(lc, keys)
+		forgotten = lappend(forgotten, pstrdup((char *) lfirst(lc)));
+	MemoryContextSwitchTo(caller);
+}
+
+bool
+partmgr_config_was_forgotten(const char *key)
+{
+	ListCell   *lc;
+
+	if (forgotten_lxid != MyProc->lxid)
+		return false;
+	foreach(lc, forgotten)
+	{
+		if (strcmp((char *) lfirst(lc), key) == 0)
+			return true;
+	}
+	return false;
 }

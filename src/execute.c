@@ -255,6 +255,7 @@ typedef struct ActionContext
 {
 	const PartmgrPlan *plan;
 	const PartmgrAction *action;
+	const char *run_by;			/* who runs the plan (maintenance_log) */
 	uint64		rows;			/* rows the action moved */
 	const char *rows_from;		/* where they came from */
 	const char *note;			/* what else the log row should say */
@@ -547,17 +548,21 @@ retire_statements(const PartmgrAction *action)
  *		A child that is partitioned itself leaves the set with the sets
  *		registered for it and below it: their configuration goes (as
  *		pg_partman's retention and undo do), whether the tables are dropped
- *		or kept.
+ *		or kept.  Listed before the detach, so that it runs with our rights,
+ *		not the owner's.
  */
 static void
 work_forget_sub_sets(PartmgrActionWork *work, Oid child)
 {
 	List	   *keys;
+	PartmgrWorkStatement *stmt;
 
 	if (get_rel_relkind(child) != RELKIND_PARTITIONED_TABLE)
 		return;
 	keys = partmgr_sub_parents_below(child);
-	work_sql(work, partmgr_ddl_forget_sets(keys), false)->kind = PARTMGR_STMT_FORGET;
+	stmt = work_sql(work, partmgr_ddl_forget_sets(keys), false);
+	stmt->kind = PARTMGR_STMT_FORGET;
+	stmt->keys = keys;
 }
 
 /*
@@ -926,8 +931,8 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 				work_lock(work, default_oid, AccessExclusiveLock);
 			work_lock(work, action->relid, AccessExclusiveLock);
 			work_referencing_tables(work, action->relid);
-			work_sql(work, partmgr_ddl_detach(set, action->schema, action->name, ""), true);
 			work_forget_sub_sets(work, action->relid);
+			work_sql(work, partmgr_ddl_detach(set, action->schema, action->name, ""), true);
 			foreach(lc, retire_statements(action))
 				work_sql(work, (char *) lfirst(lc), true);
 			break;
@@ -935,9 +940,9 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 		case PARTMGR_ACTION_FINALIZE_DETACH:
 			work_lock(work, set->parent_oid, ShareUpdateExclusiveLock);
 			work_lock(work, action->relid, AccessExclusiveLock);
+			work_forget_sub_sets(work, action->relid);
 			work_sql(work, partmgr_ddl_detach(set, action->schema, action->name, " FINALIZE"),
 					 true);
-			work_forget_sub_sets(work, action->relid);
 			foreach(lc, retire_statements(action))
 				work_sql(work, (char *) lfirst(lc), true);
 			break;
@@ -1039,10 +1044,11 @@ execute_action(void *arg)
 			case PARTMGR_STMT_SUB_SET:
 				if (partmgr_sub_set_hook == NULL)
 					elog(ERROR, "pg_partmgr: no way to register a sub-partition set");
-				partmgr_sub_set_hook(ctx->plan, action);
+				partmgr_sub_set_hook(ctx->plan, action, ctx->run_by);
 				break;
 			case PARTMGR_STMT_FORGET:
 				(void) partmgr_spi_exec(stmt->sql, 0, NULL, NULL, NULL, false, SPI_OK_DELETE);
+				partmgr_config_note_forgotten(stmt->keys);
 				break;
 			case PARTMGR_STMT_MOVE:
 			case PARTMGR_STMT_COPY:
@@ -1166,6 +1172,7 @@ partmgr_execute_plan(const PartmgrPlan *plan, const char *run_by,
 
 		ctx.plan = plan;
 		ctx.action = (const PartmgrAction *) lfirst(lc);
+		ctx.run_by = run_by;
 		if (ctx.action->kind == PARTMGR_ACTION_RETIRE_CHILD &&
 			ctx.action->retire.concurrently)
 		{
@@ -1266,6 +1273,7 @@ partmgr_retire_concurrently(const PartmgrPlan *plan, const PartmgrAction *action
 	ErrorData  *edata = NULL;
 	char	   *saved_timeout = pstrdup(GetConfigOption("lock_timeout", false, false));
 	volatile bool detached = false;
+	List	   *forget;
 	ListCell   *lc;
 
 	GetUserIdAndSecContext(&save_userid, &save_sec_context);
@@ -1281,12 +1289,18 @@ partmgr_retire_concurrently(const PartmgrPlan *plan, const PartmgrAction *action
 		StartTransactionCommand();
 		SPI_connect();
 		PushActiveSnapshot(GetTransactionSnapshot());
-		if (get_rel_relkind(action->relid) == RELKIND_PARTITIONED_TABLE)
-			(void) partmgr_spi_exec(partmgr_ddl_forget_sets(partmgr_sub_parents_below(action->relid)),
-									0, NULL, NULL, NULL, false, SPI_OK_DELETE);
+		forget = get_rel_relkind(action->relid) == RELKIND_PARTITIONED_TABLE ?
+			partmgr_sub_parents_below(action->relid) : NIL;
 		foreach(lc, retire_statements(action))
 			partmgr_spi_utility((char *) lfirst(lc));
 		SetUserIdAndSecContext(save_userid, save_sec_context);
+		if (forget != NIL)
+		{
+			/* with our rights: the owner need not be allowed to change them */
+			(void) partmgr_spi_exec(partmgr_ddl_forget_sets(forget), 0, NULL, NULL, NULL,
+									false, SPI_OK_DELETE);
+			partmgr_config_note_forgotten(forget);
+		}
 		partmgr_log_action(set->key, run_by, partmgr_action_name(action),
 						   quote_qualified_identifier(action->schema, action->name),
 						   partmgr_action_bounds(plan, action), started,

@@ -56,6 +56,7 @@ typedef struct PartmgrWorkStatement
 	bool		as_owner;		/* the worker runs it as the parent's owner */
 	PartmgrStatementKind kind;
 	const char *rows_from;		/* MOVE, COPY, DELETE: the source */
+	List	   *keys;			/* FORGET: the sets */
 } PartmgrWorkStatement;
 
 typedef struct PartmgrActionWork
@@ -76,7 +77,8 @@ extern bool partmgr_in_worker;
  * its first children (setup.c sets it at load: registering is
  * create_parent's work, a layer above this one).
  */
-typedef void (*PartmgrSubSetHook) (const PartmgrPlan *plan, const PartmgrAction *action);
+typedef void (*PartmgrSubSetHook) (const PartmgrPlan *plan, const PartmgrAction *action,
+								   const char *run_by);
 extern PartmgrSubSetHook partmgr_sub_set_hook;
 
 extern void partmgr_lock_relation(Oid relid, LOCKMODE mode);

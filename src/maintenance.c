@@ -373,21 +373,23 @@ plan_and_execute_set(void *arg)
 	PartmgrPlan *plan;
 
 	partmgr_set_context_push(&ctx, run->key);
-	if (run->read != NULL && !OidIsValid(partmgr_resolve_table(run->key, true)) &&
-		!partmgr_config_exists(run->key))
-	{
-		/* a sub-set that retention of the set above took out in this run */
-		run->outcome->skipped = true;
-		partmgr_context_pop(&ctx);
-		return;
-	}
-	if (run->read != NULL)
+	if (run->read != NULL && !partmgr_config_was_forgotten(run->key))
 	{
 		run->set = run->read;
 		partmgr_config_bind(run->set);
 	}
-	else
-		run->set = partmgr_config_load(run->key, false);
+	else if (run->read == NULL)
+		run->set = partmgr_config_load(run->key, true);
+	if (run->set == NULL)
+	{
+		/*
+		 * forgotten since the run listed it: a sub-set whose table retention
+		 * of the set above took out
+		 */
+		run->outcome->skipped = true;
+		partmgr_context_pop(&ctx);
+		return;
+	}
 	if (run->set->undo_in_progress)
 	{
 		ereport(NOTICE,

@@ -237,11 +237,13 @@ template_for(const PartmgrParentInfo *parent, const char *given)
  *		ATTACH) and its default partition.  within, when given, is the
  *		range the table will cover in its own parent (a sub-parent made
  *		before it is attached): the set's children stay inside it when they
- *		are keyed by the same column.  The caller is connected to SPI.
- *		Returns the set as registered.
+ *		are keyed by the same column.  run_by names the caller in the
+ *		maintenance log.  The caller is connected to SPI.  Returns the set
+ *		as registered.
  */
 PartmgrSet *
-partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within)
+partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within,
+				   const char *run_by)
 {
 	static const char *const types[] = {"range", "list", NULL};
 	static const char *const epochs[] = {"none", "seconds", "milliseconds",
@@ -386,7 +388,7 @@ partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within)
 														 a->start != NULL, start,
 														 a->with_default,
 														 GetCurrentTransactionStartTimestamp()),
-									"create_parent", NULL);
+									run_by, NULL);
 	return set;
 }
 
@@ -401,7 +403,7 @@ partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within)
  *		or not at all.
  */
 static void
-register_sub_set(const PartmgrPlan *plan, const PartmgrAction *action)
+register_sub_set(const PartmgrPlan *plan, const PartmgrAction *action, const char *run_by)
 {
 	PartmgrSubLimits within;
 
@@ -411,7 +413,7 @@ register_sub_set(const PartmgrPlan *plan, const PartmgrAction *action)
 	(void) partmgr_create_sub_set(plan->sub, psprintf("%s.%s", action->schema, action->name),
 								  plan->sub_start,
 								  plan->set->strategy == PARTITION_STRATEGY_RANGE ?
-								  &within : NULL);
+								  &within : NULL, run_by);
 }
 
 /*
@@ -422,14 +424,14 @@ register_sub_set(const PartmgrPlan *plan, const PartmgrAction *action)
  */
 PartmgrSet *
 partmgr_create_sub_set(const PartmgrSubSpec *spec, const char *table, const char *start,
-					   const PartmgrSubLimits *within)
+					   const PartmgrSubLimits *within, const char *run_by)
 {
 	PartmgrCreateArgs args = spec->args;
 	PartmgrSet *set;
 
 	args.table = table;
 	args.start = start;
-	set = partmgr_create_set(&args, within);
+	set = partmgr_create_set(&args, within, run_by);
 	partmgr_sub_spec_apply(set->key, spec);
 	return set;
 }

@@ -28,8 +28,9 @@ typedef struct PartmgrSubLimits
 extern void partmgr_check_owner(Oid relid, const char *name);
 extern void partmgr_setup_init(void);
 extern PartmgrSet *partmgr_create_set(const PartmgrCreateArgs *args,
-									  const PartmgrSubLimits *within);
+									  const PartmgrSubLimits *within, const char *run_by);
 extern PartmgrSet *partmgr_create_sub_set(const PartmgrSubSpec *spec, const char *table,
-										  const char *start, const PartmgrSubLimits *within);
+										  const char *start, const PartmgrSubLimits *within,
+										  const char *run_by);
 
 #endif							/* PARTMGR_SETUP_H */

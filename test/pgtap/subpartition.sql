@@ -16,7 +16,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = warning;
 
-SELECT plan(77);
+SELECT plan(81);
 
 CREATE SCHEMA tap_sub;
 
@@ -164,9 +164,19 @@ SELECT ok(EXISTS (SELECT 1 FROM partmgr.plan_maintenance('tap_sub.ids') p, unnes
 SELECT is(tap_sub_kind('tap_sub.ids_p50'), '', 'and creates nothing');
 UPDATE partmgr.part_config SET premake = 2 WHERE parent_table = 'tap_sub.ids';
 
--- retention through levels: a dropped sub-parent takes its children and its set along
-SELECT is(partmgr.drop_partition_id('tap_sub.ids', 15, p_keep_table => false), 1,
-          'drop_partition_id drops the expired sub-parent');
+-- retention through levels: a dropped sub-parent takes its children and its set along;
+-- a run over every set skips the sub-set it listed before retention forgot it
+UPDATE partmgr.part_config SET retention = '15', retention_keep_table = false
+ WHERE parent_table = 'tap_sub.ids';
+SELECT lives_ok($$SELECT partmgr.run_maintenance()$$, 'run_maintenance of every set, with retention');
+UPDATE partmgr.part_config SET retention = NULL WHERE parent_table = 'tap_sub.ids';
+SELECT is((SELECT count(*)::int FROM partmgr.maintenance_log
+            WHERE parent_table = 'tap_sub.ids' AND action = 'drop partition'
+              AND object = 'tap_sub.ids_p0' AND outcome = 'done'), 1,
+          'retention drops the expired sub-parent');
+SELECT is((SELECT count(*)::int FROM partmgr.maintenance_log
+            WHERE parent_table = 'tap_sub.ids_p0' AND outcome <> 'done'), 0,
+          'and the run does not try to maintain its forgotten sub-set');
 SELECT is(tap_sub_kind('tap_sub.ids_p0') || tap_sub_kind('tap_sub.ids_p0_p21000101')
           || tap_sub_kind('tap_sub.ids_p0_default'), '', 'with its children and default partition');
 SELECT ok(NOT EXISTS (SELECT 1 FROM partmgr.part_config WHERE parent_table = 'tap_sub.ids_p0')
@@ -225,6 +235,9 @@ SELECT is(tap_sub_children('tap_sub.months_p21000101'),
 SELECT ok((SELECT sub_partition_set_full FROM partmgr.part_config
             WHERE parent_table = 'tap_sub.months_p21000101'),
           'and the sub-set is marked full');
+SELECT is((SELECT status || coalesce(': ' || reason, '') FROM partmgr.set_health()
+            WHERE parent_table = 'tap_sub.months_p21000101'), 'ok',
+          'health: a full sub-set has nothing missing ahead');
 SELECT ok(NOT (SELECT sub_partition_set_full FROM partmgr.part_config
                 WHERE parent_table = 'tap_sub.months'),
           'the top set is not');
@@ -267,6 +280,9 @@ SELECT is(tap_sub_children('tap_sub.nums_p100'),
 SELECT is((SELECT count(*)::int FROM ONLY tap_sub.nums_p100_default), 0, 'every row is in a child');
 SELECT ok((SELECT sub_partition_set_full FROM partmgr.part_config WHERE parent_table = 'tap_sub.nums_p100'),
           'and it is marked full');
+SELECT is((SELECT status || coalesce(': ' || reason, '') FROM partmgr.set_health()
+            WHERE parent_table = 'tap_sub.nums_p100'), 'ok',
+          'health: a full id sub-set whose last child holds rows is fine');
 -- undo of one sub-set: its rows leave, the top set stays
 CREATE TABLE tap_sub.nums_target (LIKE tap_sub.nums);
 SELECT is((SELECT rows_undone FROM partmgr.undo_partition('tap_sub.nums_p100', 'tap_sub.nums_target',
