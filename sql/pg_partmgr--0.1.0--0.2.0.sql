@@ -134,6 +134,11 @@ COMMENT ON COLUMN partmgr.part_config_ext.time_encoder IS
 COMMENT ON COLUMN partmgr.part_config_ext.time_decoder IS
     'Text or uuid keys: the function(text) giving the time a control column''s value stands for; NULL otherwise.';
 
+-- partition_data_async (pg_partman 5.3)
+ALTER TABLE partmgr.part_config_ext ADD COLUMN async_partitioning_in_progress text;
+COMMENT ON COLUMN partmgr.part_config_ext.async_partitioning_in_progress IS
+    'Lower bound of the child partition_data_async is filling, not attached yet (its rows are not visible through the parent until it is); NULL otherwise. Maintenance, partition_data and undo_partition leave the set alone meanwhile.';
+
 DROP FUNCTION partmgr.create_parent(text, text, text, text, text, int, text, boolean,
     text, text[], text, boolean, text, boolean, text);
 CREATE FUNCTION partmgr.create_parent(
@@ -285,3 +290,18 @@ CREATE FUNCTION partmgr.stop_sub_partition(
     AS 'MODULE_PATHNAME', 'pg_partmgr_stop_sub_partition';
 COMMENT ON FUNCTION partmgr.stop_sub_partition(text, boolean) IS
     'Stop partitioning new children of a set in turn (delete its part_config_sub row); existing sub-sets stay as they are. False if the set was not sub-partitioned.';
+
+CREATE PROCEDURE partmgr.partition_data_async(
+    p_parent_table text,
+    p_loop_count int DEFAULT NULL,
+    p_interval text DEFAULT NULL,
+    p_lock_wait int DEFAULT 0,
+    p_lock_wait_tries int DEFAULT 10,
+    p_wait int DEFAULT 1,
+    p_order text DEFAULT 'ASC',
+    p_ignored_columns text[] DEFAULT NULL,
+    p_quiet boolean DEFAULT false)
+    LANGUAGE C
+    AS 'MODULE_PATHNAME', 'pg_partmgr_partition_data_async';
+COMMENT ON PROCEDURE partmgr.partition_data_async(text, int, text, int, int, int, text, text[], boolean) IS
+    'Move rows out of the default partition in batches of p_interval, smaller than the partition interval, committing after each: each child is created unattached, filled batch by batch, then attached. Rows in transit are not visible through the parent.';

@@ -2,8 +2,8 @@
  *
  * api_data.c
  *	  SQL-callable functions that move rows: partition_data_time,
- *	  partition_data_id, partition_data_proc, undo_partition and
- *	  undo_partition_proc.
+ *	  partition_data_id, partition_data_proc, partition_data_async,
+ *	  undo_partition and undo_partition_proc.
  *
  * The functions move every batch in the caller's transaction; the
  * procedures commit after each batch (when called as a top-level CALL), so
@@ -43,17 +43,20 @@
 #include "utils/timestamp.h"
 
 #include "api.h"
+#include "bounds.h"
 #include "config.h"
 #include "ddl.h"
 #include "execute.h"
 #include "maintenance.h"
 #include "partition_data.h"
 #include "properties.h"
+#include "setup.h"
 #include "spi_util.h"
 
 PG_FUNCTION_INFO_V1(pg_partmgr_partition_data_time);
 PG_FUNCTION_INFO_V1(pg_partmgr_partition_data_id);
 PG_FUNCTION_INFO_V1(pg_partmgr_partition_data_proc);
+PG_FUNCTION_INFO_V1(pg_partmgr_partition_data_async);
 PG_FUNCTION_INFO_V1(pg_partmgr_undo_partition);
 PG_FUNCTION_INFO_V1(pg_partmgr_undo_partition_proc);
 
@@ -89,6 +92,23 @@ nonatomic_call(FunctionCallInfo fcinfo)
 {
 	return fcinfo->context != NULL && IsA(fcinfo->context, CallContext) &&
 		!castNode(CallContext, fcinfo->context)->atomic;
+}
+
+/*
+ * check_no_async
+ *		Refuse to move rows of a set while partition_data_async fills one of
+ *		its children, whose rows are out of sight meanwhile.
+ */
+static void
+check_no_async(const PartmgrSet *set)
+{
+	if (set->async_in_progress != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("partition_data_async is filling the child of \"%s\" from %s",
+						set->key, set->async_in_progress),
+				 errhint("Finish it first: CALL partmgr.partition_data_async('%s').",
+						 set->key)));
 }
 
 /*
@@ -154,6 +174,7 @@ partition_data(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 	{
 		set = partmgr_load_set_of_kind(table, kind, kind == PARTMGR_KEY_TIME ?
 									   "partition_data_id()" : "partition_data_time()");
+		check_no_async(set);
 		partmgr_lock_set_or_raise(set->parent_oid, set->key);
 		partmgr_data_move_init(set, partmgr_read_tree(set), source, batch_text,
 							   descending, ignored, &move);
@@ -245,12 +266,40 @@ undo_step(PartmgrSet *set, const PartmgrUndo *undo, const char *run_by, uint64 *
 	return true;
 }
 
+/*
+ * async_step
+ *		One step of partition_data_async (see partmgr_plan_async_step), with
+ *		the set read afresh, and its progress recorded in part_config_ext
+ *		with it.  False when the default partition holds no row.
+ */
+static bool
+async_step(const char *key, const PartmgrDataMove *move, const char *run_by, uint64 *rows,
+		   const char **child)
+{
+	PartmgrSet *set = partmgr_config_load(key, false);
+	PartmgrAsyncOutcome outcome;
+	PartmgrPoint lower;
+	PartmgrPlan *plan = partmgr_plan_async_step(set, partmgr_read_tree(set), move, &outcome,
+												&lower);
+
+	if (outcome == PARTMGR_ASYNC_NOTHING)
+		return false;
+	(void) partmgr_execute_or_raise(plan, run_by, rows);
+	if (outcome == PARTMGR_ASYNC_STARTED)
+		partmgr_config_set_async(set->key, partmgr_point_display(&set->axis, lower));
+	else if (outcome == PARTMGR_ASYNC_ATTACHED)
+		partmgr_config_set_async(set->key, NULL);
+	*child = partmgr_child_name(set, lower);
+	return true;
+}
+
 /* One batch of a procedure, run in a subtransaction to catch lock waits. */
 typedef struct ProcBatch
 {
 	PartmgrSet *set;
 	const PartmgrDataMove *move;	/* partition_data_proc */
 	const PartmgrUndo *undo;	/* undo_partition_proc */
+	const PartmgrDataMove *async;	/* partition_data_async */
 	const char *run_by;
 	bool		more;			/* there was something to do */
 	uint64		rows;
@@ -275,6 +324,9 @@ run_proc_batch(void *arg)
 		batch->more = data_batch(batch->set, batch->move, batch->run_by, 1, &done,
 								 &batch->rows, &batch->child);
 	}
+	else if (batch->async != NULL)
+		batch->more = async_step(batch->set->key, batch->async, batch->run_by, &batch->rows,
+								 &batch->child);
 	else
 		batch->more = undo_step(batch->set, batch->undo, batch->run_by, &batch->rows,
 								&batch->retired, &batch->child);
@@ -397,6 +449,7 @@ pg_partmgr_partition_data_proc(PG_FUNCTION_ARGS)
 	{
 		memset(&proto, 0, sizeof(proto));
 		proto.set = partmgr_config_load_table(table);
+		check_no_async(proto.set);
 		partmgr_data_move_init(proto.set, partmgr_read_tree(proto.set), source, batch_text,
 							   descending, ignored, &move);
 		proto.move = &move;
@@ -420,6 +473,85 @@ pg_partmgr_partition_data_proc(PG_FUNCTION_ARGS)
 }
 
 /*
+ * pg_partmgr_partition_data_async
+ *		PROCEDURE partmgr.partition_data_async(p_parent_table, p_loop_count,
+ *		p_interval, p_lock_wait, p_lock_wait_tries, p_wait, p_order,
+ *		p_ignored_columns, p_quiet) (pg_partman 5.3): rows out of the default
+ *		partition in batches narrower than a partition interval, committing
+ *		after each step.  The child of a range is created unattached, behind
+ *		a CHECK of its bound, filled batch by batch (its rows are out of
+ *		sight through the parent until it is attached), then attached with
+ *		the rows of its range that reached the default partition meanwhile.
+ *		part_config_ext.async_partitioning_in_progress says which child is
+ *		being filled, so that a call after a cancel or a crash goes on with
+ *		it; maintenance, partition_data and undo_partition leave the set
+ *		alone meanwhile.  p_loop_count counts the steps that moved rows.
+ */
+Datum
+pg_partmgr_partition_data_async(PG_FUNCTION_ARGS)
+{
+	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
+	int			loop_count = PG_ARGISNULL(1) ? 0 : PG_GETARG_INT32(1);
+	char	   *batch_text = partmgr_text_arg_or_null(fcinfo, 2);
+	int			lock_wait = PG_ARGISNULL(3) ? 0 : PG_GETARG_INT32(3);
+	int			lock_wait_tries = PG_ARGISNULL(4) ? 10 : PG_GETARG_INT32(4);
+	int			wait = PG_ARGISNULL(5) ? 1 : PG_GETARG_INT32(5);
+	bool		descending = is_descending(PG_ARGISNULL(6) ? "ASC" : partmgr_text_arg(fcinfo, 6, "p_order"));
+	List	   *ignored = partmgr_text_array_arg(fcinfo, 7);
+	bool		quiet = !PG_ARGISNULL(8) && PG_GETARG_BOOL(8);
+	bool		nonatomic = nonatomic_call(fcinfo);
+	ProcBatch	proto;
+	PartmgrDataMove move;
+	int64		rows_at_start = 0;
+	uint64		total;
+	int			retired;
+	int			saved_timeout;
+
+	if (!PG_ARGISNULL(1) && loop_count < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("p_loop_count must be at least 1, not %d", loop_count)));
+	if (wait < 0 || lock_wait < 0 || lock_wait_tries < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("p_wait, p_lock_wait and p_lock_wait_tries must not be negative")));
+
+	SPI_connect_ext(nonatomic ? SPI_OPT_NONATOMIC : 0);
+	saved_timeout = set_lock_wait(lock_wait);
+	PG_TRY();
+	{
+		memset(&proto, 0, sizeof(proto));
+		proto.set = partmgr_config_load_table(table);
+		partmgr_check_owner(proto.set->parent_oid, proto.set->key);
+		if (partmgr_sub_spec_load(proto.set->key) != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("partition_data_async does not fill children of the sub-partitioned set \"%s\"",
+							proto.set->key),
+					 errhint("Use partition_data_proc, which makes each child a sub-parent.")));
+		partmgr_async_init(proto.set, partmgr_read_tree(proto.set), batch_text, descending,
+						   ignored, &move);
+		proto.async = &move;
+		proto.run_by = "partition_data_async";
+		if (OidIsValid(move.source.relid))
+			rows_at_start = partmgr_count_rows(move.source.schema, move.source.name, true);
+		run_batches(&proto, nonatomic, loop_count, lock_wait_tries, wait, quiet,
+					rows_at_start, "partition_data_async", &total, &retired);
+	}
+	PG_FINALLY();
+	{
+		partmgr_lock_timeout = saved_timeout;
+	}
+	PG_END_TRY();
+	if (!quiet)
+		ereport(NOTICE,
+				(errmsg("partition_data_async: moved " UINT64_FORMAT " rows into \"%s\"",
+						total, proto.set->key)));
+	SPI_finish();
+	PG_RETURN_VOID();
+}
+
+/*
  * undo_setup
  *		Shared start of undo_partition and undo_partition_proc: load the set,
  *		check the target, and mark the set as being undone.
@@ -431,6 +563,7 @@ undo_setup(FunctionCallInfo fcinfo, const char *table, const char *target,
 {
 	PartmgrSet *set = partmgr_config_load_table(table);
 
+	check_no_async(set);
 	if (target == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),

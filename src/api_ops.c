@@ -215,12 +215,13 @@ dry_premake(void *arg)
 	PartmgrPlan *plan;
 
 	dry->set = partmgr_config_load(dry->out->key, false);
-	if (dry->set->undo_in_progress)
+	if (dry->set->undo_in_progress || dry->set->async_in_progress != NULL)
 	{
 		PlanRow    *row = palloc0(sizeof(PlanRow));
 
 		row->action = "maintain set";
-		row->note = "skipped: undo_partition is in progress";
+		row->note = dry->set->undo_in_progress ? "skipped: undo_partition is in progress" :
+			"skipped: partition_data_async is filling a child";
 		dry->out->rows = lappend(dry->out->rows, row);
 		dry->set = NULL;
 		return;
@@ -644,6 +645,9 @@ assess_set(void *arg)
 									  h->default_rows, run->exact ? "" : " (estimated)"));
 	if (h->expired > 0)
 		reason(h, "warning", psprintf("%d expired children not retired yet", h->expired));
+	if (set->async_in_progress != NULL)
+		reason(h, "warning", psprintf("partition_data_async is filling the child from %s: its rows are not visible until it is attached",
+									  set->async_in_progress));
 	if (facts != NULL && facts->error != NULL &&
 		(!h->have_last_run || facts->error_at > h->last_run))
 		reason(h, strcmp(facts->error_outcome, "failed") == 0 ? "critical" : "warning",

@@ -57,8 +57,8 @@
 "  LEFT JOIN partmgr.part_config_ext e ON e.parent_table = c.parent_table"
 
 /* [0]: the 0.1.0 objects, without part_config_ext's encoder columns; [1]: 0.2.0 on */
-#define LOAD_COLUMNS_0 LOAD_COLUMNS_WITH("NULL::text, NULL::text")
-#define LOAD_COLUMNS_1 LOAD_COLUMNS_WITH("e.time_encoder, e.time_decoder")
+#define LOAD_COLUMNS_0 LOAD_COLUMNS_WITH("NULL::text, NULL::text, NULL::text")
+#define LOAD_COLUMNS_1 LOAD_COLUMNS_WITH("e.time_encoder, e.time_decoder, e.async_partitioning_in_progress")
 
 static const char *const load_sql[2] = {
 	LOAD_COLUMNS_0 " WHERE c.parent_table = $1",
@@ -260,6 +260,7 @@ read_row(uint64 row)
 	set->maintenance_last_run = set->maintenance_last_run_isnull ? 0 : DatumGetTimestampTz(d);
 	set->time_encoder = partmgr_spi_text(row, 29);
 	set->time_decoder = partmgr_spi_text(row, 30);
+	set->async_in_progress = partmgr_spi_text(row, 31);
 	return set;
 }
 
@@ -873,4 +874,27 @@ partmgr_config_was_forgotten(const char *key)
 			return true;
 	}
 	return false;
+}
+
+/*
+ * partmgr_config_set_async
+ *		Record the lower bound of the child partition_data_async is filling
+ *		(NULL: none).
+ */
+void
+partmgr_config_set_async(const char *key, const char *child)
+{
+	static const char *const sql =
+	"UPDATE partmgr.part_config_ext SET async_partitioning_in_progress = $2"
+	" WHERE parent_table = $1";
+	Oid			types[2] = {TEXTOID, TEXTOID};
+	Datum		values[2];
+	char		nulls[2] = {' ', ' '};
+
+	values[0] = CStringGetTextDatum(key);
+	if (child != NULL)
+		values[1] = CStringGetTextDatum(child);
+	else
+		nulls[1] = 'n';
+	partmgr_spi_exec_cached(sql, 2, types, values, nulls, false, SPI_OK_UPDATE);
 }

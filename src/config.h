@@ -110,5 +110,6 @@ extern void partmgr_sub_spec_insert(const char *key, const PartmgrSubSpec *spec)
 extern void partmgr_sub_spec_apply(const char *key, const PartmgrSubSpec *spec);
 extern bool partmgr_sub_spec_delete(const char *key);
 extern void partmgr_config_set_full(const char *key);
+extern void partmgr_config_set_async(const char *key, const char *child);
 
 #endif							/* PARTMGR_CONFIG_H */

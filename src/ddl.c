@@ -944,3 +944,18 @@ partmgr_ddl_rename_table(const char *schema, const char *name, const char *new_n
 	return psprintf("ALTER TABLE %s RENAME TO %s", quote_qualified_identifier(schema, name),
 					quote_identifier(new_name));
 }
+
+/*
+ * partmgr_ddl_min_control_in
+ *		The smallest (descending: largest) key of one table within [lower,
+ *		upper), as partmgr_ddl_min_control.
+ */
+char *
+partmgr_ddl_min_control_in(const PartmgrSet *set, const char *schema, const char *name,
+						   bool descending, PartmgrPoint lower, PartmgrPoint upper)
+{
+	return extreme_key(set, descending,
+					   psprintf("(SELECT %s FROM %s WHERE %s) AS keys",
+								quote_identifier(set->control), only_rel(schema, name),
+								key_range_condition(set, lower, upper)));
+}

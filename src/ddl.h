@@ -121,4 +121,8 @@ extern char *partmgr_ddl_describe_sub_set(const char *schema, const char *name,
 extern char *partmgr_ddl_rename_table(const char *schema, const char *name,
 									  const char *new_name);
 
+extern char *partmgr_ddl_min_control_in(const PartmgrSet *set, const char *schema,
+										const char *name, bool descending,
+										PartmgrPoint lower, PartmgrPoint upper);
+
 #endif							/* PARTMGR_DDL_H */

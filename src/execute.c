@@ -805,6 +805,18 @@ work_create(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrActionW
 	PartmgrRowSource fills[2];
 	int			nfills = 0;
 
+	if (action->unattached)
+	{
+		/*
+		 * partition_data_async's child: made like any, behind the CHECK its
+		 * bound will say, and left unattached to be filled batch by batch
+		 */
+		work_create_table(work, plan, action->schema, action->name);
+		work_sql(work, partmgr_ddl_add_bound_check(set, action->schema, action->name,
+												   action->lower, action->upper), false);
+		work_give_to_owner(work, set, action->schema, action->name);
+		return;
+	}
 	work_lock(work, set->parent_oid, ShareUpdateExclusiveLock);
 	if (action->kind == PARTMGR_ACTION_CREATE_CHILD)
 	{
@@ -885,6 +897,27 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 
 		case PARTMGR_ACTION_FILL_STAGED:
 			work_fill_staged(plan, action, work);
+			break;
+
+		case PARTMGR_ACTION_ATTACH_CHILD:
+			/*
+			 * the rows of its range that reached the default partition
+			 * since the last batch, then the attach, which checks the
+			 * default partition under the same lock
+			 */
+			work_lock(work, set->parent_oid, ShareUpdateExclusiveLock);
+			default_oid = get_default_partition_oid(set->parent_oid);
+			if (OidIsValid(default_oid))
+				work_lock(work, default_oid, AccessExclusiveLock);
+			work_lock(work, action->relid, AccessExclusiveLock);
+			if (OidIsValid(action->from.relid))
+				work_move(work, set, &action->from, action->schema, action->name,
+						  action->lower, action->upper, false);
+			if (OidIsValid(default_oid))
+				work_read(work, default_oid, "ATTACH checks that it holds no row of the new range");
+			work_sql(work, partmgr_ddl_attach_range(set, action->schema, action->name,
+													action->lower, action->upper), true);
+			work_sql(work, partmgr_ddl_drop_bound_check(action->schema, action->name), true);
 			break;
 
 		case PARTMGR_ACTION_ADD_CONSTRAINTS:

@@ -397,6 +397,13 @@ plan_and_execute_set(void *arg)
 						run->key)));
 		run->outcome->skipped = true;
 	}
+	else if (run->set->async_in_progress != NULL)
+	{
+		ereport(NOTICE,
+				(errmsg("skipped partition set \"%s\": partition_data_async is filling its child from %s",
+						run->key, run->set->async_in_progress)));
+		run->outcome->skipped = true;
+	}
 	else if (!partmgr_try_lock_set(run->set->parent_oid))
 	{
 		ereport(NOTICE,

@@ -44,6 +44,7 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/timestamp.h"
 
 #include "bounds.h"
 #include "config.h"
@@ -299,15 +300,23 @@ partmgr_data_move_init(PartmgrSet *set, PartmgrTree *tree, const char *source_ta
  *		The smallest (descending: largest) key left in a table; false when
  *		it holds none.
  */
+static bool end_key_sql(const PartmgrSet *set, const char *sql, PartmgrPoint *key);
+
 static bool
 end_key(const PartmgrSet *set, const char *schema, const char *name, bool descending,
 		PartmgrPoint *key)
 {
+	return end_key_sql(set, partmgr_ddl_min_control(set, schema, name, descending), key);
+}
+
+/* The key a query for one (min/max) returns; false for NULL. */
+static bool
+end_key_sql(const PartmgrSet *set, const char *sql, PartmgrPoint *key)
+{
 	bool		isnull;
 	Datum		value;
 
-	partmgr_spi_exec(partmgr_ddl_min_control(set, schema, name, descending), 0, NULL,
-					 NULL, NULL, false, SPI_OK_SELECT);
+	partmgr_spi_exec(sql, 0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 	value = partmgr_spi_value(0, 1, &isnull);
 	if (isnull)
 		return false;
@@ -701,5 +710,100 @@ partmgr_plan_undo_step(PartmgrSet *set, PartmgrTree *tree, const PartmgrUndo *un
 		partmgr_plan_add_finalize(plan, &current);
 	else
 		partmgr_plan_add_retire(plan, &current, &undo->retire);
+	return plan;
+}
+
+/*
+ * partmgr_async_init
+ *		Prepare partition_data_async for a set: rows out of the default
+ *		partition, batch_text wide (NULL: one partition interval), which
+ *		may be narrower than the set's interval but not wider.
+ */
+void
+partmgr_async_init(PartmgrSet *set, PartmgrTree *tree, const char *batch_text,
+				   bool descending, List *ignored, PartmgrDataMove *move)
+{
+	partmgr_data_move_init(set, tree, NULL, NULL, descending, ignored, move);
+	if (batch_text == NULL)
+		return;
+	parse_batch(set, batch_text, &move->batch);
+	if (set->axis.kind == PARTMGR_KEY_ID ? move->batch.id > set->step.id :
+		DatumGetInt32(DirectFunctionCall2(interval_cmp, IntervalPGetDatum(&move->batch.time),
+										  IntervalPGetDatum(&set->step.time))) > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("batch interval \"%s\" is wider than the partition interval \"%s\" of \"%s\"",
+						batch_text, set->interval_text, set->key)));
+}
+
+/*
+ * partmgr_plan_async_step
+ *		The next step of partition_data_async (see api_data.c): with no
+ *		child in progress, create the child of the default partition's
+ *		first key (descending: last) unattached (*outcome STARTED, its lower
+ *		bound in *lower); with one, move the next batch of its range out of
+ *		the default partition into it (MOVED), or, when none is left, attach
+ *		it (ATTACHED).  An empty plan: the default partition holds no row.
+ */
+PartmgrPlan *
+partmgr_plan_async_step(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *move,
+						PartmgrAsyncOutcome *outcome, PartmgrPoint *lower)
+{
+	PartmgrPlan *plan = partmgr_plan_new(set, tree);
+	PartmgrPoint upper;
+	PartmgrPoint key;
+	PartmgrErrorContext ctx;
+	char	   *name;
+	Oid			relid;
+
+	plan->moving_data = true;
+	*outcome = PARTMGR_ASYNC_NOTHING;
+	if (set->async_in_progress == NULL)
+	{
+		if (!OidIsValid(move->source.relid) ||
+			!end_key(set, move->source.schema, move->source.name, move->descending, &key))
+			return plan;
+		*lower = new_slot(set, tree, key, &upper);
+		if (partmgr_plan_add_child(plan, *lower, upper) != PARTMGR_SLOT_ADDED)
+			elog(ERROR, "could not plan the child for a batch");
+		((PartmgrAction *) llast(plan->actions))->unattached = true;
+		*outcome = PARTMGR_ASYNC_STARTED;
+		return plan;
+	}
+
+	partmgr_context_push(&ctx, "async_partitioning_in_progress of partition set \"%s\"",
+						 set->key);
+	*lower = partmgr_point_parse(&set->axis, set->async_in_progress);
+	partmgr_context_pop(&ctx);
+	(void) new_slot(set, tree, *lower, &upper);
+	name = partmgr_child_name(set, *lower);
+	relid = get_relname_relid(name, get_rel_namespace(set->parent_oid));
+	if (!OidIsValid(relid) || get_rel_relispartition(relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("partition_data_async of \"%s\" was filling \"%s\", which is %s",
+						set->key, quote_qualified_identifier(set->parent_schema, name),
+						OidIsValid(relid) ? "attached" : "gone"),
+				 errhint("Clear it with UPDATE partmgr.part_config_ext SET async_partitioning_in_progress = NULL WHERE parent_table = '%s'.",
+						 set->key)));
+	if (OidIsValid(move->source.relid) &&
+		end_key_sql(set, partmgr_ddl_min_control_in(set, move->source.schema, move->source.name,
+													move->descending, *lower, upper),
+					&key))
+	{
+		PartmgrPoint from = *lower;
+		PartmgrPoint to = upper;
+
+		/* the batch next to the keys moved before, and what lies beyond */
+		if (move->descending)
+			from = Max(*lower, batch_end(set, &move->batch, key, true));
+		else
+			to = Min(upper, batch_end(set, &move->batch, key, false));
+		partmgr_plan_add_move(plan, &move->source, set->parent_schema, name, from, to);
+		*outcome = PARTMGR_ASYNC_MOVED;
+		return plan;
+	}
+	partmgr_plan_add_attach(plan, &move->source, set->parent_schema, name, relid, *lower, upper);
+	*outcome = PARTMGR_ASYNC_ATTACHED;
 	return plan;
 }

@@ -54,4 +54,20 @@ extern void partmgr_undo_init(PartmgrSet *set, const char *target_table,
 extern PartmgrPlan *partmgr_plan_undo_step(PartmgrSet *set, PartmgrTree *tree,
 										   const PartmgrUndo *undo);
 
+/* What a step of partition_data_async does. */
+typedef enum PartmgrAsyncOutcome
+{
+	PARTMGR_ASYNC_NOTHING,		/* the default partition holds no row */
+	PARTMGR_ASYNC_STARTED,		/* a child was made, unattached */
+	PARTMGR_ASYNC_MOVED,		/* a batch was moved into it */
+	PARTMGR_ASYNC_ATTACHED		/* it was attached */
+} PartmgrAsyncOutcome;
+
+extern void partmgr_async_init(PartmgrSet *set, PartmgrTree *tree, const char *batch_text,
+							   bool descending, List *ignored, PartmgrDataMove *move);
+extern PartmgrPlan *partmgr_plan_async_step(PartmgrSet *set, PartmgrTree *tree,
+											const PartmgrDataMove *move,
+											PartmgrAsyncOutcome *outcome,
+											PartmgrPoint *lower);
+
 #endif							/* PARTMGR_PARTITION_DATA_H */

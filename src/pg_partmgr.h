@@ -129,6 +129,9 @@ typedef struct PartmgrSet
 	char	   *template_table;
 	char	   *time_encoder;	/* part_config_ext: text/uuid keys, or NULL */
 	char	   *time_decoder;
+	char	   *async_in_progress;	/* part_config_ext: lower bound of the
+									 * unattached child partition_data_async
+									 * is filling, or NULL */
 	char	   *retention;
 	char	   *retention_schema;
 	List	   *constraint_cols;	/* List of char * */

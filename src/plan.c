@@ -217,6 +217,27 @@ partmgr_plan_add_fill_staged(PartmgrPlan *plan, const PartmgrRowSource *from,
 }
 
 /*
+ * partmgr_plan_add_attach
+ *		Append "attach the unattached child schema.name for [lower, upper),
+ *		moving in first the rows of that range from holds".
+ */
+void
+partmgr_plan_add_attach(PartmgrPlan *plan, const PartmgrRowSource *from, const char *schema,
+						const char *name, Oid relid, PartmgrPoint lower, PartmgrPoint upper)
+{
+	PartmgrAction *action = palloc0(sizeof(PartmgrAction));
+
+	action->kind = PARTMGR_ACTION_ATTACH_CHILD;
+	action->schema = pstrdup(schema);
+	action->name = pstrdup(name);
+	action->relid = relid;
+	action->from = *from;
+	action->lower = lower;
+	action->upper = upper;
+	plan->actions = lappend(plan->actions, action);
+}
+
+/*
  * partmgr_plan_add_on_child
  *		Append an action of the given kind on an existing child (constraint
  *		work); the caller fills in what it needs.
@@ -300,9 +321,11 @@ partmgr_action_name(const PartmgrAction *action)
 	switch (action->kind)
 	{
 		case PARTMGR_ACTION_CREATE_CHILD:
-			return "create partition";
+			return action->unattached ? "create unattached partition" : "create partition";
 		case PARTMGR_ACTION_CREATE_DEFAULT:
 			return "create default partition";
+		case PARTMGR_ACTION_ATTACH_CHILD:
+			return "attach partition";
 		case PARTMGR_ACTION_RETIRE_CHILD:
 			if (action->retire.schema != NULL)
 				return "detach partition and move it";
@@ -353,6 +376,8 @@ partmgr_action_verb(const PartmgrAction *action)
 			return "dropped constraints of";
 		case PARTMGR_ACTION_ALTER_CHILD:
 			return "altered";
+		case PARTMGR_ACTION_ATTACH_CHILD:
+			return "attached";
 	}
 	return NULL;				/* keep compiler quiet */
 }
@@ -399,6 +424,7 @@ partmgr_action_bounds(const PartmgrPlan *plan, const PartmgrAction *action)
 	}
 	if (action->kind != PARTMGR_ACTION_CREATE_CHILD &&
 		action->kind != PARTMGR_ACTION_RETIRE_CHILD &&
+		action->kind != PARTMGR_ACTION_ATTACH_CHILD &&
 		action->kind != PARTMGR_ACTION_MOVE_ROWS)
 		return NULL;
 	if (action->kind == PARTMGR_ACTION_MOVE_ROWS)
@@ -424,6 +450,7 @@ partmgr_action_describe(const PartmgrPlan *plan, const PartmgrAction *action)
 	switch (action->kind)
 	{
 		case PARTMGR_ACTION_CREATE_CHILD:
+		case PARTMGR_ACTION_ATTACH_CHILD:
 			return psprintf("partition %s of %s %s", table,
 							partmgr_key_display(plan->set->key),
 							partmgr_action_bounds(plan, action));

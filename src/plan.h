@@ -39,8 +39,11 @@ typedef enum PartmgrActionKind
 									 * child, NOT VALID */
 	PARTMGR_ACTION_VALIDATE_CONSTRAINT, /* validate one of them */
 	PARTMGR_ACTION_DROP_CONSTRAINTS,	/* drop derived CHECK constraints */
-	PARTMGR_ACTION_ALTER_CHILD	/* make a child's properties what the
+	PARTMGR_ACTION_ALTER_CHILD,	/* make a child's properties what the
 								 * set says */
+	PARTMGR_ACTION_ATTACH_CHILD /* attach a child made unattached, after
+								 * moving in the rows of its range the
+								 * default partition still holds */
 } PartmgrActionKind;
 
 /* Where rows come from and which columns travel (MOVE_ROWS, filled children). */
@@ -80,6 +83,8 @@ typedef struct PartmgrAction
 								 * MOVE_ROWS, FILL_STAGED: the source */
 	bool		staged;			/* CREATE_CHILD: attach to the plan's staging
 								 * table, for FILL_STAGED to fill */
+	bool		unattached;		/* CREATE_CHILD: leave it unattached, behind
+								 * its bound CHECK (partition_data_async) */
 	char	   *to_schema;		/* MOVE_ROWS: the target table */
 	char	   *to_name;
 	List	   *constraints;	/* ADD, VALIDATE, DROP_CONSTRAINTS: names */
@@ -136,6 +141,9 @@ extern PartmgrAction *partmgr_plan_add_on_child(PartmgrPlan *plan, PartmgrAction
 extern void partmgr_plan_add_retire(PartmgrPlan *plan, const PartmgrChild *child,
 									const PartmgrRetirement *retire);
 extern void partmgr_plan_add_finalize(PartmgrPlan *plan, const PartmgrChild *child);
+extern void partmgr_plan_add_attach(PartmgrPlan *plan, const PartmgrRowSource *from,
+									const char *schema, const char *name, Oid relid,
+									PartmgrPoint lower, PartmgrPoint upper);
 extern char *partmgr_child_name(const PartmgrSet *set, PartmgrPoint lower);
 extern const char *partmgr_action_name(const PartmgrAction *action);
 extern const char *partmgr_action_verb(const PartmgrAction *action);
