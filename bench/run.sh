@@ -46,6 +46,7 @@ if [ "$mode" = quick ]; then
 	W5_ROWS=100000      # W5 rows in the default partition
 	W6_SECS=4           # W6 pgbench duration of each leg
 	W6_TIMEOUT=2        # W6c statement_timeout of the maintenance session
+	W7_SETS=5           # W7 sub-partitioning: daily sets whose children become id sub-sets
 else
 	W1_SETS=200
 	W2_SMALL=100
@@ -56,6 +57,7 @@ else
 	W5_ROWS=1000000
 	W6_SECS=30
 	W6_TIMEOUT=10
+	W7_SETS=50
 fi
 W6_CLIENTS=4
 
@@ -465,6 +467,61 @@ else
 	echo "W5 partition_data: pg_partmgr not available yet"
 	echo "W5 check: pg_partman moved $((w5_default_pm - w5_left_pm)) rows into $w5_new_pm new children, $w5_left_pm left in the default, $w5_total_pm in the set (expected $W5_ROWS into $W5_DAYS, 0 left)"
 fi
+
+# ---------------------------------------------------------------- W7
+phase W7
+# sub-partitioning: W7_SETS daily sets (premake 4: 9 children), each child
+# turned into an id sub-set (interval 100000, premake 2: 3 children and a
+# default) by create_sub_parent, one transaction per set; then a row at
+# now() in each set, top premake 4 -> 6 and one run_maintenance(): two new
+# sub-parents per set, each registered with its children and default.
+echo
+fresh
+for e in pm pgm; do
+	create_sets "$e" w7 1 "$W7_SETS" w7_setup
+	q "bench_$e" -c "DO \$\$ BEGIN FOR i IN 1 .. $W7_SETS LOOP
+	                   EXECUTE format('ALTER TABLE w7.%I ALTER COLUMN id SET NOT NULL', 't' || lpad(i::text, 4, '0'));
+	                 END LOOP; END \$\$" >/dev/null
+done
+checkpoint
+w7_sub_pm="SELECT partman.create_sub_parent(p_top_parent => 'w7.t%s', p_control => 'id', p_type => 'native', p_interval => '100000', p_native_check => 'yes', p_premake => 2)"
+w7_sub_pgm="SELECT partmgr.create_sub_parent(p_top_parent => 'w7.t%s', p_control => 'id', p_interval => '100000', p_declarative_check => 'yes', p_premake => 2)"
+chunk=$((W7_SETS >= 20 ? 10 : 5))
+for ((f = 1; f <= W7_SETS; f += chunk)); do
+	l=$((f + chunk - 1 > W7_SETS ? W7_SETS : f + chunk - 1))
+	q bench_pm -v tmpl="$w7_sub_pm" <<<"CALL bench.loop('w7', :'tmpl', $f, $l);"
+	q bench_pgm -v tmpl="$w7_sub_pgm" <<<"CALL bench.loop('w7', :'tmpl', $f, $l);"
+done
+for e in pm pgm; do
+	s=$(summary "$e" w7)
+	declare "w7_total_$e=$(field "$s" 2)" "w7_mean_$e=$(field "$s" 3)"
+	declare "w7_tables_$e=$(q "bench_$e" -c "SELECT count(*) FROM pg_class WHERE relnamespace = 'w7'::regnamespace AND relkind IN ('r', 'p') AND relispartition")"
+	declare "w7_subsets_$e=$(q "bench_$e" -c "SELECT count(*) FROM $(schema_of "$e").part_config WHERE parent_table ~ '^w7[.]t[0-9]+_p'")"
+done
+cmp "W7 create_sub_parent, $W7_SETS daily sets of $((2 * PREMAKE + 1)) children (one transaction each)" \
+	"$(calc "$w7_total_pm")" "$(calc "$w7_total_pgm")" s
+cmp "W7 create_sub_parent per set (mean)" "$(ms "$w7_mean_pm")" "$(ms "$w7_mean_pgm")" ms
+echo "W7 after create_sub_parent: sub-sets registered pg_partman $w7_subsets_pm  pg_partmgr $w7_subsets_pgm (expected $((W7_SETS * (2 * PREMAKE + 1))));" \
+	"partitions at both levels pg_partman $w7_tables_pm  pg_partmgr $w7_tables_pgm"
+for e in pm pgm; do
+	q "bench_$e" -c "SELECT bench.insert_now('w7', 1, $W7_SETS)" >/dev/null
+	q "bench_$e" -c "UPDATE $(schema_of "$e").part_config SET premake = $((PREMAKE + 2)) WHERE parent_table !~ '_p'" >/dev/null
+done
+checkpoint
+for e in pm pgm; do
+	declare "w7_before_$e=$(q "bench_$e" -c "SELECT count(*) FROM pg_class WHERE relnamespace = 'w7'::regnamespace AND relispartition")"
+	declare "w7_secs_$e=$(timed "bench_$e" "SELECT $(schema_of "$e").run_maintenance();")"
+	declare "w7_after_$e=$(q "bench_$e" -c "SELECT count(*) FROM pg_class WHERE relnamespace = 'w7'::regnamespace AND relispartition")"
+	declare "w7_newsub_$e=$(q "bench_$e" -c "SELECT count(*) FROM $(schema_of "$e").part_config WHERE parent_table ~ '^w7[.]t[0-9]+_p'")"
+done
+w7_new_pm=$((w7_after_pm - w7_before_pm))
+w7_new_pgm=$((w7_after_pgm - w7_before_pgm))
+cmp "W7 catch-up run_maintenance, $W7_SETS sets x 2 new sub-parents with their sub-sets" \
+	"$(calc "$w7_secs_pm")" "$(calc "$w7_secs_pgm")" s
+cmp "W7 catch-up per partition made (both levels)" \
+	"$(calc "$w7_secs_pm * 1000 / ($w7_new_pm > 0 ? $w7_new_pm : 1)")" \
+	"$(calc "$w7_secs_pgm * 1000 / ($w7_new_pgm > 0 ? $w7_new_pgm : 1)")" ms
+echo "W7 catch-up made: pg_partman $w7_new_pm partitions, $((w7_newsub_pm - w7_subsets_pm)) sub-sets  pg_partmgr $w7_new_pgm partitions, $((w7_newsub_pgm - w7_subsets_pgm)) sub-sets (expected $((2 * W7_SETS)) sub-sets)"
 
 # ---------------------------------------------------------------- W6
 phase W6
