@@ -11,7 +11,10 @@
  * the highest child's lower bound) reaches premake, which also catches up
  * after missed runs or a raised premake.  Emptiness of children is checked
  * in C (a never-written child has no blocks), so an idle pass runs no query
- * per child.
+ * per child.  A sub-set keyed by the column of the table above gets no
+ * child outside the range its table covers there; once its children reach
+ * the end of that range it is marked sub_partition_set_full and premake
+ * leaves it alone (pg_partman).
  *
  * Locks: planning takes ACCESS SHARE on the children it looks into
  * (bounded, see execute.c); execution takes the rest.  Transactions: a
