@@ -226,7 +226,8 @@ pg_partmgr_create_sub_parent(PG_FUNCTION_ARGS)
 		if (child->relkind == RELKIND_PARTITIONED_TABLE)
 		{
 			PartmgrParentInfo info;
-			PartmgrSubLimits within = {set->control, child->lower, child->upper};
+			PartmgrSubLimits within = {set->parent_oid,
+				set->strategy == PARTITION_STRATEGY_RANGE, set->control, child->lower, child->upper};
 
 			partmgr_read_parent(child->relid, &info);
 			if (info.nkeys != 1 || info.key_attnum != get_attnum(child->relid, a->control))
@@ -237,8 +238,7 @@ pg_partmgr_create_sub_parent(PG_FUNCTION_ARGS)
 								set->key, a->control)));
 			if (partmgr_config_load(partmgr_table_key(child->relid), true) == NULL)
 				(void) partmgr_create_sub_set(&spec, partmgr_table_key(child->relid), a->start,
-											  set->strategy == PARTITION_STRATEGY_RANGE ?
-											  &within : NULL, "create_sub_parent");
+											  &within, "create_sub_parent");
 			continue;
 		}
 		if (recreate == NIL)

@@ -756,6 +756,37 @@ partmgr_sub_spec_insert(const char *key, const PartmgrSubSpec *spec)
 }
 
 /*
+ * partmgr_sub_spec_copy_sibling
+ *		A new set whose table is (or is about to be) a partition of above,
+ *		some of whose other partitions are sub-partitioned in turn (three
+ *		levels or more), is sub-partitioned like them: the part_config_sub
+ *		row of the first such sibling is copied for it, as pg_partman's
+ *		create_parent does.  True if one was.
+ */
+bool
+partmgr_sub_spec_copy_sibling(const char *key, Oid relid, Oid above)
+{
+	static const char *const sql =
+	"INSERT INTO partmgr.part_config_sub (sub_parent, " SUB_COLUMNS ")"
+	" SELECT $1, " SUB_COLUMNS " FROM partmgr.part_config_sub s"
+	"  WHERE s.sub_parent IN (SELECT n.nspname || '.' || c.relname"
+	"                           FROM pg_catalog.pg_inherits i"
+	"                           JOIN pg_catalog.pg_class c ON c.oid = i.inhrelid"
+	"                           JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+	"                          WHERE i.inhparent = $2 AND i.inhrelid <> $3)"
+	"  ORDER BY s.sub_parent COLLATE \"C\" LIMIT 1";
+	Oid			types[3] = {TEXTOID, OIDOID, OIDOID};
+	Datum		values[3];
+
+	if (!has_sub_table() || !OidIsValid(above))
+		return false;
+	values[0] = CStringGetTextDatum(key);
+	values[1] = ObjectIdGetDatum(above);
+	values[2] = ObjectIdGetDatum(relid);
+	return partmgr_spi_exec_cached(sql, 3, types, values, NULL, false, SPI_OK_INSERT) > 0;
+}
+
+/*
  * partmgr_sub_spec_apply
  *		Give a new sub-set the settings of its part_config_sub row that
  *		create_parent has no parameter for.

@@ -108,6 +108,7 @@ typedef struct PartmgrSubSpec
 extern PartmgrSubSpec *partmgr_sub_spec_load(const char *key);
 extern void partmgr_sub_spec_insert(const char *key, const PartmgrSubSpec *spec);
 extern void partmgr_sub_spec_apply(const char *key, const PartmgrSubSpec *spec);
+extern bool partmgr_sub_spec_copy_sibling(const char *key, Oid relid, Oid above);
 extern bool partmgr_sub_spec_delete(const char *key);
 extern void partmgr_config_set_full(const char *key);
 extern void partmgr_config_set_async(const char *key, const char *child);

@@ -234,10 +234,11 @@ template_for(const PartmgrParentInfo *parent, const char *given)
  * partmgr_create_set
  *		create_parent's work: validate every setting, register the set in
  *		part_config, create its initial children (standalone tables, then
- *		ATTACH) and its default partition.  within, when given, is the
- *		range the table will cover in its own parent (a sub-parent made
- *		before it is attached): the set's children stay inside it when they
- *		are keyed by the same column.  run_by names the caller in the
+ *		ATTACH) and its default partition.  within, when given, says where
+ *		a sub-parent made before it is attached will be: the set's children
+ *		stay inside the range it will cover when they are keyed by the same
+ *		column, and it is sub-partitioned like its siblings (as a table that
+ *		is a partition already is).  run_by names the caller in the
  *		maintenance log.  The caller is connected to SPI.  Returns the set
  *		as registered.
  */
@@ -376,8 +377,13 @@ partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within,
 				 errhint("Try again when that maintenance run has finished.")));
 	proto.template_table = template_for(&parent, a->template_table);
 	partmgr_config_insert(&proto);
+	/* a sub-set among sub-partitioned siblings is partitioned like them */
+	if (within != NULL || get_rel_relispartition(parent.relid))
+		(void) partmgr_sub_spec_copy_sibling(proto.key, parent.relid,
+											 within != NULL ? within->above :
+											 get_partition_parent(parent.relid, true));
 	set = partmgr_config_load(proto.key, false);
-	if (within != NULL && !set->has_limits &&
+	if (within != NULL && within->ranged && !set->has_limits &&
 		strcmp(within->control, set->control) == 0 && set->strategy == PARTITION_STRATEGY_RANGE)
 	{
 		set->has_limits = true;
@@ -407,13 +413,13 @@ register_sub_set(const PartmgrPlan *plan, const PartmgrAction *action, const cha
 {
 	PartmgrSubLimits within;
 
+	within.above = plan->set->parent_oid;
+	within.ranged = plan->set->strategy == PARTITION_STRATEGY_RANGE;
 	within.control = plan->set->control;
 	within.lower = action->lower;
 	within.upper = action->upper;
 	(void) partmgr_create_sub_set(plan->sub, psprintf("%s.%s", action->schema, action->name),
-								  plan->sub_start,
-								  plan->set->strategy == PARTITION_STRATEGY_RANGE ?
-								  &within : NULL, run_by);
+								  plan->sub_start, &within, run_by);
 }
 
 /*

@@ -17,9 +17,14 @@
 #include "config.h"
 #include "pg_partmgr.h"
 
-/* The range a sub-parent covers in its parent, keyed by control. */
+/*
+ * Where a sub-parent made before it is attached will be: the table above
+ * and, for a range parent, the range it will cover there, keyed by control.
+ */
 typedef struct PartmgrSubLimits
 {
+	Oid			above;
+	bool		ranged;			/* lower and upper hold the range */
 	const char *control;
 	PartmgrPoint lower;
 	PartmgrPoint upper;

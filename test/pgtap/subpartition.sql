@@ -16,7 +16,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = warning;
 
-SELECT plan(81);
+SELECT plan(89);
 
 CREATE SCHEMA tap_sub;
 
@@ -251,6 +251,31 @@ SELECT is(partmgr.partition_gap_fill('tap_sub.months_p21000201'), 0,
 SELECT is((SELECT count(*)::int FROM partmgr.create_partition_time('tap_sub.months_p21000201',
                 ARRAY['2100-03-05 00:00+00'::timestamptz]) AS made WHERE made), 0,
           'create_partition_time makes no child outside the sub-set''s month');
+
+-- three levels: the January sub-set's days partitioned by v in turn
+SELECT ok(partmgr.create_sub_parent('tap_sub.months_p21000101', 'v', '10', p_declarative_check => 'yes',
+                                    p_premake => 1, p_control_not_null => false),
+          'create_sub_parent on a sub-set: a third level');
+SELECT is(tap_sub_kind('tap_sub.months_p21000101_p21000128') || tap_sub_kind('tap_sub.months_p21000101_p21000131'),
+          'pp', 'the sub-set''s children are sub-parents now');
+SELECT ok(EXISTS (SELECT 1 FROM partmgr.part_config WHERE parent_table = 'tap_sub.months_p21000101_p21000131'),
+          'registered as sets of their own');
+SELECT is((SELECT count(*)::int FROM tap_sub.months_p21000101_p21000127_presub), 1,
+          'the row of a recreated day is kept');
+-- a new top child: its sub-set takes the part_config_sub row of its sub-partitioned sibling
+INSERT INTO tap_sub.months VALUES ('2100-02-01 12:00+00', 5);
+SELECT partmgr.run_maintenance('tap_sub.months');
+SELECT is((SELECT sub_control || ' ' || sub_partition_interval FROM partmgr.part_config_sub
+            WHERE sub_parent = 'tap_sub.months_p21000301'), 'v 10',
+          'a new sub-set among sub-partitioned siblings is sub-partitioned like them');
+SELECT is(tap_sub_kind('tap_sub.months_p21000301_p21000301'), 'p',
+          'so its first child is a sub-parent of the third level');
+SELECT is(tap_sub_children('tap_sub.months_p21000301_p21000301'),
+          'months_p21000301_p21000301_default,months_p21000301_p21000301_p0,months_p21000301_p21000301_p10',
+          'with its own children');
+INSERT INTO tap_sub.months VALUES ('2100-03-01 06:00+00', 7);
+SELECT is((SELECT tableoid::regclass::text FROM tap_sub.months WHERE v = 7),
+          'tap_sub.months_p21000301_p21000301_p0', 'a row is routed through three levels');
 
 ------------------------------------------------------------------------
 -- Id in id, same column, and id in time (epoch).
