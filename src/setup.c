@@ -412,7 +412,10 @@ static void
 register_sub_set(const PartmgrPlan *plan, const PartmgrAction *action, const char *run_by)
 {
 	PartmgrSubLimits within;
+	PartmgrErrorContext ctx;
 
+	partmgr_context_push(&ctx, "registering a new child of \"%s\" as partmgr.part_config_sub says",
+						 plan->set->key);
 	within.above = plan->set->parent_oid;
 	within.ranged = plan->set->strategy == PARTITION_STRATEGY_RANGE;
 	within.control = plan->set->control;
@@ -420,6 +423,7 @@ register_sub_set(const PartmgrPlan *plan, const PartmgrAction *action, const cha
 	within.upper = action->upper;
 	(void) partmgr_create_sub_set(plan->sub, psprintf("%s.%s", action->schema, action->name),
 								  plan->sub_start, &within, run_by);
+	partmgr_context_pop(&ctx);
 }
 
 /*
