@@ -4,7 +4,7 @@
 -- out of its reach.
 --
 BEGIN;
-SELECT plan(26);
+SELECT plan(31);
 
 -- the grants pg_partman's documentation gives a non-superuser
 CREATE ROLE tap_ns_owner NOSUPERUSER;
@@ -73,6 +73,28 @@ SELECT lives_ok($$SELECT * FROM partmgr.plan_maintenance('tap_ns.mine')$$, 'plan
 SELECT is((SELECT count(*)::int FROM partmgr.health WHERE parent_table = 'tap_ns.mine'), 1, 'its row in partmgr.health');
 SELECT alike(partmgr.dump_partitioned_table_definition('tap_ns.mine'), 'SELECT partmgr.create_parent(%',
     'dump_partitioned_table_definition of its set');
+
+-- sub-partitioning of its own set, and someone else's refused
+CREATE TABLE tap_ns.subbed (id bigint NOT NULL, ts timestamptz NOT NULL) PARTITION BY RANGE (id);
+SELECT partmgr.create_parent('tap_ns.subbed', 'id', '10', p_start_partition => '0', p_premake => 1,
+                             p_template_table => 'false');
+SELECT ok(partmgr.create_sub_parent('tap_ns.subbed', 'ts', '1 day', p_declarative_check => 'yes',
+                                    p_premake => 1, p_start_partition => '2100-01-01'),
+          'create_sub_parent of its own set');
+INSERT INTO tap_ns.subbed VALUES (15, '2100-01-01 10:00+00');
+SELECT partmgr.run_maintenance('tap_ns.subbed');
+SELECT is((SELECT pg_get_userbyid(c.relowner) || ' ' || c.relkind::text
+             FROM pg_class c WHERE c.oid = 'tap_ns.subbed_p20'::regclass)
+          || ' ' || (SELECT count(*)::text FROM pg_inherits WHERE inhparent = 'tap_ns.subbed_p20'::regclass),
+          'tap_ns_owner p 4', 'maintenance makes its new sub-parent, with its sub-set''s children and default');
+CREATE TABLE tap_ns.subbed_flat (id bigint, ts timestamptz);
+SELECT is((SELECT rows_undone FROM partmgr.undo_partition('tap_ns.subbed', 'tap_ns.subbed_flat',
+                                                          p_loop_count => 100, p_keep_table => false)),
+          1::bigint, 'undo_partition of its sub-partitioned set');
+SELECT ok(NOT EXISTS (SELECT 1 FROM partmgr.part_config WHERE parent_table LIKE 'tap_ns.subbed%'),
+          'forgets every level');
+SELECT throws_ok($$SELECT partmgr.create_sub_parent('tap_ns.theirs', 'id', '5', p_declarative_check => 'yes')$$,
+    '42501', NULL, 'create_sub_parent of a set it does not own: 42501');
 
 -- someone else's tables: refused, nothing changed
 SELECT throws_ok($$SELECT partmgr.run_maintenance('tap_ns.theirs')$$, '42501', NULL,
