@@ -52,34 +52,52 @@ PG_FUNCTION_INFO_V1(pg_partmgr_create_sub_parent);
 PG_FUNCTION_INFO_V1(pg_partmgr_stop_sub_partition);
 
 /*
- * check_sub_interval
- *		pg_partman's rule for a sub-set keyed like its parent set (both by
- *		time, or both by plain integers): its interval is smaller than the
- *		parent's, and not a week inside anything longer (weeks do not divide
- *		months or years).
+ * check_sub_args
+ *		What can be checked of the sub-sets' settings before any child is
+ *		touched (each sub-set's registration checks the rest, and so does it
+ *		for a set that has no child yet): the type, the epoch, premake, the
+ *		control column's type and the interval.  Then pg_partman's rule for
+ *		a sub-set keyed like its parent set (both by time, or both by plain
+ *		integers): its interval is smaller than the parent's, and not a week
+ *		inside anything longer (weeks do not divide months or years).
  */
 static void
-check_sub_interval(const PartmgrSet *set, const PartmgrCreateArgs *a)
+check_sub_args(const PartmgrSet *set, const PartmgrCreateArgs *a)
 {
+	static const char *const epochs[] = {"none", "seconds", "milliseconds",
+	"microseconds", "nanoseconds", NULL};
 	Oid			type = get_atttype(set->parent_oid, get_attnum(set->parent_oid, a->control));
 	PartmgrAxis axis;
 	PartmgrStep step;
 	PartmgrKeyKind kind;
 	PartmgrErrorContext ctx;
+	bool		known_epoch = false;
 
+	for (int i = 0; epochs[i] != NULL; i++)
+		known_epoch |= strcmp(a->epoch, epochs[i]) == 0;
+	if ((strcmp(a->type, "range") != 0 && strcmp(a->type, "list") != 0) || !known_epoch ||
+		a->premake < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid sub-partitioning of \"%s\": p_type \"%s\", p_epoch \"%s\", p_premake %d",
+						set->key, a->type, a->epoch, a->premake),
+				 errhint("p_type is 'range' or 'list'; p_epoch 'none', 'seconds', 'milliseconds', 'microseconds' or 'nanoseconds'; p_premake at least 1.")));
 	if (a->encoder != NULL)
 		kind = PARTMGR_KEY_TIME;
 	else if (!partmgr_key_kind_for_type(type, &kind))
-		return;					/* create_parent says what is wrong */
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("control column \"%s\" has type %s, which pg_partmgr cannot partition by",
+						a->control, format_type_be(type))));
 	if (strcmp(a->epoch, "none") != 0)
 		kind = PARTMGR_KEY_TIME;
-	if (kind != set->axis.kind || strcmp(a->type, "list") == 0)
-		return;
 
 	partmgr_axis_init(&axis, kind == PARTMGR_KEY_TIME ? TIMESTAMPTZOID : type, a->zone);
 	partmgr_context_push(&ctx, "argument %s", "p_interval");
 	partmgr_step_parse(&axis, a->interval, "partition interval", &step);
 	partmgr_context_pop(&ctx);
+	if (kind != set->axis.kind || strcmp(a->type, "list") == 0)
+		return;
 	if (kind == PARTMGR_KEY_ID ? step.id >= set->step.id :
 		DatumGetInt32(DirectFunctionCall2(interval_cmp, IntervalPGetDatum(&step.time),
 										   IntervalPGetDatum((Interval *) &set->step.time))) >= 0)
@@ -212,7 +230,7 @@ pg_partmgr_create_sub_parent(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_UNDEFINED_COLUMN),
 				 errmsg("column \"%s\" of table \"%s\" does not exist", a->control, set->key)));
 	a->zone = set->axis.zone_name;
-	check_sub_interval(set, a);
+	check_sub_args(set, a);
 	/* every sub-set uses the set's template (pg_partman) */
 	a->template_table = set->template_table ? set->template_table : "false";
 	partmgr_sub_spec_insert(set->key, &spec);

@@ -16,7 +16,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = warning;
 
-SELECT plan(89);
+SELECT plan(93);
 
 CREATE SCHEMA tap_sub;
 
@@ -203,6 +203,23 @@ SELECT is((SELECT count(*)::int FROM tap_sub.ids_target WHERE id = 25), 1, 'into
 SELECT is(tap_sub_children('tap_sub.ids'), '', 'and drops every sub-parent');
 SELECT is(tap_sub_sets('tap_sub.ids'), '', 'and forgets the top set and every sub-set');
 SELECT is((SELECT count(*)::int FROM partmgr.part_config_sub), 0, 'part_config_sub goes with the top set');
+
+-- a set without children: the settings are still checked before anything is written
+CREATE TABLE tap_sub.bare (id int NOT NULL, ts timestamptz NOT NULL, label text) PARTITION BY RANGE (id);
+SELECT partmgr.create_parent('tap_sub.bare', 'id', '10', p_start_partition => '0', p_premake => 1,
+                             p_template_table => 'false');
+DROP TABLE tap_sub.bare_p0, tap_sub.bare_p10, tap_sub.bare_default;
+SELECT throws_ok(
+    $$SELECT partmgr.create_sub_parent('tap_sub.bare', 'ts', 'fortnightly', p_declarative_check => 'yes')$$,
+    '22023', NULL, 'a sub-set interval that is not one is refused, even with no child to recreate');
+SELECT throws_ok(
+    $$SELECT partmgr.create_sub_parent('tap_sub.bare', 'ts', '1 day', p_type => 'hash', p_declarative_check => 'yes')$$,
+    '22023', NULL, 'so is a p_type other than range or list');
+SELECT throws_ok(
+    $$SELECT partmgr.create_sub_parent('tap_sub.bare', 'label', '1 day', p_declarative_check => 'yes')$$,
+    '0A000', NULL, 'and a control column of a type pg_partmgr cannot partition by');
+SELECT is((SELECT count(*)::int FROM partmgr.part_config_sub WHERE sub_parent = 'tap_sub.bare'), 0,
+          'none of them wrote a part_config_sub row');
 
 ------------------------------------------------------------------------
 -- Time in time, same column: a monthly set with daily sub-sets, which
