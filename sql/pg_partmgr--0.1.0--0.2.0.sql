@@ -305,3 +305,35 @@ CREATE PROCEDURE partmgr.partition_data_async(
     AS 'MODULE_PATHNAME', 'pg_partmgr_partition_data_async';
 COMMENT ON PROCEDURE partmgr.partition_data_async(text, int, text, int, int, int, text, text[], boolean) IS
     'Move rows out of the default partition in batches of p_interval, smaller than the partition interval, committing after each: each child is created unattached, filled batch by batch, then attached. Rows in transit are not visible through the parent.';
+
+-- pg_partman's helpers that users' scripts call
+CREATE FUNCTION partmgr.check_control_type(
+    p_parent_schema text,
+    p_parent_tablename text,
+    p_control text)
+    RETURNS TABLE (general_type text, exact_type text)
+    LANGUAGE C STABLE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_check_control_type';
+COMMENT ON FUNCTION partmgr.check_control_type(text, text, text) IS
+    'The kind of a column as a control column: time, id, text or uuid (NULL for other types), and its type''s name; no row when the column does not exist.';
+
+CREATE FUNCTION partmgr.check_name_length(
+    p_object_name text,
+    p_suffix text DEFAULT NULL,
+    p_table_partition boolean DEFAULT false)
+    RETURNS text
+    LANGUAGE C IMMUTABLE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_check_name_length';
+COMMENT ON FUNCTION partmgr.check_name_length(text, text, boolean) IS
+    'p_object_name with p_suffix (after ''_p'' with p_table_partition) appended, cut so that the whole suffix fits in 63 bytes, as pg_partmgr names children.';
+
+CREATE FUNCTION partmgr.check_subpartition_limits(
+    p_parent_table text,
+    p_type text,
+    OUT sub_min text,
+    OUT sub_max text)
+    RETURNS record
+    LANGUAGE C VOLATILE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_check_subpartition_limits';
+COMMENT ON FUNCTION partmgr.check_subpartition_limits(text, text) IS
+    'The range a sub-set''s children stay in (the range its table covers in the set above, when keyed by the same column and p_type, time or id, is its kind); NULLs otherwise.';

@@ -851,3 +851,79 @@ pg_partmgr_create_partition_id(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_BOOL(create_explicit(fcinfo, PARTMGR_KEY_ID, INT8OID));
 }
+
+PG_FUNCTION_INFO_V1(pg_partmgr_check_control_type);
+PG_FUNCTION_INFO_V1(pg_partmgr_check_name_length);
+
+/*
+ * pg_partmgr_check_control_type
+ *		check_control_type(p_parent_schema, p_parent_tablename, p_control)
+ *		(pg_partman 5's helper): the kind of a column as a control column --
+ *		'time' (timestamptz, timestamp, date), 'id' (smallint, integer,
+ *		bigint, numeric), 'text' (text, varchar) or 'uuid', NULL for any
+ *		other -- and its type's name; no row when there is no such column.
+ */
+Datum
+pg_partmgr_check_control_type(PG_FUNCTION_ARGS)
+{
+	char	   *schema = partmgr_text_arg(fcinfo, 0, "p_parent_schema");
+	char	   *name = partmgr_text_arg(fcinfo, 1, "p_parent_tablename");
+	char	   *control = partmgr_text_arg(fcinfo, 2, "p_control");
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	Oid			nspid = get_namespace_oid(schema, true);
+	Oid			relid = OidIsValid(nspid) ? get_relname_relid(name, nspid) : InvalidOid;
+	AttrNumber	attnum = OidIsValid(relid) ? get_attnum(relid, control) : InvalidAttrNumber;
+
+	InitMaterializedSRF(fcinfo, 0);
+	if (attnum != InvalidAttrNumber && attnum > 0)
+	{
+		Oid			type = get_atttype(relid, attnum);
+		const char *general = NULL;
+		Datum		values[2];
+		bool		nulls[2] = {false, false};
+		PartmgrKeyKind kind;
+		HeapTuple	typtup;
+
+		if (type == TEXTOID || type == VARCHAROID)
+			general = "text";
+		else if (type == UUIDOID)
+			general = "uuid";
+		else if (partmgr_key_kind_for_type(type, &kind))
+			general = kind == PARTMGR_KEY_TIME ? "time" : "id";
+		nulls[0] = general == NULL;
+		if (general != NULL)
+			values[0] = CStringGetTextDatum(general);
+		typtup = SearchSysCache1(TYPEOID, ObjectIdGetDatum(type));
+		if (!HeapTupleIsValid(typtup))
+			elog(ERROR, "cache lookup failed for type %u", type);
+		values[1] = CStringGetTextDatum(NameStr(((Form_pg_type) GETSTRUCT(typtup))->typname));
+		ReleaseSysCache(typtup);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}
+
+/*
+ * pg_partmgr_check_name_length
+ *		check_name_length(p_object_name, p_suffix, p_table_partition)
+ *		(pg_partman's helper): p_object_name with p_suffix appended ("_p"
+ *		and p_suffix with p_table_partition), the name cut (on a character
+ *		boundary) so that the whole suffix fits in 63 bytes, as every name
+ *		pg_partmgr makes.
+ */
+Datum
+pg_partmgr_check_name_length(PG_FUNCTION_ARGS)
+{
+	char	   *object = partmgr_text_arg(fcinfo, 0, "p_object_name");
+	char	   *suffix = partmgr_text_arg_or_null(fcinfo, 1);
+	bool		partition = !PG_ARGISNULL(2) && PG_GETARG_BOOL(2);
+
+	if (partition && (suffix == NULL || suffix[0] == '\0'))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the name of a child needs a suffix"),
+				 errhint("Give p_suffix, or p_table_partition => false.")));
+	PG_RETURN_TEXT_P(cstring_to_text(partmgr_name_with_suffix(object,
+															  psprintf("%s%s", partition ? "_p" : "",
+																	   suffix ? suffix : ""))));
+}

@@ -2,7 +2,8 @@
  *
  * api_sub.c
  *	  Sub-partitioning: create_sub_parent() (and its pg_partman 5.4 name
- *	  create_sub_partition()) and stop_sub_partition().
+ *	  create_sub_partition()), stop_sub_partition() and
+ *	  check_subpartition_limits().
  *
  * A sub-partitioned set has a row in partmgr.part_config_sub that says how
  * each of its children is partitioned in turn.  Every child made from then
@@ -33,6 +34,7 @@
 #include "catalog/pg_class.h"
 #include "executor/spi.h"
 #include "fmgr.h"
+#include "funcapi.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/timestamp.h"
@@ -301,4 +303,47 @@ pg_partmgr_stop_sub_partition(PG_FUNCTION_ARGS)
 	stopped = partmgr_sub_spec_delete(set->key);
 	SPI_finish();
 	PG_RETURN_BOOL(stopped);
+}
+
+PG_FUNCTION_INFO_V1(pg_partmgr_check_subpartition_limits);
+
+/*
+ * pg_partmgr_check_subpartition_limits
+ *		check_subpartition_limits(p_parent_table, p_type, OUT sub_min,
+ *		OUT sub_max) (pg_partman's helper): the range a sub-set's children
+ *		stay in -- the range its table covers in the set above -- as text,
+ *		when the sub-set is keyed by the column of the table above and
+ *		p_type ('time' or 'id') is its kind; NULLs otherwise, also for a
+ *		table that is not a set.
+ */
+Datum
+pg_partmgr_check_subpartition_limits(PG_FUNCTION_ARGS)
+{
+	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
+	char	   *type = partmgr_text_arg(fcinfo, 1, "p_type");
+	TupleDesc	desc;
+	Datum		values[2];
+	bool		nulls[2] = {true, true};
+	Oid			relid;
+	PartmgrSet *set = NULL;
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "check_subpartition_limits must return a row");
+	if (strcmp(type, "time") != 0 && strcmp(type, "id") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value \"%s\" for p_type", type),
+				 errhint("p_type is 'time' or 'id'.")));
+	SPI_connect();
+	relid = partmgr_resolve_table(table, false);
+	set = partmgr_config_load(partmgr_table_key(relid), true);
+	if (set != NULL && set->has_limits &&
+		(set->axis.kind == PARTMGR_KEY_TIME) == (strcmp(type, "time") == 0))
+	{
+		values[0] = CStringGetTextDatum(partmgr_point_display(&set->axis, set->limit_lower));
+		values[1] = CStringGetTextDatum(partmgr_point_display(&set->axis, set->limit_upper));
+		nulls[0] = nulls[1] = false;
+	}
+	SPI_finish();
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }

@@ -10,7 +10,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = error;
 
-SELECT plan(60);
+SELECT plan(66);
 
 CREATE FUNCTION public.tap_children(p_parent regclass)
 RETURNS TABLE (child text, bound text)
@@ -274,6 +274,29 @@ SELECT is((SELECT count(*)::int FROM partmgr.show_partitions('public.tap_sid')),
     'create_partition_id: the overlapping child was not created');
 SELECT ok(partmgr.create_partition_id('public.tap_sid', ARRAY[2100, 2200]::bigint[]),
     'create_partition_id with one existing and one new lower bound creates the new one');
+
+-- pg_partman's helpers: check_control_type, check_name_length
+CREATE TABLE public.tap_shelp (t timestamptz, d date, i int, n numeric, x text, v varchar(5),
+                               u uuid, j jsonb);
+SELECT results_eq(
+    $$SELECT a.attname::text COLLATE "default", c.general_type, c.exact_type
+        FROM pg_attribute a,
+             LATERAL partmgr.check_control_type('public', 'tap_shelp', a.attname) c
+       WHERE a.attrelid = 'public.tap_shelp'::regclass AND a.attnum > 0 ORDER BY a.attnum$$,
+    $$VALUES ('t', 'time', 'timestamptz'), ('d', 'time', 'date'), ('i', 'id', 'int4'),
+             ('n', 'id', 'numeric'), ('x', 'text', 'text'), ('v', 'text', 'varchar'),
+             ('u', 'uuid', 'uuid'), ('j', NULL, 'jsonb')$$,
+    'check_control_type: the kind and type name of each column');
+SELECT is_empty($$SELECT * FROM partmgr.check_control_type('public', 'tap_shelp', 'nosuch')$$,
+    'check_control_type: no row for a column that does not exist');
+SELECT is(partmgr.check_name_length('events', '_default'), 'events_default',
+    'check_name_length: a short name gets its suffix');
+SELECT is(partmgr.check_name_length(repeat('a', 70), '20250101', true),
+    repeat('a', 53) || '_p20250101', 'a long child name is cut to keep the whole suffix in 63 bytes');
+SELECT is(octet_length(partmgr.check_name_length(repeat('é', 40), '_default')), 62,
+    'cut on a character boundary (62 bytes: one more 2-byte character would not fit)');
+SELECT throws_ok($$SELECT partmgr.check_name_length('events', NULL, true)$$, '22023', NULL,
+    'check_name_length: a child''s name without a suffix is refused');
 
 SELECT * FROM finish();
 ROLLBACK;

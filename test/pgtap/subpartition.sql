@@ -16,7 +16,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = warning;
 
-SELECT plan(93);
+SELECT plan(96);
 
 CREATE SCHEMA tap_sub;
 
@@ -268,6 +268,14 @@ SELECT is(partmgr.partition_gap_fill('tap_sub.months_p21000201'), 0,
 SELECT is((SELECT count(*)::int FROM partmgr.create_partition_time('tap_sub.months_p21000201',
                 ARRAY['2100-03-05 00:00+00'::timestamptz]) AS made WHERE made), 0,
           'create_partition_time makes no child outside the sub-set''s month');
+
+SELECT results_eq($$SELECT * FROM partmgr.check_subpartition_limits('tap_sub.months_p21000101', 'time')$$,
+    $$VALUES ('2100-01-01 00:00:00+00'::text, '2100-02-01 00:00:00+00'::text)$$,
+    'check_subpartition_limits gives the range a time sub-set stays in');
+SELECT results_eq($$SELECT * FROM partmgr.check_subpartition_limits('tap_sub.months_p21000101', 'id')$$,
+    $$VALUES (NULL::text, NULL::text)$$, 'and NULLs for the other kind');
+SELECT results_eq($$SELECT * FROM partmgr.check_subpartition_limits('tap_sub.months', 'time')$$,
+    $$VALUES (NULL::text, NULL::text)$$, 'and for a set that is not a sub-set');
 
 -- three levels: the January sub-set's days partitioned by v in turn
 SELECT ok(partmgr.create_sub_parent('tap_sub.months_p21000101', 'v', '10', p_declarative_check => 'yes',
