@@ -404,9 +404,8 @@ partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within,
  *		just made (partitioned, not yet attached) as a set of its own, as
  *		the part_config_sub row of the plan's set says, with its first
  *		children and default partition (see partmgr_create_sub_set).  Runs
- *		in the action's
- *		subtransaction: the child and its sub-set come into being together
- *		or not at all.
+ *		in the action's subtransaction: the child and its sub-set come into
+ *		being together or not at all.
  */
 static void
 register_sub_set(const PartmgrPlan *plan, const PartmgrAction *action, const char *run_by)
