@@ -23,6 +23,7 @@
 
 #include "access/htup_details.h"
 #include "access/xact.h"
+#include "catalog/namespace.h"
 #include "catalog/partition.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
@@ -827,6 +828,7 @@ import_set(void *arg)
 	"        j->>'sub_time_encoder', j->>'sub_time_decoder'"
 	"   FROM (SELECT $1::jsonb AS j) AS config";
 	ImportRun  *run = (ImportRun *) arg;
+	Oid			sub_types[1] = {TEXTOID};
 	Oid			types[2] = {JSONBOID, BOOLOID};
 	Datum		values[2];
 	char	   *json;
@@ -868,15 +870,13 @@ import_set(void *arg)
 		return;
 	}
 	sub_json = NULL;
-	if (partmgr_spi_exec(psprintf("SELECT to_jsonb(s)::text, s.sub_partition_type"
-								  "  FROM pg_catalog.pg_class c"
-								  "  JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace,"
-								  "       LATERAL (SELECT * FROM %s.part_config_sub"
-								  "                 WHERE sub_parent = %s) s"
-								  " WHERE n.nspname = %s AND c.relname = 'part_config_sub'",
-								  quote_identifier(run->schema), quote_literal_cstr(run->key),
-								  quote_literal_cstr(run->schema)),
-						 0, NULL, NULL, NULL, true, SPI_OK_SELECT) > 0)
+	values[0] = CStringGetTextDatum(run->key);
+	if (OidIsValid(get_relname_relid("part_config_sub",
+									 get_namespace_oid(run->schema, false))) &&
+		partmgr_spi_exec(psprintf("SELECT to_jsonb(s)::text, s.sub_partition_type"
+								  "  FROM %s.part_config_sub s WHERE s.sub_parent = $1",
+								  quote_identifier(run->schema)),
+						 1, sub_types, values, NULL, true, SPI_OK_SELECT) > 0)
 	{
 		char	   *sub_type = partmgr_spi_text(0, 2);
 

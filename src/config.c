@@ -666,6 +666,7 @@ partmgr_sub_spec_load(const char *key)
 	if (!has_sub_table())
 		return NULL;
 	values[0] = CStringGetTextDatum(key);
+	/* not read-only: create_sub_parent reads the row it has just written */
 	if (partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT) == 0)
 		return NULL;
 
@@ -875,8 +876,8 @@ partmgr_config_set_full(const char *key)
 static LocalTransactionId forgotten_lxid = InvalidLocalTransactionId;
 static List *forgotten = NIL;
 
-void
-partmgr_config_note_forgotten(List *keys)
+static void
+note_forgotten(List *keys)
 {
 	MemoryContext caller;
 	ListCell   *lc;
@@ -928,4 +929,28 @@ partmgr_config_set_async(const char *key, const char *child)
 	else
 		nulls[1] = 'n';
 	partmgr_spi_exec_cached(sql, 2, types, values, nulls, false, SPI_OK_UPDATE);
+}
+
+/*
+ * partmgr_config_forget
+ *		Forget the given sets (their part_config_ext and part_config_sub
+ *		rows follow by foreign key), and note them as forgotten in this
+ *		transaction (see partmgr_config_was_forgotten).
+ */
+void
+partmgr_config_forget(List *keys)
+{
+	static const char *const sql =
+	"DELETE FROM partmgr.part_config WHERE parent_table = ANY ($1)";
+	Oid			types[1] = {TEXTARRAYOID};
+	Datum		values[1];
+	Datum	   *elems = palloc(sizeof(Datum) * Max(list_length(keys), 1));
+	ListCell   *lc;
+
+	foreach(lc, keys)
+		elems[foreach_current_index(lc)] = CStringGetTextDatum((char *) lfirst(lc));
+	values[0] = PointerGetDatum(construct_array(elems, list_length(keys), TEXTOID, -1, false,
+												TYPALIGN_INT));
+	partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_DELETE);
+	note_forgotten(keys);
 }

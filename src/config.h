@@ -53,7 +53,7 @@ extern void partmgr_stamps_add(PartmgrRunStamps *stamps, const char *key, Timest
 extern void partmgr_stamps_write(PartmgrRunStamps *stamps);
 extern void partmgr_config_set_undo(const char *key, bool undo);
 extern void partmgr_config_delete(const char *key);
-extern void partmgr_config_note_forgotten(List *keys);
+extern void partmgr_config_forget(List *keys);
 extern bool partmgr_config_was_forgotten(const char *key);
 extern Oid	partmgr_time_encoder_oid(const char *name, Oid column_type);
 extern Oid	partmgr_time_decoder_oid(const char *name);

@@ -881,8 +881,9 @@ partmgr_ddl_min_control(const PartmgrSet *set, const char *schema, const char *n
 
 /*
  * partmgr_ddl_forget_sets
- *		DELETE the part_config rows of the given sets (their part_config_ext
- *		and part_config_sub rows follow by foreign key).
+ *		The DELETE of the part_config rows of the given sets, as plans and
+ *		the log show it (partmgr_config_forget runs it with the keys as a
+ *		parameter).
  */
 char *
 partmgr_ddl_forget_sets(List *keys)

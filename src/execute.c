@@ -1080,8 +1080,8 @@ execute_action(void *arg)
 				partmgr_sub_set_hook(ctx->plan, action, ctx->run_by);
 				break;
 			case PARTMGR_STMT_FORGET:
-				(void) partmgr_spi_exec(stmt->sql, 0, NULL, NULL, NULL, false, SPI_OK_DELETE);
-				partmgr_config_note_forgotten(stmt->keys);
+				/* stmt->sql says it for the log; the keys travel as a parameter */
+				partmgr_config_forget(stmt->keys);
 				break;
 			case PARTMGR_STMT_MOVE:
 			case PARTMGR_STMT_COPY:
@@ -1330,9 +1330,7 @@ partmgr_retire_concurrently(const PartmgrPlan *plan, const PartmgrAction *action
 		if (forget != NIL)
 		{
 			/* with our rights: the owner need not be allowed to change them */
-			(void) partmgr_spi_exec(partmgr_ddl_forget_sets(forget), 0, NULL, NULL, NULL,
-									false, SPI_OK_DELETE);
-			partmgr_config_note_forgotten(forget);
+			partmgr_config_forget(forget);
 		}
 		partmgr_log_action(set->key, run_by, partmgr_action_name(action),
 						   quote_qualified_identifier(action->schema, action->name),
