@@ -407,15 +407,17 @@ run_batches(ProcBatch *proto, bool nonatomic, int loop_count, int lock_wait_trie
 }
 
 /*
- * pg_partmgr_partition_data_proc
- *		PROCEDURE partmgr.partition_data_proc(p_parent_table, p_loop_count,
- *		p_interval, p_lock_wait, p_lock_wait_tries, p_wait, p_order,
- *		p_source_table, p_ignored_columns, p_quiet): partition_data batch by
- *		batch, committing after each.
+ * data_procedure
+ *		The shared body of the procedures partition_data_proc and
+ *		partition_data_async: their arguments are the same but for
+ *		partition_data_proc's p_source_table (argument 7), and both run
+ *		run_batches.
  */
-Datum
-pg_partmgr_partition_data_proc(PG_FUNCTION_ARGS)
+static void
+data_procedure(FunctionCallInfo fcinfo, bool async)
 {
+	const char *what = async ? "partition_data_async" : "partition_data_proc";
+	int			after = async ? 7 : 8;	/* p_ignored_columns, then p_quiet */
 	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
 	int			loop_count = PG_ARGISNULL(1) ? 0 : PG_GETARG_INT32(1);
 	char	   *batch_text = partmgr_text_arg_or_null(fcinfo, 2);
@@ -423,9 +425,9 @@ pg_partmgr_partition_data_proc(PG_FUNCTION_ARGS)
 	int			lock_wait_tries = PG_ARGISNULL(4) ? 10 : PG_GETARG_INT32(4);
 	int			wait = PG_ARGISNULL(5) ? 1 : PG_GETARG_INT32(5);
 	bool		descending = is_descending(PG_ARGISNULL(6) ? "ASC" : partmgr_text_arg(fcinfo, 6, "p_order"));
-	char	   *source = partmgr_text_arg_or_null(fcinfo, 7);
-	List	   *ignored = partmgr_text_array_arg(fcinfo, 8);
-	bool		quiet = !PG_ARGISNULL(9) && PG_GETARG_BOOL(9);
+	char	   *source = async ? NULL : partmgr_text_arg_or_null(fcinfo, 7);
+	List	   *ignored = partmgr_text_array_arg(fcinfo, after);
+	bool		quiet = !PG_ARGISNULL(after + 1) && PG_GETARG_BOOL(after + 1);
 	bool		nonatomic = nonatomic_call(fcinfo);
 	ProcBatch	proto;
 	PartmgrDataMove move;
@@ -449,15 +451,31 @@ pg_partmgr_partition_data_proc(PG_FUNCTION_ARGS)
 	{
 		memset(&proto, 0, sizeof(proto));
 		proto.set = partmgr_config_load_table(table);
-		check_no_async(proto.set);
-		partmgr_data_move_init(proto.set, partmgr_read_tree(proto.set), source, batch_text,
-							   descending, ignored, &move);
-		proto.move = &move;
-		proto.run_by = "partition_data_proc";
+		proto.run_by = what;
+		if (async)
+		{
+			partmgr_check_owner(proto.set->parent_oid, proto.set->key);
+			if (partmgr_sub_spec_load(proto.set->key) != NULL)
+				ereport(ERROR,
+						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						 errmsg("partition_data_async does not fill children of the sub-partitioned set \"%s\"",
+								proto.set->key),
+						 errhint("Use partition_data_proc, which makes each child a sub-parent.")));
+			partmgr_async_init(proto.set, partmgr_read_tree(proto.set), batch_text, descending,
+							   ignored, &move);
+			proto.async = &move;
+		}
+		else
+		{
+			check_no_async(proto.set);
+			partmgr_data_move_init(proto.set, partmgr_read_tree(proto.set), source, batch_text,
+								   descending, ignored, &move);
+			proto.move = &move;
+		}
 		if (OidIsValid(move.source.relid))
 			rows_at_start = partmgr_count_rows(move.source.schema, move.source.name, true);
 		run_batches(&proto, nonatomic, loop_count, lock_wait_tries, wait, quiet,
-					rows_at_start, "partition_data_proc", &total, &retired);
+					rows_at_start, what, &total, &retired);
 	}
 	PG_FINALLY();
 	{
@@ -466,9 +484,22 @@ pg_partmgr_partition_data_proc(PG_FUNCTION_ARGS)
 	PG_END_TRY();
 	if (!quiet)
 		ereport(NOTICE,
-				(errmsg("partition_data_proc: moved " UINT64_FORMAT " rows into \"%s\"",
-						total, proto.set->key)));
+				(errmsg("%s: moved " UINT64_FORMAT " rows into \"%s\"", what, total,
+						proto.set->key)));
 	SPI_finish();
+}
+
+/*
+ * pg_partmgr_partition_data_proc
+ *		PROCEDURE partmgr.partition_data_proc(p_parent_table, p_loop_count,
+ *		p_interval, p_lock_wait, p_lock_wait_tries, p_wait, p_order,
+ *		p_source_table, p_ignored_columns, p_quiet): partition_data batch by
+ *		batch, committing after each.
+ */
+Datum
+pg_partmgr_partition_data_proc(PG_FUNCTION_ARGS)
+{
+	data_procedure(fcinfo, false);
 	PG_RETURN_VOID();
 }
 
@@ -490,64 +521,7 @@ pg_partmgr_partition_data_proc(PG_FUNCTION_ARGS)
 Datum
 pg_partmgr_partition_data_async(PG_FUNCTION_ARGS)
 {
-	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
-	int			loop_count = PG_ARGISNULL(1) ? 0 : PG_GETARG_INT32(1);
-	char	   *batch_text = partmgr_text_arg_or_null(fcinfo, 2);
-	int			lock_wait = PG_ARGISNULL(3) ? 0 : PG_GETARG_INT32(3);
-	int			lock_wait_tries = PG_ARGISNULL(4) ? 10 : PG_GETARG_INT32(4);
-	int			wait = PG_ARGISNULL(5) ? 1 : PG_GETARG_INT32(5);
-	bool		descending = is_descending(PG_ARGISNULL(6) ? "ASC" : partmgr_text_arg(fcinfo, 6, "p_order"));
-	List	   *ignored = partmgr_text_array_arg(fcinfo, 7);
-	bool		quiet = !PG_ARGISNULL(8) && PG_GETARG_BOOL(8);
-	bool		nonatomic = nonatomic_call(fcinfo);
-	ProcBatch	proto;
-	PartmgrDataMove move;
-	int64		rows_at_start = 0;
-	uint64		total;
-	int			retired;
-	int			saved_timeout;
-
-	if (!PG_ARGISNULL(1) && loop_count < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("p_loop_count must be at least 1, not %d", loop_count)));
-	if (wait < 0 || lock_wait < 0 || lock_wait_tries < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("p_wait, p_lock_wait and p_lock_wait_tries must not be negative")));
-
-	SPI_connect_ext(nonatomic ? SPI_OPT_NONATOMIC : 0);
-	saved_timeout = set_lock_wait(lock_wait);
-	PG_TRY();
-	{
-		memset(&proto, 0, sizeof(proto));
-		proto.set = partmgr_config_load_table(table);
-		partmgr_check_owner(proto.set->parent_oid, proto.set->key);
-		if (partmgr_sub_spec_load(proto.set->key) != NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("partition_data_async does not fill children of the sub-partitioned set \"%s\"",
-							proto.set->key),
-					 errhint("Use partition_data_proc, which makes each child a sub-parent.")));
-		partmgr_async_init(proto.set, partmgr_read_tree(proto.set), batch_text, descending,
-						   ignored, &move);
-		proto.async = &move;
-		proto.run_by = "partition_data_async";
-		if (OidIsValid(move.source.relid))
-			rows_at_start = partmgr_count_rows(move.source.schema, move.source.name, true);
-		run_batches(&proto, nonatomic, loop_count, lock_wait_tries, wait, quiet,
-					rows_at_start, "partition_data_async", &total, &retired);
-	}
-	PG_FINALLY();
-	{
-		partmgr_lock_timeout = saved_timeout;
-	}
-	PG_END_TRY();
-	if (!quiet)
-		ereport(NOTICE,
-				(errmsg("partition_data_async: moved " UINT64_FORMAT " rows into \"%s\"",
-						total, proto.set->key)));
-	SPI_finish();
+	data_procedure(fcinfo, true);
 	PG_RETURN_VOID();
 }
 

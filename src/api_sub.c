@@ -57,33 +57,23 @@ PG_FUNCTION_INFO_V1(pg_partmgr_stop_sub_partition);
  * check_sub_args
  *		What can be checked of the sub-sets' settings before any child is
  *		touched (each sub-set's registration checks the rest, and so does it
- *		for a set that has no child yet): the type, the epoch, premake, the
- *		control column's type and the interval.  Then pg_partman's rule for
- *		a sub-set keyed like its parent set (both by time, or both by plain
- *		integers): its interval is smaller than the parent's, and not a week
- *		inside anything longer (weeks do not divide months or years).
+ *		for a set that has no child yet): create_parent's checks that need
+ *		no table, the control column's type and the interval.  Then
+ *		pg_partman's rule for a sub-set keyed like its parent set (both by
+ *		time, or both by plain integers): its interval is smaller than the
+ *		parent's, and not a week inside anything longer (weeks do not divide
+ *		months or years).
  */
 static void
 check_sub_args(const PartmgrSet *set, const PartmgrCreateArgs *a)
 {
-	static const char *const epochs[] = {"none", "seconds", "milliseconds",
-	"microseconds", "nanoseconds", NULL};
 	Oid			type = get_atttype(set->parent_oid, get_attnum(set->parent_oid, a->control));
 	PartmgrAxis axis;
 	PartmgrStep step;
 	PartmgrKeyKind kind;
 	PartmgrErrorContext ctx;
-	bool		known_epoch = false;
 
-	for (int i = 0; epochs[i] != NULL; i++)
-		known_epoch |= strcmp(a->epoch, epochs[i]) == 0;
-	if ((strcmp(a->type, "range") != 0 && strcmp(a->type, "list") != 0) || !known_epoch ||
-		a->premake < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid sub-partitioning of \"%s\": p_type \"%s\", p_epoch \"%s\", p_premake %d",
-						set->key, a->type, a->epoch, a->premake),
-				 errhint("p_type is 'range' or 'list'; p_epoch 'none', 'seconds', 'milliseconds', 'microseconds' or 'nanoseconds'; p_premake at least 1.")));
+	partmgr_check_create_args(a);
 	if (a->encoder != NULL)
 		kind = PARTMGR_KEY_TIME;
 	else if (!partmgr_key_kind_for_type(type, &kind))

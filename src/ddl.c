@@ -63,11 +63,12 @@ only_rel(const char *schema, const char *name)
  *		columns, defaults, CHECK and NOT NULL constraints, storage, comments,
  *		generated columns, compression and statistics, in the parent's
  *		tablespace; with props, UNLOGGED and with the storage parameters the
- *		template says.
+ *		template says; with partition_by, partitioned that way (a sub-parent,
+ *		partmgr_ddl_create_sub_parent).
  */
-char *
-partmgr_ddl_create_like(const PartmgrSet *set, const PartmgrProperties *props,
-						const char *schema, const char *name)
+static char *
+create_like(const PartmgrSet *set, const PartmgrProperties *props, const char *schema,
+			const char *name, const char *partition_by)
 {
 	StringInfoData sql;
 	Oid			spcid = get_rel_tablespace(set->parent_oid);
@@ -80,6 +81,8 @@ partmgr_ddl_create_like(const PartmgrSet *set, const PartmgrProperties *props,
 					 " INCLUDING COMPRESSION INCLUDING STATISTICS)",
 					 props && props->unlogged ? "UNLOGGED " : "",
 					 quote_qualified_identifier(schema, name), parent_name(set));
+	if (partition_by != NULL)
+		appendStringInfo(&sql, " PARTITION BY %s", partition_by);
 	if (props && props->reloptions != NIL)
 	{
 		appendStringInfoString(&sql, " WITH (");
@@ -92,6 +95,13 @@ partmgr_ddl_create_like(const PartmgrSet *set, const PartmgrProperties *props,
 		appendStringInfo(&sql, " TABLESPACE %s",
 						 quote_identifier(get_tablespace_name(spcid)));
 	return sql.data;
+}
+
+char *
+partmgr_ddl_create_like(const PartmgrSet *set, const PartmgrProperties *props,
+						const char *schema, const char *name)
+{
+	return create_like(set, props, schema, name, NULL);
 }
 
 /*
@@ -910,16 +920,9 @@ char *
 partmgr_ddl_create_sub_parent(const PartmgrSet *set, const char *schema, const char *name,
 							  const char *type, const char *control)
 {
-	char	   *create = partmgr_ddl_create_like(set, NULL, schema, name);
-	char	   *tablespace = strstr(create, " TABLESPACE ");
-	char	   *by = psprintf(" PARTITION BY %s (%s)",
-							  strcmp(type, "list") == 0 ? "LIST" : "RANGE",
-							  quote_identifier(control));
-
-	if (tablespace == NULL)
-		return psprintf("%s%s", create, by);
-	*tablespace = '\0';
-	return psprintf("%s%s TABLESPACE %s", create, by, tablespace + strlen(" TABLESPACE "));
+	return create_like(set, NULL, schema, name,
+					   psprintf("%s (%s)", strcmp(type, "list") == 0 ? "LIST" : "RANGE",
+								quote_identifier(control)));
 }
 
 /*

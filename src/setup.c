@@ -231,20 +231,15 @@ template_for(const PartmgrParentInfo *parent, const char *given)
 }
 
 /*
- * partmgr_create_set
- *		create_parent's work: validate every setting, register the set in
- *		part_config, create its initial children (standalone tables, then
- *		ATTACH) and its default partition.  within, when given, says where
- *		a sub-parent made before it is attached will be: the set's children
- *		stay inside the range it will cover when they are keyed by the same
- *		column, and it is sub-partitioned like its siblings (as a table that
- *		is a partition already is).  run_by names the caller in the
- *		maintenance log.  The caller is connected to SPI.  Returns the set
- *		as registered.
+ * partmgr_check_create_args
+ *		The checks of create_parent's settings that need no table: the
+ *		words (type, epoch, automatic maintenance), the interval not a
+ *		pg_partman 4 keyword, premake, the time zone, the truncation unit
+ *		and the encoder and decoder pair.  create_sub_parent makes them
+ *		before it touches anything.
  */
-PartmgrSet *
-partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within,
-				   const char *run_by)
+void
+partmgr_check_create_args(const PartmgrCreateArgs *a)
 {
 	static const char *const types[] = {"range", "list", NULL};
 	static const char *const epochs[] = {"none", "seconds", "milliseconds",
@@ -253,14 +248,8 @@ partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within,
 	static const char *const legacy_intervals[] = {"yearly", "quarterly",
 		"monthly", "weekly", "daily", "hourly", "half-hour", "quarter-hour",
 	NULL};
-	const char *table = a->table;
 	const char *interval = a->interval;
 	const char *zone = a->zone;
-	PartmgrParentInfo parent;
-	PartmgrSet	proto;
-	PartmgrSet *set;
-	PartmgrPoint start = 0;
-	PartmgrErrorContext argctx;
 
 	check_choice("p_type", a->type, types,
 				 "p_type is 'range' (the default) or 'list'; pg_partman 4's 'native' is 'range' now.");
@@ -299,6 +288,34 @@ partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within,
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("a set with a time encoder and decoder is a range set without p_epoch")));
+}
+
+/*
+ * partmgr_create_set
+ *		create_parent's work: validate every setting, register the set in
+ *		part_config, create its initial children (standalone tables, then
+ *		ATTACH) and its default partition.  within, when given, says where
+ *		a sub-parent made before it is attached will be: the set's children
+ *		stay inside the range it will cover when they are keyed by the same
+ *		column, and it is sub-partitioned like its siblings (as a table that
+ *		is a partition already is).  run_by names the caller in the
+ *		maintenance log.  The caller is connected to SPI.  Returns the set
+ *		as registered.
+ */
+PartmgrSet *
+partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within,
+				   const char *run_by)
+{
+	const char *table = a->table;
+	const char *interval = a->interval;
+	const char *zone = a->zone;
+	PartmgrParentInfo parent;
+	PartmgrSet	proto;
+	PartmgrSet *set;
+	PartmgrPoint start = 0;
+	PartmgrErrorContext argctx;
+
+	partmgr_check_create_args(a);
 	check_create_parent_table(table, a->control, a->control_not_null, a->encoder != NULL,
 							  &parent);
 	if (parent.strategy != (strcmp(a->type, "list") == 0 ? PARTITION_STRATEGY_LIST :

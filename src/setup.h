@@ -32,6 +32,7 @@ typedef struct PartmgrSubLimits
 
 extern void partmgr_check_owner(Oid relid, const char *name);
 extern void partmgr_setup_init(void);
+extern void partmgr_check_create_args(const PartmgrCreateArgs *args);
 extern PartmgrSet *partmgr_create_set(const PartmgrCreateArgs *args,
 									  const PartmgrSubLimits *within, const char *run_by);
 extern PartmgrSet *partmgr_create_sub_set(const PartmgrSubSpec *spec, const char *table,
