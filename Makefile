@@ -13,6 +13,7 @@ OBJS = \
 	src/api.o \
 	src/api_data.o \
 	src/api_constraints.o \
+	src/api_config.o \
 	src/api_ops.o \
 	src/api_sub.o \
 	src/maintenance.o \
@@ -30,6 +31,7 @@ OBJS = \
 	src/ddl.o \
 	src/log.o \
 	src/worker.o \
+	src/rights.o \
 	src/spi_util.o
 
 DATA = $(wildcard sql/$(EXTENSION)--*.sql)

@@ -154,14 +154,33 @@ partmgr_lock_set_or_raise(Oid parent_oid, const char *key)
 }
 
 /*
- * partmgr_load_set_of_kind
- *		The set of a user-named table, which must be a time or an id set as
- *		the function needs; otherwise 22023 with a hint to the other function.
+ * partmgr_act_on_table
+ *		The set of a user-named table, with the scope of its owner's rights
+ *		entered (rights.c): PARTMGR_RIGHTS_ACT to change the set or read its
+ *		rows (42501 unless the caller has the owner's privileges),
+ *		PARTMGR_RIGHTS_LOOK to compute its names and bounds.  The caller
+ *		leaves the scope with partmgr_rights_leave.
  */
 PartmgrSet *
-partmgr_load_set_of_kind(const char *table, PartmgrKeyKind kind, const char *other_function)
+partmgr_act_on_table(const char *table, PartmgrRightsMode mode, PartmgrRights *rights)
 {
 	PartmgrSet *set = partmgr_config_load_table(table);
+
+	partmgr_rights_enter_set(set, mode, rights);
+	return set;
+}
+
+/*
+ * partmgr_load_set_of_kind
+ *		partmgr_act_on_table(PARTMGR_RIGHTS_ACT) for a set that must be a time
+ *		or an id set as the function needs; otherwise 22023 with a hint to
+ *		the other function.
+ */
+PartmgrSet *
+partmgr_load_set_of_kind(const char *table, PartmgrKeyKind kind, const char *other_function,
+						 PartmgrRights *rights)
+{
+	PartmgrSet *set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, rights);
 
 	if (set->axis.kind != kind)
 		ereport(ERROR,
@@ -326,7 +345,10 @@ partmgr_pause_seconds(int seconds)
  *		each set and pausing p_wait seconds between sets.  Called inside a
  *		transaction block (where it cannot commit) it maintains the sets in
  *		that transaction, as run_maintenance() does.  A failing set is a
- *		WARNING and the next set is maintained.
+ *		WARNING and the next set is maintained; a set whose owner's
+ *		privileges the caller lacks is left out.  A set that needs more than
+ *		pg_partmgr.children_per_transaction children is maintained again after
+ *		each commit until it has them.
  */
 Datum
 pg_partmgr_run_maintenance_proc(PG_FUNCTION_ARGS)
@@ -358,46 +380,55 @@ pg_partmgr_run_maintenance_proc(PG_FUNCTION_ARGS)
 	foreach(lc, keys)
 	{
 		const char *key = (const char *) lfirst(lc);
-		MemoryContext caller = MemoryContextSwitchTo(per_set);
 		PartmgrSetOutcome outcome;
-		bool		snapshot = false;
 
-		if (!ActiveSnapshotSet())
+		/* a set that needs more than one transaction's worth goes on at once */
+		do
 		{
-			PushActiveSnapshot(GetTransactionSnapshot());
-			snapshot = true;
-		}
-		partmgr_maintain_set(key, NULL, analyze, "run_maintenance_proc", &outcome);
-		if (outcome.error != NULL)
-			partmgr_report_set_failure(key, outcome.error);
-		if (outcome.finished != 0)
-			partmgr_stamps_add(&stamps, key, outcome.finished);
-		if (snapshot)
-			PopActiveSnapshot();
-		MemoryContextSwitchTo(caller);
-		MemoryContextReset(per_set);
+			MemoryContext caller = MemoryContextSwitchTo(per_set);
+			bool		snapshot = false;
 
-		if (nonatomic)
-			SPI_commit();
-
-		/* constraints added NOT VALID are validated once that is committed */
-		if (nonatomic && outcome.to_validate)
-		{
-			PartmgrSetOutcome validated;
-
-			MemoryContextSwitchTo(per_set);
-			snapshot = !ActiveSnapshotSet();
-			if (snapshot)
+			if (!ActiveSnapshotSet())
+			{
 				PushActiveSnapshot(GetTransactionSnapshot());
-			partmgr_validate_set(key, "run_maintenance_proc", &validated);
-			if (validated.error != NULL)
-				partmgr_report_set_failure(key, validated.error);
+				snapshot = true;
+			}
+			partmgr_maintain_set(key, NULL, analyze, "run_maintenance_proc", true, &outcome);
+			if (outcome.error != NULL)
+				partmgr_report_set_failure(key, outcome.error);
+			if (outcome.finished != 0)
+				partmgr_stamps_add(&stamps, key, outcome.finished);
+			if (outcome.more && !nonatomic)
+				partmgr_report_more(key);
 			if (snapshot)
 				PopActiveSnapshot();
 			MemoryContextSwitchTo(caller);
 			MemoryContextReset(per_set);
-			SPI_commit();
-		}
+
+			if (nonatomic)
+				SPI_commit();
+
+			/* constraints added NOT VALID are validated once that is committed */
+			if (nonatomic && outcome.to_validate)
+			{
+				PartmgrSetOutcome validated;
+
+				MemoryContextSwitchTo(per_set);
+				snapshot = !ActiveSnapshotSet();
+				if (snapshot)
+					PushActiveSnapshot(GetTransactionSnapshot());
+				partmgr_validate_set(key, "run_maintenance_proc", &validated);
+				if (validated.error != NULL)
+					partmgr_report_set_failure(key, validated.error);
+				if (snapshot)
+					PopActiveSnapshot();
+				MemoryContextSwitchTo(caller);
+				MemoryContextReset(per_set);
+				SPI_commit();
+			}
+		} while (nonatomic && outcome.more);
+		if (outcome.not_permitted)
+			continue;
 		if (wait > 0 && lnext(keys, lc) != NULL)
 			partmgr_pause_seconds(wait);
 	}
@@ -431,12 +462,13 @@ drop_partition(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 	PartmgrSet *set;
 	PartmgrRetention retention;
 	PartmgrPlan *plan;
+	PartmgrRights rights;
 	ListCell   *lc;
 	int			done;
 
 	SPI_connect();
 	set = partmgr_load_set_of_kind(table, kind, kind == PARTMGR_KEY_TIME ?
-						   "drop_partition_id()" : "drop_partition_time()");
+								   "drop_partition_id()" : "drop_partition_time()", &rights);
 
 	/* the arguments given override part_config, which is only read otherwise */
 	partmgr_retention_settings(set, &retention);
@@ -478,9 +510,14 @@ drop_partition(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 	if (!PG_ARGISNULL(3))
 		retention.retire.keep_index = PG_GETARG_BOOL(3);
 	if (!PG_ARGISNULL(4))
+	{
+		/* named by the caller: the caller's right to create there counts */
 		retention.retire.schema = text_to_cstring(PG_GETARG_TEXT_PP(4));
-	if (retention.retire.schema != NULL)
-		partmgr_retention_check_schema(set, retention.retire.schema);
+		retention.retire.schema_by_caller = true;
+		partmgr_retention_check_schema(set, retention.retire.schema, partmgr_rights_caller());
+	}
+	else if (retention.retire.schema != NULL)
+		partmgr_retention_check_schema(set, retention.retire.schema, set->parent_owner);
 	if (kind == PARTMGR_KEY_TIME && !PG_ARGISNULL(5))
 	{
 		retention.have_reference = true;
@@ -489,7 +526,7 @@ drop_partition(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 
 	partmgr_lock_set_or_raise(set->parent_oid, set->key);
 	plan = partmgr_plan_retention(set, partmgr_read_tree(set), &retention,
-								  GetCurrentTransactionStartTimestamp());
+								  GetCurrentTransactionStartTimestamp(), 0);
 	done = partmgr_execute_or_raise(plan, kind == PARTMGR_KEY_TIME ?
 									"drop_partition_time" : "drop_partition_id", NULL);
 	foreach(lc, plan->actions)
@@ -497,6 +534,7 @@ drop_partition(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 		if (((PartmgrAction *) lfirst(lc))->kind == PARTMGR_ACTION_FINALIZE_DETACH)
 			done--;
 	}
+	partmgr_rights_leave(&rights);
 	SPI_finish();
 	return done;
 }
@@ -537,6 +575,7 @@ pg_partmgr_show_partitions(PG_FUNCTION_ARGS)
 	bool		descending;
 	PartmgrSet *set;
 	PartmgrTree *tree;
+	PartmgrRights rights;
 	Datum		values[2];
 	bool		nulls[2] = {false, false};
 
@@ -550,8 +589,9 @@ pg_partmgr_show_partitions(PG_FUNCTION_ARGS)
 
 	InitMaterializedSRF(fcinfo, 0);
 	SPI_connect();
-	set = partmgr_config_load_table(table);
+	set = partmgr_act_on_table(table, PARTMGR_RIGHTS_LOOK, &rights);
 	tree = partmgr_read_tree(set);
+	partmgr_rights_leave(&rights);
 	if (PG_GETARG_BOOL(2) && OidIsValid(tree->default_oid))
 	{
 		values[0] = CStringGetTextDatum(tree->default_schema);
@@ -592,17 +632,19 @@ pg_partmgr_show_partition_name(PG_FUNCTION_ARGS)
 	bool		nulls[5] = {false, false, false, false, false};
 	HeapTuple	tuple;
 	PartmgrErrorContext argctx;
+	PartmgrRights rights;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 
 	SPI_connect();
-	set = partmgr_config_load_table(table);
+	set = partmgr_act_on_table(table, PARTMGR_RIGHTS_LOOK, &rights);
 	partmgr_context_push(&argctx, "argument %s", "p_value");
 	value = partmgr_point_parse(&set->axis, value_text);
 	partmgr_context_pop(&argctx);
 	lower = partmgr_slot_lower(set, partmgr_read_tree(set), value);
 	name = partmgr_child_name(set, lower);
+	partmgr_rights_leave(&rights);
 
 	MemoryContextSwitchTo(caller);
 	values[0] = CStringGetTextDatum(set->parent_schema);
@@ -644,6 +686,7 @@ pg_partmgr_show_partition_info(PG_FUNCTION_ARGS)
 	PartmgrSet *set;
 	const PartmgrChild *child;
 	PartmgrPoint upper;
+	PartmgrRights rights;
 	Datum		values[5];
 	bool		nulls[5] = {true, true, true, true, false};
 	HeapTuple	tuple;
@@ -663,6 +706,7 @@ pg_partmgr_show_partition_info(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("table \"%s\" is not a partition of \"%s\"", child_text, parent_text)));
 	set = partmgr_config_load(partmgr_table_key(parent_oid), false);
+	partmgr_rights_enter_set(set, PARTMGR_RIGHTS_LOOK, &rights);
 	child = partmgr_tree_find_child(partmgr_read_tree(set), child_oid);
 	if (child == NULL)
 		ereport(ERROR,
@@ -712,6 +756,7 @@ pg_partmgr_show_partition_info(PG_FUNCTION_ARGS)
 			nulls[3] = false;
 		}
 	}
+	partmgr_rights_leave(&rights);
 	tuple = heap_form_tuple(tupdesc, values, nulls);
 	SPI_finish();
 	PG_RETURN_DATUM(HeapTupleGetDatum(tuple));
@@ -720,7 +765,9 @@ pg_partmgr_show_partition_info(PG_FUNCTION_ARGS)
 /*
  * pg_partmgr_check_default
  *		partmgr.check_default(): default partitions of managed sets that hold
- *		rows.  Sets whose parent no longer exists are passed over.
+ *		rows, counted with the owner's rights.  Sets whose parent no longer
+ *		exists, and sets whose owner's privileges the caller lacks, are
+ *		passed over.
  */
 Datum
 pg_partmgr_check_default(PG_FUNCTION_ARGS)
@@ -735,7 +782,9 @@ pg_partmgr_check_default(PG_FUNCTION_ARGS)
 	keys = partmgr_config_list(false);
 	foreach(lc, keys)
 	{
-		Oid			parent_oid = partmgr_resolve_table((char *) lfirst(lc), true);
+		Oid			parent_oid = partmgr_key_relid((char *) lfirst(lc));
+		PartmgrParentInfo parent;
+		PartmgrRights rights;
 		Oid			default_oid;
 		char	   *schema;
 		char	   *name;
@@ -747,14 +796,18 @@ pg_partmgr_check_default(PG_FUNCTION_ARGS)
 		if (!OidIsValid(parent_oid) ||
 			get_rel_relkind(parent_oid) != RELKIND_PARTITIONED_TABLE)
 			continue;
-		default_oid = get_default_partition_oid(parent_oid);
-		if (!OidIsValid(default_oid))
+		partmgr_read_parent(parent_oid, &parent);
+		default_oid = parent.default_oid;
+		if (!OidIsValid(default_oid) || !partmgr_may_act_on(parent.owner))
 			continue;
 		schema = get_namespace_name(get_rel_namespace(default_oid));
 		name = get_rel_name(default_oid);
-		partmgr_spi_exec(partmgr_ddl_count_rows(schema, name, exact, true), 0, NULL,
-						 NULL, NULL, true, SPI_OK_SELECT);
+		partmgr_rights_enter_table(parent_oid, parent.owner, PARTMGR_RIGHTS_ACT,
+								   (char *) lfirst(lc), &rights);
+		partmgr_spi_table_exec(partmgr_ddl_count_rows(schema, name, exact, true), 0, NULL,
+							   NULL, NULL, true, SPI_OK_SELECT);
 		count = DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
+		partmgr_rights_leave(&rights);
 		if (count == 0)
 			continue;
 		values[0] = CStringGetTextDatum(psprintf("%s.%s", schema, name));
@@ -774,13 +827,15 @@ pg_partmgr_partition_gap_fill(PG_FUNCTION_ARGS)
 {
 	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
 	PartmgrSet *set;
+	PartmgrRights rights;
 	int			created;
 
 	SPI_connect();
-	set = partmgr_config_load_table(table);
+	set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, &rights);
 	partmgr_lock_set_or_raise(set->parent_oid, set->key);
 	created = partmgr_execute_or_raise(partmgr_plan_gap_fill(set, partmgr_read_tree(set)),
 									   "partition_gap_fill", NULL);
+	partmgr_rights_leave(&rights);
 	SPI_finish();
 	PG_RETURN_INT32(created);
 }
@@ -801,6 +856,7 @@ create_explicit(FunctionCallInfo fcinfo, PartmgrKeyKind kind, Oid elemtype)
 	PartmgrPoint *lowers;
 	int			n = 0;
 	PartmgrSet *set;
+	PartmgrRights rights;
 	int			created;
 
 	partmgr_require_arg(fcinfo, 1, kind == PARTMGR_KEY_TIME ? "p_partition_times" : "p_partition_ids");
@@ -810,7 +866,7 @@ create_explicit(FunctionCallInfo fcinfo, PartmgrKeyKind kind, Oid elemtype)
 
 	SPI_connect();
 	set = partmgr_load_set_of_kind(table, kind, kind == PARTMGR_KEY_TIME ?
-						   "create_partition_id()" : "create_partition_time()");
+								   "create_partition_id()" : "create_partition_time()", &rights);
 	lowers = palloc(sizeof(PartmgrPoint) * (nelems + 1));
 	for (int i = 0; i < nelems; i++)
 	{
@@ -827,6 +883,7 @@ create_explicit(FunctionCallInfo fcinfo, PartmgrKeyKind kind, Oid elemtype)
 															 lowers, n),
 									   kind == PARTMGR_KEY_TIME ?
 									   "create_partition_time" : "create_partition_id", NULL);
+	partmgr_rights_leave(&rights);
 	SPI_finish();
 	return created > 0;
 }

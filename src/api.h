@@ -2,7 +2,8 @@
  *
  * api.h
  *	  Helpers shared by the SQL-callable functions (api.c, api_data.c):
- *	  argument checks, the set lock of interactive calls, pauses.
+ *	  argument checks, loading a named set with its owner's rights, the set
+ *	  lock of interactive calls, pauses.
  *
  * Copyright (c) 2026, the pg_partmgr authors
  * Licensed under the PostgreSQL License; see LICENSE.
@@ -18,14 +19,18 @@
 #include "fmgr.h"
 
 #include "pg_partmgr.h"
+#include "rights.h"
 
 extern void partmgr_require_arg(FunctionCallInfo fcinfo, int argno, const char *name);
 extern char *partmgr_text_arg(FunctionCallInfo fcinfo, int argno, const char *name);
 extern char *partmgr_text_arg_or_null(FunctionCallInfo fcinfo, int argno);
 extern List *partmgr_text_array_arg(FunctionCallInfo fcinfo, int argno);
 extern void partmgr_lock_set_or_raise(Oid parent_oid, const char *key);
+extern PartmgrSet *partmgr_act_on_table(const char *table, PartmgrRightsMode mode,
+										PartmgrRights *rights);
 extern PartmgrSet *partmgr_load_set_of_kind(const char *table, PartmgrKeyKind kind,
-											const char *other_function);
+											const char *other_function,
+											PartmgrRights *rights);
 extern void partmgr_pause_seconds(int seconds);
 
 #endif							/* PARTMGR_API_H */

@@ -47,14 +47,18 @@ PG_FUNCTION_INFO_V1(pg_partmgr_drop_constraints);
 PG_FUNCTION_INFO_V1(pg_partmgr_reapply_constraints_proc);
 PG_FUNCTION_INFO_V1(pg_partmgr_part_config_check);
 
+static void reapply_child(PartmgrSet *set, Oid child_relid, char what, bool dryrun);
+
 /*
  * named_child
- *		The child of the set a user named, or an error (22023) naming both.
+ *		The child of the set a user named (looked up before the owner's scope,
+ *		with the caller's search_path, as relid), or an error (22023) naming
+ *		both.
  */
 static const PartmgrChild *
-named_child(const PartmgrSet *set, const PartmgrTree *tree, const char *name)
+named_child(const PartmgrSet *set, const PartmgrTree *tree, const char *name, Oid relid)
 {
-	const PartmgrChild *child = partmgr_tree_find_child(tree, partmgr_resolve_table(name, false));
+	const PartmgrChild *child = partmgr_tree_find_child(tree, relid);
 
 	if (child == NULL)
 		ereport(ERROR,
@@ -79,14 +83,17 @@ pg_partmgr_apply_constraints(PG_FUNCTION_ARGS)
 	PartmgrSet *set;
 	PartmgrTree *tree;
 	PartmgrPlan *plan;
+	PartmgrRights rights;
+	Oid			child_oid;
 
 	SPI_connect();
-	set = partmgr_config_load_table(table);
+	child_oid = child_name ? partmgr_resolve_table(child_name, false) : InvalidOid;
+	set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, &rights);
 	partmgr_lock_set_or_raise(set->parent_oid, set->key);
 	tree = partmgr_read_tree(set);
 	if (child_name != NULL)
 	{
-		const PartmgrChild *child = named_child(set, tree, child_name);
+		const PartmgrChild *child = named_child(set, tree, child_name, child_oid);
 
 		plan = partmgr_plan_new(set, tree);
 		partmgr_plan_child_constraints(plan, child, set->constraint_valid);
@@ -95,7 +102,8 @@ pg_partmgr_apply_constraints(PG_FUNCTION_ARGS)
 		plan = partmgr_plan_constraints(set, tree, PARTMGR_CONSTRAIN_ELIGIBLE);
 	(void) partmgr_execute_or_raise(plan, "apply_constraints", NULL);
 	if (analyze && set->constraint_cols != NIL)
-		partmgr_spi_utility(partmgr_ddl_analyze(set));
+		partmgr_spi_table_utility(partmgr_ddl_analyze(set));
+	partmgr_rights_leave(&rights);
 	SPI_finish();
 	PG_RETURN_VOID();
 }
@@ -114,14 +122,17 @@ pg_partmgr_drop_constraints(PG_FUNCTION_ARGS)
 	PartmgrSet *set;
 	PartmgrTree *tree;
 	PartmgrPlan *plan;
+	PartmgrRights rights;
+	Oid			child_oid;
 	ListCell   *lc;
 
 	SPI_connect();
-	set = partmgr_config_load_table(table);
+	child_oid = partmgr_resolve_table(child_name, false);
+	set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, &rights);
 	partmgr_lock_set_or_raise(set->parent_oid, set->key);
 	tree = partmgr_read_tree(set);
 	plan = partmgr_plan_new(set, tree);
-	partmgr_plan_drop_constraints(plan, named_child(set, tree, child_name));
+	partmgr_plan_drop_constraints(plan, named_child(set, tree, child_name, child_oid));
 	(void) partmgr_execute_or_raise(plan, "drop_constraints", NULL);
 	if (debug)
 	{
@@ -134,6 +145,7 @@ pg_partmgr_drop_constraints(PG_FUNCTION_ARGS)
 							partmgr_action_describe(plan, action))));
 		}
 	}
+	partmgr_rights_leave(&rights);
 	SPI_finish();
 	PG_RETURN_VOID();
 }
@@ -143,13 +155,23 @@ pg_partmgr_drop_constraints(PG_FUNCTION_ARGS)
  *		One step of reapply_constraints_proc on one child, in the current
  *		transaction: with the set reloaded (the caller may have committed),
  *		its advisory lock taken, drop (what == 'd'), add NOT VALID ('a') or
- *		validate ('v') that child's derived constraints.  With dryrun, the
- *		step is planned and reported, not run.
+ *		validate ('v') that child's derived constraints, with the owner's
+ *		rights.  With dryrun, the step is planned and reported, not run.
  */
 static void
-reapply_step(const char *table, Oid child_relid, char what, bool dryrun)
+reapply_step(const char *key, Oid child_relid, char what, bool dryrun)
 {
-	PartmgrSet *set = partmgr_config_load_table(table);
+	PartmgrSet *set = partmgr_config_load(key, false);
+	PartmgrRights rights;
+
+	partmgr_rights_enter_set(set, PARTMGR_RIGHTS_ACT, &rights);
+	reapply_child(set, child_relid, what, dryrun);
+	partmgr_rights_leave(&rights);
+}
+
+static void
+reapply_child(PartmgrSet *set, Oid child_relid, char what, bool dryrun)
+{
 	PartmgrTree *tree;
 	const PartmgrChild *child;
 	PartmgrPlan *plan;
@@ -230,6 +252,7 @@ pg_partmgr_reapply_constraints_proc(PG_FUNCTION_ARGS)
 	List	   *eligible = NIL;
 	bool		snapshot;
 	bool		validate;
+	PartmgrRights rights;
 	ListCell   *lc;
 
 	if (wait < 0)
@@ -242,7 +265,7 @@ pg_partmgr_reapply_constraints_proc(PG_FUNCTION_ARGS)
 	snapshot = !ActiveSnapshotSet();
 	if (snapshot)
 		PushActiveSnapshot(GetTransactionSnapshot());
-	set = partmgr_config_load_table(table);
+	set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, &rights);
 	table = set->key;
 	validate = set->constraint_valid;
 	tree = partmgr_read_tree(set);
@@ -253,6 +276,8 @@ pg_partmgr_reapply_constraints_proc(PG_FUNCTION_ARGS)
 	if (set->constraint_cols == NIL)
 		ereport(NOTICE,
 				(errmsg("partition set \"%s\" has no constraint_cols: nothing to apply", set->key)));
+	/* each step acts with the owner's rights in a transaction of its own */
+	partmgr_rights_leave(&rights);
 	if (snapshot)
 		PopActiveSnapshot();
 
@@ -282,7 +307,10 @@ pg_partmgr_reapply_constraints_proc(PG_FUNCTION_ARGS)
 		snapshot = !ActiveSnapshotSet();
 		if (snapshot)
 			PushActiveSnapshot(GetTransactionSnapshot());
-		partmgr_spi_utility(partmgr_ddl_analyze(partmgr_config_load_table(table)));
+		set = partmgr_config_load(table, false);
+		partmgr_rights_enter_set(set, PARTMGR_RIGHTS_ACT, &rights);
+		partmgr_spi_table_utility(partmgr_ddl_analyze(set));
+		partmgr_rights_leave(&rights);
 		if (snapshot)
 			PopActiveSnapshot();
 	}
@@ -324,8 +352,7 @@ pg_partmgr_part_config_check(PG_FUNCTION_ARGS)
 	if (isnull)
 		return PointerGetDatum(tuple);
 
-	parent = partmgr_resolve_table(SPI_getvalue(tuple, desc, SPI_fnumber(desc, "parent_table")),
-								   true);
+	parent = partmgr_key_relid(SPI_getvalue(tuple, desc, SPI_fnumber(desc, "parent_table")));
 	if (!OidIsValid(parent))
 		return PointerGetDatum(tuple);
 	control = SPI_getvalue(tuple, desc, SPI_fnumber(desc, "control"));

@@ -155,6 +155,8 @@ partition_data(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 	volatile uint64 total = 0;
 	volatile int batches = 0;
 	int			saved_timeout;
+	PartmgrRights rights;
+	Oid			source_oid;
 
 	if (batch_count < 1)
 		ereport(ERROR,
@@ -167,16 +169,18 @@ partition_data(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 			psprintf(INT64_FORMAT, PG_GETARG_INT64(2));
 
 	SPI_connect();
+	/* names the caller gives are looked up with the caller's search_path */
+	source_oid = source ? partmgr_resolve_table(source, false) : InvalidOid;
 	saved_timeout = set_lock_wait(PG_ARGISNULL(3) ? 0 :
 								  DatumGetFloat8(DirectFunctionCall1(numeric_float8,
 																	 PG_GETARG_DATUM(3))));
 	PG_TRY();
 	{
 		set = partmgr_load_set_of_kind(table, kind, kind == PARTMGR_KEY_TIME ?
-									   "partition_data_id()" : "partition_data_time()");
+									   "partition_data_id()" : "partition_data_time()", &rights);
 		check_no_async(set);
 		partmgr_lock_set_or_raise(set->parent_oid, set->key);
-		partmgr_data_move_init(set, partmgr_read_tree(set), source, batch_text,
+		partmgr_data_move_init(set, partmgr_read_tree(set), source_oid, batch_text,
 							   descending, ignored, &move);
 		while (batches < batch_count)
 		{
@@ -192,7 +196,8 @@ partition_data(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 			batches += done;
 		}
 		if (analyze && batches > 0)
-			partmgr_spi_utility(partmgr_ddl_analyze(set));
+			partmgr_spi_table_utility(partmgr_ddl_analyze(set));
+		partmgr_rights_leave(&rights);
 	}
 	PG_FINALLY();
 	{
@@ -311,7 +316,9 @@ static void
 run_proc_batch(void *arg)
 {
 	ProcBatch  *batch = (ProcBatch *) arg;
+	PartmgrRights rights;
 
+	partmgr_rights_enter_set(batch->set, PARTMGR_RIGHTS_ACT, &rights);
 	if (!partmgr_try_lock_set(batch->set->parent_oid))
 		ereport(ERROR,
 				(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
@@ -330,6 +337,7 @@ run_proc_batch(void *arg)
 	else
 		batch->more = undo_step(batch->set, batch->undo, batch->run_by, &batch->rows,
 								&batch->retired, &batch->child);
+	partmgr_rights_leave(&rights);
 }
 
 /*
@@ -435,6 +443,8 @@ data_procedure(FunctionCallInfo fcinfo, bool async)
 	uint64		total;
 	int			retired;
 	int			saved_timeout;
+	PartmgrRights rights;
+	Oid			source_oid;
 
 	if (!PG_ARGISNULL(1) && loop_count < 1)
 		ereport(ERROR,
@@ -446,15 +456,15 @@ data_procedure(FunctionCallInfo fcinfo, bool async)
 				 errmsg("p_wait, p_lock_wait and p_lock_wait_tries must not be negative")));
 
 	SPI_connect_ext(nonatomic ? SPI_OPT_NONATOMIC : 0);
+	source_oid = source ? partmgr_resolve_table(source, false) : InvalidOid;
 	saved_timeout = set_lock_wait(lock_wait);
 	PG_TRY();
 	{
 		memset(&proto, 0, sizeof(proto));
-		proto.set = partmgr_config_load_table(table);
+		proto.set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, &rights);
 		proto.run_by = what;
 		if (async)
 		{
-			partmgr_check_owner(proto.set->parent_oid, proto.set->key);
 			if (partmgr_sub_spec_load(proto.set->key) != NULL)
 				ereport(ERROR,
 						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -468,12 +478,14 @@ data_procedure(FunctionCallInfo fcinfo, bool async)
 		else
 		{
 			check_no_async(proto.set);
-			partmgr_data_move_init(proto.set, partmgr_read_tree(proto.set), source, batch_text,
-								   descending, ignored, &move);
+			partmgr_data_move_init(proto.set, partmgr_read_tree(proto.set), source_oid,
+								   batch_text, descending, ignored, &move);
 			proto.move = &move;
 		}
 		if (OidIsValid(move.source.relid))
 			rows_at_start = partmgr_count_rows(move.source.schema, move.source.name, true);
+		/* each batch acts with the owner's rights in a transaction of its own */
+		partmgr_rights_leave(&rights);
 		run_batches(&proto, nonatomic, loop_count, lock_wait_tries, wait, quiet,
 					rows_at_start, what, &total, &retired);
 	}
@@ -527,23 +539,28 @@ pg_partmgr_partition_data_async(PG_FUNCTION_ARGS)
 
 /*
  * undo_setup
- *		Shared start of undo_partition and undo_partition_proc: load the set,
+ *		Shared start of undo_partition and undo_partition_proc: load the set
+ *		and enter the scope of its owner's rights (the caller leaves it),
  *		check the target, and mark the set as being undone.
  */
 static PartmgrSet *
 undo_setup(FunctionCallInfo fcinfo, const char *table, const char *target,
 		   const char *batch_text, bool keep_table, bool drop_cascade, List *ignored,
-		   PartmgrUndo *undo)
+		   PartmgrUndo *undo, PartmgrRights *rights)
 {
-	PartmgrSet *set = partmgr_config_load_table(table);
+	PartmgrSet *set;
+	Oid			target_oid;
 
-	check_no_async(set);
 	if (target == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("argument p_target_table must not be NULL"),
 				 errhint("Create a plain table like the parent and name it; the rows are moved there.")));
-	partmgr_undo_init(set, target, batch_text, keep_table, drop_cascade, ignored, undo);
+	/* looked up with the caller's search_path, before the owner's scope */
+	target_oid = partmgr_resolve_table(target, false);
+	set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, rights);
+	check_no_async(set);
+	partmgr_undo_init(set, target_oid, batch_text, keep_table, drop_cascade, ignored, undo);
 	partmgr_config_set_undo(set->key, true);
 	return set;
 }
@@ -563,6 +580,17 @@ undo_finish(PartmgrSet *set)
 	partmgr_config_delete(set->key);
 	partmgr_drop_unused_template(set);
 	return true;
+}
+
+/* undo_finish with the owner's rights, for the procedure's last transaction. */
+static void
+undo_finish_as_owner(PartmgrSet *set)
+{
+	PartmgrRights rights;
+
+	partmgr_rights_enter_set(set, PARTMGR_RIGHTS_ACT, &rights);
+	(void) undo_finish(set);
+	partmgr_rights_leave(&rights);
 }
 
 /*
@@ -589,6 +617,7 @@ pg_partmgr_undo_partition(PG_FUNCTION_ARGS)
 	volatile int retired = 0;
 	volatile uint64 total = 0;
 	int			saved_timeout;
+	PartmgrRights rights;
 	Datum		values[2];
 	bool		nulls[2] = {false, false};
 	HeapTuple	tuple;
@@ -607,7 +636,7 @@ pg_partmgr_undo_partition(PG_FUNCTION_ARGS)
 	PG_TRY();
 	{
 		set = undo_setup(fcinfo, table, target, batch_text, keep_table, drop_cascade,
-						 ignored, &undo);
+						 ignored, &undo, &rights);
 		partmgr_lock_set_or_raise(set->parent_oid, set->key);
 		while (moved_batches < loop_count)
 		{
@@ -623,6 +652,7 @@ pg_partmgr_undo_partition(PG_FUNCTION_ARGS)
 				moved_batches++;
 		}
 		(void) undo_finish(set);
+		partmgr_rights_leave(&rights);
 	}
 	PG_FINALLY();
 	{
@@ -665,6 +695,7 @@ pg_partmgr_undo_partition_proc(PG_FUNCTION_ARGS)
 	int			retired;
 	int64		rows_at_start;
 	int			saved_timeout;
+	PartmgrRights rights;
 
 	if (!PG_ARGISNULL(2) && loop_count < 1)
 		ereport(ERROR,
@@ -681,11 +712,12 @@ pg_partmgr_undo_partition_proc(PG_FUNCTION_ARGS)
 	{
 		memset(&proto, 0, sizeof(proto));
 		proto.set = undo_setup(fcinfo, table, target, batch_text, keep_table, drop_cascade,
-							   ignored, &undo);
+							   ignored, &undo, &rights);
 		proto.undo = &undo;
 		proto.run_by = "undo_partition_proc";
 		rows_at_start = partmgr_count_rows(proto.set->parent_schema,
 										   proto.set->parent_name, false);
+		partmgr_rights_leave(&rights);
 		if (nonatomic)
 			SPI_commit();		/* maintenance leaves the set alone from now on */
 		run_batches(&proto, nonatomic, loop_count, lock_wait_tries, wait, quiet,
@@ -693,11 +725,11 @@ pg_partmgr_undo_partition_proc(PG_FUNCTION_ARGS)
 		if (!ActiveSnapshotSet())
 		{
 			PushActiveSnapshot(GetTransactionSnapshot());
-			(void) undo_finish(proto.set);
+			undo_finish_as_owner(proto.set);
 			PopActiveSnapshot();
 		}
 		else
-			(void) undo_finish(proto.set);
+			undo_finish_as_owner(proto.set);
 	}
 	PG_FINALLY();
 	{

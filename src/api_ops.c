@@ -23,7 +23,10 @@
 
 #include "access/htup_details.h"
 #include "access/xact.h"
+#include "catalog/dependency.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_class.h"
+#include "commands/extension.h"
 #include "catalog/partition.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
@@ -52,6 +55,7 @@
 #include "partition_data.h"
 #include "properties.h"
 #include "retention.h"
+#include "rights.h"
 #include "spi_util.h"
 
 PG_FUNCTION_INFO_V1(pg_partmgr_plan_maintenance);
@@ -203,10 +207,29 @@ tree_after(const PartmgrTree *tree, const PartmgrPlan *plan)
 typedef struct SetDryRun
 {
 	SetPlans   *out;
+	bool		all_sets;		/* leave out sets the caller may not maintain */
 	PartmgrSet *set;
 	PartmgrTree *tree;			/* the children as the step will find them */
 	TimestampTz now;
 } SetDryRun;
+
+/*
+ * note_truncated
+ *		A row saying that a plan stopped at pg_partmgr.children_per_transaction.
+ */
+static void
+note_truncated(SetPlans *out, const PartmgrPlan *plan, const char *action)
+{
+	PlanRow    *row;
+
+	if (!plan->truncated)
+		return;
+	row = palloc0(sizeof(PlanRow));
+	row->action = (char *) action;
+	row->note = psprintf("more is left than one transaction does (pg_partmgr.children_per_transaction = %d): the background worker and run_maintenance_proc() go on in a new transaction, run_maintenance() at its next call",
+						 partmgr_children_per_transaction);
+	out->rows = lappend(out->rows, row);
+}
 
 /* premake, as the run plans it */
 static void
@@ -214,8 +237,14 @@ dry_premake(void *arg)
 {
 	SetDryRun  *dry = (SetDryRun *) arg;
 	PartmgrPlan *plan;
+	PartmgrRights rights;
 
 	dry->set = partmgr_config_load(dry->out->key, false);
+	if (dry->all_sets && !partmgr_may_act_on(dry->set->parent_owner))
+	{
+		dry->set = NULL;		/* not the caller's: a run leaves it out too */
+		return;
+	}
 	if (dry->set->undo_in_progress || dry->set->async_in_progress != NULL)
 	{
 		PlanRow    *row = palloc0(sizeof(PlanRow));
@@ -227,10 +256,14 @@ dry_premake(void *arg)
 		dry->set = NULL;
 		return;
 	}
+	partmgr_rights_enter_set(dry->set, PARTMGR_RIGHTS_ACT, &rights);
 	dry->tree = partmgr_read_tree(dry->set);
-	plan = partmgr_plan_premake(dry->set, dry->tree, dry->now);
+	plan = partmgr_plan_premake(dry->set, dry->tree, dry->now,
+								partmgr_children_per_transaction);
 	plan_rows(dry->out, plan, NULL, NULL);
+	note_truncated(dry->out, plan, "maintain set");
 	dry->tree = tree_after(dry->tree, plan);
+	partmgr_rights_leave(&rights);
 }
 
 /* retention, planned from the children premake leaves */
@@ -240,14 +273,20 @@ dry_retention(void *arg)
 	SetDryRun  *dry = (SetDryRun *) arg;
 	PartmgrRetention retention;
 	PartmgrPlan *plan;
+	PartmgrRights rights;
 
-	if (!partmgr_retention_from_config(dry->set, &retention))
-		return;
-	plan = partmgr_plan_retention(dry->set, dry->tree, &retention, dry->now);
-	plan_rows(dry->out, plan,
-			  OidIsValid(dry->tree->default_oid) ? NULL :
-			  "the background worker detaches with DETACH ... CONCURRENTLY instead", NULL);
-	dry->tree = tree_after(dry->tree, plan);
+	partmgr_rights_enter_set(dry->set, PARTMGR_RIGHTS_ACT, &rights);
+	if (partmgr_retention_from_config(dry->set, &retention))
+	{
+		plan = partmgr_plan_retention(dry->set, dry->tree, &retention, dry->now,
+									  partmgr_children_per_transaction);
+		plan_rows(dry->out, plan,
+				  OidIsValid(dry->tree->default_oid) ? NULL :
+				  "the background worker detaches with DETACH ... CONCURRENTLY instead", NULL);
+		note_truncated(dry->out, plan, "apply retention");
+		dry->tree = tree_after(dry->tree, plan);
+	}
+	partmgr_rights_leave(&rights);
 }
 
 /* derived constraints, planned from the children retention leaves */
@@ -255,11 +294,14 @@ static void
 dry_constraints(void *arg)
 {
 	SetDryRun  *dry = (SetDryRun *) arg;
+	PartmgrRights rights;
 
+	partmgr_rights_enter_set(dry->set, PARTMGR_RIGHTS_ACT, &rights);
 	plan_rows(dry->out, partmgr_plan_constraints(dry->set, dry->tree, PARTMGR_CONSTRAIN_PASS),
 			  NULL, dry->set->constraint_valid ?
 			  "validated in a later transaction (the worker and run_maintenance_proc: right after)" :
 			  NULL);
+	partmgr_rights_leave(&rights);
 }
 
 /*
@@ -271,7 +313,7 @@ dry_constraints(void *arg)
  *		says so, as it ends the run's work on the set.
  */
 static void
-plan_set(SetPlans *out)
+plan_set(SetPlans *out, bool all_sets)
 {
 	static void (*const steps[]) (void *) = {dry_premake, dry_retention, dry_constraints};
 	static const char *const names[] = {"maintain set", "apply retention", "apply constraints"};
@@ -279,6 +321,7 @@ plan_set(SetPlans *out)
 
 	memset(&dry, 0, sizeof(dry));
 	dry.out = out;
+	dry.all_sets = all_sets;
 	dry.now = GetCurrentTransactionStartTimestamp();
 	for (int i = 0; i < lengthof(steps); i++)
 	{
@@ -318,7 +361,12 @@ pg_partmgr_plan_maintenance(PG_FUNCTION_ARGS)
 	InitMaterializedSRF(fcinfo, 0);
 	SPI_connect();
 	if (table != NULL)
-		keys = list_make1(partmgr_config_load_table(table)->key);
+	{
+		PartmgrSet *set = partmgr_config_load_table(table);
+
+		partmgr_check_may_act_on(set->parent_owner, set->key);
+		keys = list_make1(set->key);
+	}
 	else
 		keys = partmgr_config_list(true);
 
@@ -329,7 +377,7 @@ pg_partmgr_plan_maintenance(PG_FUNCTION_ARGS)
 
 		out.key = (const char *) lfirst(lc);
 		out.rows = NIL;
-		plan_set(&out);
+		plan_set(&out, table == NULL);
 		foreach(r, out.rows)
 		{
 			PlanRow    *row = (PlanRow *) lfirst(r);
@@ -520,27 +568,67 @@ typedef struct HealthRun
 	bool		exact;
 	HTAB	   *facts;
 	Health	   *health;
+	bool		not_permitted;	/* the caller lacks the owner's privileges */
 } HealthRun;
+
+/*
+ * count_gaps
+ *		How many holes there are between consecutive children: values no
+ *		child takes, which go to the default partition (or fail).
+ */
+static int
+count_gaps(const PartmgrTree *tree)
+{
+	int			gaps = 0;
+
+	for (int i = 1; i < tree->nchildren; i++)
+	{
+		if (tree->children[i - 1].upper < tree->children[i].lower)
+			gaps++;
+	}
+	return gaps;
+}
+
+static void assess_set_as_owner(HealthRun *run, PartmgrSet *set);
 
 /*
  * assess_set
  *		Look at one set: children, how far its children reach ahead of its
  *		data (of now, for time sets), rows in the default partition,
- *		expired children retention has not removed yet, and the log.  Runs
- *		in a subtransaction: an error makes the set critical.
+ *		expired children retention has not removed yet, a default partition
+ *		the set should have and does not, holes between children, and the
+ *		log.  Reads the set's tables with the owner's rights; a set the
+ *		caller may not maintain is left out (run->not_permitted).  Runs in a
+ *		subtransaction: an error makes the set critical.
  */
 static void
 assess_set(void *arg)
 {
 	HealthRun  *run = (HealthRun *) arg;
-	Health	   *h = run->health;
 	PartmgrSet *set = partmgr_config_load(run->key, false);
+	PartmgrRights rights;
+
+	if (!partmgr_may_act_on(set->parent_owner))
+	{
+		run->not_permitted = true;
+		return;
+	}
+	partmgr_rights_enter_set(set, PARTMGR_RIGHTS_ACT, &rights);
+	assess_set_as_owner(run, set);
+	partmgr_rights_leave(&rights);
+}
+
+static void
+assess_set_as_owner(HealthRun *run, PartmgrSet *set)
+{
+	Health	   *h = run->health;
 	PartmgrTree *tree = partmgr_read_tree(set);
 	const PartmgrChild *newest = partmgr_newest_child_with_rows(tree);
 	const PartmgrChild *last = tree->nchildren > 0 ? &tree->children[tree->nchildren - 1] : NULL;
 	TimestampTz now = GetCurrentTransactionStartTimestamp();
 	PartmgrRetention retention;
 	LogFacts   *facts;
+	int			gaps;
 
 	h->children = tree->nchildren;
 	if (last != NULL && last->upper != PARTMGR_POINT_MAX)
@@ -596,7 +684,7 @@ assess_set(void *arg)
 	{
 		ListCell   *lc;
 
-		foreach(lc, partmgr_plan_retention(set, tree, &retention, now)->actions)
+		foreach(lc, partmgr_plan_retention(set, tree, &retention, now, 0)->actions)
 			h->expired += ((PartmgrAction *) lfirst(lc))->kind == PARTMGR_ACTION_RETIRE_CHILD;
 	}
 
@@ -644,6 +732,12 @@ assess_set(void *arg)
 	if (h->have_default && h->default_rows > 0)
 		reason(h, "warning", psprintf(INT64_FORMAT "%s rows in the default partition",
 									  h->default_rows, run->exact ? "" : " (estimated)"));
+	if (set->default_table && !OidIsValid(tree->default_oid))
+		reason(h, "warning", pstrdup("no default partition: a row outside every child is refused"));
+	gaps = count_gaps(tree);
+	if (gaps > 0)
+		reason(h, "warning", psprintf("%d gap%s between children: rows there go to the default partition (partition_gap_fill() fills them)",
+									  gaps, gaps == 1 ? "" : "s"));
 	if (h->expired > 0)
 		reason(h, "warning", psprintf("%d expired children not retired yet", h->expired));
 	if (set->async_in_progress != NULL)
@@ -657,8 +751,9 @@ assess_set(void *arg)
 
 /*
  * pg_partmgr_set_health
- *		set_health(p_exact): one row per set (every set, whatever its
- *		automatic_maintenance) with how it stands and a status word -- ok,
+ *		set_health(p_exact): one row per set the caller may maintain (every
+ *		set for a superuser, whatever its automatic_maintenance), read with
+ *		the set owner's rights, with how it stands and a status word -- ok,
  *		warning or critical -- with its reasons; behind the partmgr.health
  *		view.  Reads: the catalogs, the newest children's first rows, the
  *		largest id of an id set's newest child holding rows (an index on the
@@ -691,6 +786,7 @@ pg_partmgr_set_health(PG_FUNCTION_ARGS)
 		run.exact = exact;
 		run.facts = facts;
 		run.health = &h;
+		run.not_permitted = false;
 		if (!partmgr_run_subxact(assess_set, &run, &edata))
 		{
 			memset(&h, 0, sizeof(h));
@@ -700,6 +796,8 @@ pg_partmgr_set_health(PG_FUNCTION_ARGS)
 											unpack_sql_state(edata->sqlerrcode),
 											edata->message));
 		}
+		else if (run.not_permitted)
+			continue;			/* not the caller's to look into */
 
 		values[0] = CStringGetTextDatum(run.key);
 		values[1] = Int32GetDatum(h.children);
@@ -743,6 +841,7 @@ PG_FUNCTION_INFO_V1(pg_partmgr_import_partman_config);
 typedef struct ImportRun
 {
 	const char *schema;			/* pg_partman's schema */
+	Oid			config_oid;		/* its part_config */
 	const char *key;
 	bool		disable;
 	bool		imported;
@@ -840,13 +939,15 @@ import_set(void *arg)
 	Oid			parent;
 	PartmgrSet *set;
 	PartmgrTree *tree;
+	PartmgrRights rights;
 
+	values[0] = CStringGetTextDatum(run->key);
 	partmgr_spi_exec(psprintf("SELECT to_jsonb(c)::text, c.partition_type,"
 							  "       to_jsonb(c)->>'time_encoder', c.template_table,"
 							  "       to_jsonb(c)->>'time_decoder'"
-							  "  FROM %s.part_config c WHERE c.parent_table = %s",
-							  quote_identifier(run->schema), quote_literal_cstr(run->key)),
-					 0, NULL, NULL, NULL, true, SPI_OK_SELECT);
+							  "  FROM %s.part_config c WHERE c.parent_table = $1",
+							  quote_identifier(run->schema)),
+					 1, sub_types, values, NULL, true, SPI_OK_SELECT);
 	json = partmgr_spi_text(0, 1);
 	type = partmgr_spi_text(0, 2);
 	template = partmgr_spi_text(0, 4);
@@ -863,7 +964,7 @@ import_set(void *arg)
 		run->note = psprintf("partition_type '%s' is not supported (only native range and list sets are)", type);
 		return;
 	}
-	parent = partmgr_resolve_table(run->key, true);
+	parent = partmgr_key_relid(run->key);
 	if (!OidIsValid(parent))
 	{
 		run->note = "the parent table does not exist";
@@ -899,28 +1000,49 @@ import_set(void *arg)
 		values[0] = DirectFunctionCall1(jsonb_in, CStringGetDatum(sub_json));
 		partmgr_spi_exec_cached(insert_sub_sql, 1, types, values, NULL, false, SPI_OK_INSERT);
 	}
-	partmgr_spi_exec(psprintf("INSERT INTO partmgr.part_config_ext (parent_table, time_zone)"
-							  " VALUES (%s, %s)", quote_literal_cstr(run->key),
-							  quote_literal_cstr(GetConfigOption("TimeZone", false, false))),
-					 0, NULL, NULL, NULL, false, SPI_OK_INSERT);
-	/* pg_partman 5.2's text and uuid keys */
-	if (encoder != NULL || decoder != NULL)
-		partmgr_spi_exec(psprintf("UPDATE partmgr.part_config_ext SET time_encoder = %s,"
-								  " time_decoder = %s WHERE parent_table = %s",
-								  encoder ? quote_literal_cstr(encoder) : "NULL",
-								  decoder ? quote_literal_cstr(decoder) : "NULL",
-								  quote_literal_cstr(run->key)),
-						 0, NULL, NULL, NULL, false, SPI_OK_UPDATE);
+	{
+		/* the set's time zone, and pg_partman 5.2's text and uuid keys */
+		static const char *const ext_sql =
+		"INSERT INTO partmgr.part_config_ext (parent_table, time_zone, time_encoder, time_decoder)"
+		" VALUES ($1, $2, $3, $4)";
+		static const char *const ext_sql_010 =
+		"INSERT INTO partmgr.part_config_ext (parent_table, time_zone) VALUES ($1, $2)";
+		Oid			ext_types[4] = {TEXTOID, TEXTOID, TEXTOID, TEXTOID};
+		Datum		ext_values[4];
+		char		ext_nulls[4] = {' ', ' ', 'n', 'n'};
+
+		ext_values[0] = CStringGetTextDatum(run->key);
+		ext_values[1] = CStringGetTextDatum(GetConfigOption("TimeZone", false, false));
+		if (encoder != NULL)
+		{
+			ext_values[2] = CStringGetTextDatum(encoder);
+			ext_nulls[2] = ' ';
+		}
+		if (decoder != NULL)
+		{
+			ext_values[3] = CStringGetTextDatum(decoder);
+			ext_nulls[3] = ' ';
+		}
+		partmgr_spi_exec_cached(encoder != NULL || decoder != NULL ? ext_sql : ext_sql_010,
+								encoder != NULL || decoder != NULL ? 4 : 2,
+								ext_types, ext_values, ext_nulls, false, SPI_OK_INSERT);
+	}
 
 	/* the same checks as for any set, before anything else changes */
 	set = partmgr_config_load(run->key, false);
+	partmgr_rights_enter_set(set, PARTMGR_RIGHTS_ACT, &rights);
 	tree = partmgr_read_tree(set);
+	partmgr_rights_leave(&rights);
 	run->children = tree->nchildren;
 	if (run->disable)
+	{
+		/* pg_partman's table: written with the caller's rights, so no foreign trigger */
+		partmgr_check_table_triggers(run->config_oid, get_extension_oid("pg_partman", true));
+		values[0] = CStringGetTextDatum(run->key);
 		partmgr_spi_exec(psprintf("UPDATE %s.part_config SET automatic_maintenance = 'off'"
-								  " WHERE parent_table = %s",
-								  quote_identifier(run->schema), quote_literal_cstr(run->key)),
-						 0, NULL, NULL, NULL, false, SPI_OK_UPDATE);
+								  " WHERE parent_table = $1", quote_identifier(run->schema)),
+						 1, sub_types, values, NULL, false, SPI_OK_UPDATE);
+	}
 	run->imported = true;
 	run->note = psprintf("time zone %s%s%s", GetConfigOption("TimeZone", false, false),
 						 run->disable ? "; pg_partman's automatic maintenance turned off" : "",
@@ -946,23 +1068,42 @@ pg_partmgr_import_partman_config(PG_FUNCTION_ARGS)
 	List	   *keys = NIL;
 	ListCell   *lc;
 	uint64		n;
+	Oid			nspid = get_namespace_oid(schema, true);
+	Oid			config_oid = OidIsValid(nspid) ? get_relname_relid("part_config", nspid) :
+		InvalidOid;
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1];
 
 	InitMaterializedSRF(fcinfo, 0);
 	SPI_connect();
-	if (partmgr_spi_exec(psprintf("SELECT 1 FROM pg_catalog.pg_class c"
-								  "  JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
-								  " WHERE n.nspname = %s AND c.relname = 'part_config'",
-								  quote_literal_cstr(schema)),
-						 0, NULL, NULL, NULL, true, SPI_OK_SELECT) == 0)
+	if (!OidIsValid(config_oid))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("no pg_partman configuration table %s.part_config", quote_identifier(schema)),
 				 errhint("Give the schema pg_partman is installed in as p_partman_schema.")));
-	n = partmgr_spi_exec(psprintf("SELECT parent_table FROM %s.part_config%s ORDER BY parent_table",
-								  quote_identifier(schema),
-								  table ? psprintf(" WHERE parent_table = %s",
-												   quote_literal_cstr(table)) : ""),
-						 0, NULL, NULL, NULL, true, SPI_OK_SELECT);
+
+	/*
+	 * Only pg_partman's own table is read: one made by any role in a schema
+	 * of that name could run its code (a view, a trigger) with our rights.
+	 */
+	if (getExtensionOfObject(RelationRelationId, config_oid) !=
+		get_extension_oid("pg_partman", true) || !OidIsValid(get_extension_oid("pg_partman", true)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("table %s.part_config does not belong to extension pg_partman",
+						quote_identifier(schema)),
+				 errhint("Give the schema pg_partman is installed in as p_partman_schema.")));
+	if (table != NULL)
+	{
+		values[0] = CStringGetTextDatum(table);
+		n = partmgr_spi_exec(psprintf("SELECT parent_table FROM %s.part_config"
+									  " WHERE parent_table = $1", quote_identifier(schema)),
+							 1, types, values, NULL, true, SPI_OK_SELECT);
+	}
+	else
+		n = partmgr_spi_exec(psprintf("SELECT parent_table FROM %s.part_config"
+									  " ORDER BY parent_table", quote_identifier(schema)),
+							 0, NULL, NULL, NULL, true, SPI_OK_SELECT);
 	for (uint64 i = 0; i < n; i++)
 		keys = lappend(keys, partmgr_spi_text(i, 1));
 	if (table != NULL && keys == NIL)
@@ -979,6 +1120,7 @@ pg_partmgr_import_partman_config(PG_FUNCTION_ARGS)
 
 		memset(&run, 0, sizeof(run));
 		run.schema = schema;
+		run.config_oid = config_oid;
 		run.key = (const char *) lfirst(lc);
 		run.disable = disable;
 		if (!partmgr_run_subxact(import_set, &run, &edata))
@@ -1047,11 +1189,12 @@ pg_partmgr_config_cleanup(PG_FUNCTION_ARGS)
 	bool		config_sub = PG_ARGISNULL(2) || PG_GETARG_BOOL(2);
 	bool		template = PG_ARGISNULL(3) || PG_GETARG_BOOL(3);
 	PartmgrSet *set;
+	PartmgrRights rights;
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1];
 
 	SPI_connect();
-	set = partmgr_config_load_table(table);
+	set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, &rights);
 	partmgr_lock_set_or_raise(set->parent_oid, set->key);
 	if (config_sub)
 		(void) partmgr_sub_spec_delete(set->key);
@@ -1064,6 +1207,7 @@ pg_partmgr_config_cleanup(PG_FUNCTION_ARGS)
 	}
 	if (template)
 		partmgr_drop_unused_template(set);
+	partmgr_rights_leave(&rights);
 	SPI_finish();
 	PG_RETURN_VOID();
 }
@@ -1093,14 +1237,21 @@ pg_partmgr_run_analyze(PG_FUNCTION_ARGS)
 
 	SPI_connect_ext(nonatomic ? SPI_OPT_NONATOMIC : 0);
 	if (table != NULL)
-		keys = list_make1(partmgr_config_load_table(table)->key);
+	{
+		PartmgrSet *set = partmgr_config_load_table(table);
+
+		partmgr_check_may_act_on(set->parent_owner, set->key);
+		keys = list_make1(set->key);
+	}
 	else
 		keys = partmgr_config_list(false);
 	foreach(lc, keys)
 	{
 		const char *key = (const char *) lfirst(lc);
-		Oid			relid = partmgr_resolve_table(key, true);
+		Oid			relid = partmgr_key_relid(key);
 		TimestampTz started = GetCurrentTimestamp();
+		PartmgrParentInfo parent;
+		PartmgrRights rights;
 
 		if (!OidIsValid(relid))
 		{
@@ -1109,9 +1260,13 @@ pg_partmgr_run_analyze(PG_FUNCTION_ARGS)
 					 errmsg("parent table of partition set \"%s\" does not exist", key)));
 			continue;
 		}
-		partmgr_spi_utility(psprintf("ANALYZE %s%s", skip_locked ? "(SKIP_LOCKED) " : "",
-									 quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
-																get_rel_name(relid))));
+		partmgr_read_parent(relid, &parent);
+		if (!partmgr_may_act_on(parent.owner))
+			continue;			/* someone else's set */
+		partmgr_rights_enter_table(relid, parent.owner, PARTMGR_RIGHTS_ACT, key, &rights);
+		partmgr_spi_table_utility(psprintf("ANALYZE %s%s", skip_locked ? "(SKIP_LOCKED) " : "",
+										   quote_qualified_identifier(parent.schema, parent.name)));
+		partmgr_rights_leave(&rights);
 		if (!quiet)
 			ereport(NOTICE,
 					(errmsg("analyzed %s in %ld ms", key,

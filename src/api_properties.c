@@ -82,12 +82,13 @@ pg_partmgr_check_children(PG_FUNCTION_ARGS)
 	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
 	PartmgrSet *set;
 	PartmgrProperties props;
+	PartmgrRights rights;
 	ListCell   *lc;
 	ListCell   *dc;
 
 	InitMaterializedSRF(fcinfo, 0);
 	SPI_connect();
-	set = partmgr_config_load_table(table);
+	set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, &rights);
 	partmgr_read_properties(set, &props);
 	foreach(lc, set_tables(partmgr_read_tree(set)))
 	{
@@ -107,6 +108,7 @@ pg_partmgr_check_children(PG_FUNCTION_ARGS)
 			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 		}
 	}
+	partmgr_rights_leave(&rights);
 	SPI_finish();
 	return (Datum) 0;
 }
@@ -124,11 +126,12 @@ reapply(FunctionCallInfo fcinfo, bool privileges, const char *caller)
 	PartmgrTree *tree;
 	PartmgrPlan *plan;
 	PartmgrProperties props;
+	PartmgrRights rights;
 	ListCell   *lc;
 	ListCell   *dc;
 
 	SPI_connect();
-	set = partmgr_config_load_table(table);
+	set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, &rights);
 	partmgr_lock_set_or_raise(set->parent_oid, set->key);
 	tree = partmgr_read_tree(set);
 	partmgr_read_properties(set, &props);
@@ -137,6 +140,7 @@ reapply(FunctionCallInfo fcinfo, bool privileges, const char *caller)
 	{
 		PartmgrChild *child = (PartmgrChild *) lfirst(lc);
 		List	   *statements = NIL;
+		List	   *given = NIL;
 
 		foreach(dc, partmgr_child_drift(set, &props, child->relid, privileges))
 		{
@@ -154,13 +158,23 @@ reapply(FunctionCallInfo fcinfo, bool privileges, const char *caller)
 								quote_qualified_identifier(child->schema, child->name),
 								drift->expected),
 						 errhint("The parent's replica identity index has no matching index on this child; create one, or attach the child again.")));
-			statements = list_concat(statements, drift->fix);
+			/* another role's table is given to the owner by the caller, not the owner */
+			if (drift->kind == PARTMGR_DRIFT_OWNER)
+				given = list_concat(given, drift->fix);
+			else
+				statements = list_concat(statements, drift->fix);
 		}
-		if (statements != NIL)
-			partmgr_plan_add_on_child(plan, PARTMGR_ACTION_ALTER_CHILD, child)->statements =
-				statements;
+		if (statements != NIL || given != NIL)
+		{
+			PartmgrAction *action = partmgr_plan_add_on_child(plan, PARTMGR_ACTION_ALTER_CHILD,
+															  child);
+
+			action->caller_statements = given;
+			action->statements = statements;
+		}
 	}
 	(void) partmgr_execute_or_raise(plan, caller, NULL);
+	partmgr_rights_leave(&rights);
 	SPI_finish();
 }
 
@@ -210,11 +224,12 @@ pg_partmgr_inherit_template_properties(PG_FUNCTION_ARGS)
 	PartmgrTree *tree;
 	PartmgrChild *child = NULL;
 	PartmgrProperties props;
+	PartmgrRights rights;
 	List	   *statements;
 	ListCell   *lc;
 
 	SPI_connect();
-	set = partmgr_config_load_table(table);
+	set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, &rights);
 	if (set->template_table == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -236,6 +251,7 @@ pg_partmgr_inherit_template_properties(PG_FUNCTION_ARGS)
 						quote_qualified_identifier(child_schema, child_name), set->key)));
 	if (child->relkind == RELKIND_PARTITIONED_TABLE)
 	{
+		partmgr_rights_leave(&rights);
 		SPI_finish();
 		PG_RETURN_BOOL(false);
 	}
@@ -249,6 +265,7 @@ pg_partmgr_inherit_template_properties(PG_FUNCTION_ARGS)
 			statements;
 		(void) partmgr_execute_or_raise(plan, "inherit_template_properties", NULL);
 	}
+	partmgr_rights_leave(&rights);
 	SPI_finish();
 	PG_RETURN_BOOL(true);
 }

@@ -122,7 +122,7 @@ take_out_child(const PartmgrSet *set, const PartmgrChild *child)
 	partmgr_lock_relation(child->relid, AccessExclusiveLock);
 	if (!partmgr_child_has_rows(child))
 	{
-		partmgr_spi_utility(partmgr_ddl_drop_table(child->schema, child->name, false));
+		partmgr_spi_table_utility(partmgr_ddl_drop_table(child->schema, child->name, false));
 		return;
 	}
 	kept = partmgr_name_with_suffix(child->name, "_presub");
@@ -134,8 +134,8 @@ take_out_child(const PartmgrSet *set, const PartmgrChild *child)
 						quote_qualified_identifier(child->schema, kept)),
 				 errhint("Rename or drop %s, then call create_sub_parent again.",
 						 quote_qualified_identifier(child->schema, kept))));
-	partmgr_spi_utility(partmgr_ddl_detach(set, child->schema, child->name, ""));
-	partmgr_spi_utility(partmgr_ddl_rename_table(child->schema, child->name, kept));
+	partmgr_spi_table_utility(partmgr_ddl_detach(set, child->schema, child->name, ""));
+	partmgr_spi_table_utility(partmgr_ddl_rename_table(child->schema, child->name, kept));
 	ereport(NOTICE,
 			(errmsg("rows of child \"%s\" of \"%s\" are kept in table \"%s\"",
 					quote_qualified_identifier(child->schema, child->name), set->key,
@@ -143,7 +143,7 @@ take_out_child(const PartmgrSet *set, const PartmgrChild *child)
 			 errhint("Move them into the set with SELECT partmgr.partition_data_%s(%s, p_source_table => %s), then drop that table.",
 					 set->axis.kind == PARTMGR_KEY_TIME ? "time" : "id",
 					 quote_literal_cstr(set->key),
-					 quote_literal_cstr(psprintf("%s.%s", child->schema, kept)))));
+					 quote_literal_cstr(quote_qualified_identifier(child->schema, kept)))));
 }
 
 /*
@@ -171,6 +171,7 @@ pg_partmgr_create_sub_parent(PG_FUNCTION_ARGS)
 	PartmgrSet *set;
 	PartmgrTree *tree;
 	PartmgrPlan *plan;
+	PartmgrRights rights;
 	List	   *recreate = NIL;
 	ListCell   *lc;
 
@@ -208,8 +209,7 @@ pg_partmgr_create_sub_parent(PG_FUNCTION_ARGS)
 	spec.maintenance_order_isnull = true;
 
 	SPI_connect();
-	set = partmgr_config_load_table(top);
-	partmgr_check_owner(set->parent_oid, set->key);
+	set = partmgr_act_on_table(top, PARTMGR_RIGHTS_ACT, &rights);
 	partmgr_lock_set_or_raise(set->parent_oid, set->key);
 	if (partmgr_sub_spec_load(set->key) != NULL)
 		ereport(ERROR,
@@ -270,6 +270,7 @@ pg_partmgr_create_sub_parent(PG_FUNCTION_ARGS)
 		(void) partmgr_plan_add_child(plan, child->lower, child->upper);
 	}
 	(void) partmgr_execute_or_raise(plan, "create_sub_parent", NULL);
+	partmgr_rights_leave(&rights);
 	SPI_finish();
 	PG_RETURN_BOOL(true);
 }
@@ -289,7 +290,7 @@ pg_partmgr_stop_sub_partition(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	set = partmgr_config_load_table(table);
-	partmgr_check_owner(set->parent_oid, set->key);
+	partmgr_check_may_act_on(set->parent_owner, set->key);
 	stopped = partmgr_sub_spec_delete(set->key);
 	SPI_finish();
 	PG_RETURN_BOOL(stopped);

@@ -11,7 +11,10 @@
  * zone, the time part moves the instant).  For timestamp and date keys the
  * wall-clock value is used as is, which is the same arithmetic in UTC.
  *
- * Pure functions: no SPI, no catalog access, no locks, no transactions.
+ * Pure functions: no SPI, no catalog access, no locks, no transactions --
+ * except that a set whose text or uuid key stands for times calls its
+ * owner's encoder and decoder, which rights.c runs with the owner's rights
+ * (an internal error outside the scope of those rights).
  *
  * Copyright (c) 2026, the pg_partmgr authors
  * Licensed under the PostgreSQL License; see LICENSE.
@@ -38,6 +41,7 @@
 #include "utils/timestamp.h"
 
 #include "bounds.h"
+#include "rights.h"
 
 static const char *const trunc_units[] = {
 	"microseconds", "milliseconds", "second", "minute", "hour", "day", "week",
@@ -703,8 +707,8 @@ partmgr_point_from_datum(const PartmgrAxis *axis, Datum value)
 
 		getTypeOutputInfo(axis->column_typid, &output, &varlena);
 		text = OidOutputFunctionCall(output, value);
-		return DatumGetTimestampTz(OidFunctionCall1(axis->decoder,
-													CStringGetTextDatum(text)));
+		return DatumGetTimestampTz(partmgr_call_owner_function(axis->decoder,
+															   CStringGetTextDatum(text)));
 	}
 	if (axis->epoch_unit != 0)
 		return epoch_to_point(axis, axis->column_typid == INT4OID ?
@@ -883,7 +887,8 @@ partmgr_point_literal(const PartmgrAxis *axis, PartmgrPoint point)
 	{
 		Oid			output;
 		bool		varlena;
-		Datum		encoded = OidFunctionCall1(axis->encoder, TimestampTzGetDatum(point));
+		Datum		encoded = partmgr_call_owner_function(axis->encoder,
+															  TimestampTzGetDatum(point));
 
 		getTypeOutputInfo(get_func_rettype(axis->encoder), &output, &varlena);
 		return quote_literal_cstr(OidOutputFunctionCall(output, encoded));

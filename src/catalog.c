@@ -102,9 +102,35 @@ partmgr_resolve_table(const char *name, bool missing_ok)
 }
 
 /*
+ * Keys.  part_config.parent_table (and part_config_sub.sub_parent, and
+ * template_table) name a table as pg_partman stores it -- "schema.table",
+ * unquoted, case kept -- when neither name holds a period or a double
+ * quote, which is every name pg_partman can manage.  Otherwise both names
+ * are written as SQL identifiers ("My.Schema"."Odd""Name"), which a key
+ * without a double quote can never be mistaken for.  Read back, a key
+ * names exactly the table it was written for.
+ */
+static bool
+key_part_is_plain(const char *name)
+{
+	return strchr(name, '.') == NULL && strchr(name, '"') == NULL;
+}
+
+/*
+ * partmgr_names_key
+ *		The key of the table schema.name (see above).  Palloc'd.
+ */
+char *
+partmgr_names_key(const char *schema, const char *name)
+{
+	if (key_part_is_plain(schema) && key_part_is_plain(name))
+		return psprintf("%s.%s", schema, name);
+	return psprintf("%s.%s", quote_identifier(schema), quote_identifier(name));
+}
+
+/*
  * partmgr_table_key
- *		"schema.table" of a relation, unquoted, as part_config.parent_table
- *		holds it.  Palloc'd.
+ *		The key of a relation.  Palloc'd.
  */
 char *
 partmgr_table_key(Oid relid)
@@ -113,22 +139,70 @@ partmgr_table_key(Oid relid)
 
 	if (relname == NULL)
 		elog(ERROR, "cache lookup failed for relation %u", relid);
-	return psprintf("%s.%s", get_namespace_name(get_rel_namespace(relid)), relname);
+	return partmgr_names_key(get_namespace_name(get_rel_namespace(relid)), relname);
+}
+
+/*
+ * partmgr_key_split
+ *		The schema and table names a key stands for, exactly; false when it
+ *		is not a key (no period, or quoting that does not parse as two
+ *		names).
+ */
+bool
+partmgr_key_split(const char *key, char **schema, char **name)
+{
+	const char *dot;
+
+	if (strchr(key, '"') != NULL)
+	{
+		char	   *raw = pstrdup(key);
+		List	   *names;
+
+		if (!SplitIdentifierString(raw, '.', &names) || list_length(names) != 2)
+			return false;
+		*schema = pstrdup((char *) linitial(names));
+		*name = pstrdup((char *) lsecond(names));
+		return true;
+	}
+	dot = strchr(key, '.');
+	if (dot == NULL || strchr(dot + 1, '.') != NULL)
+		return false;
+	*schema = pnstrdup(key, dot - key);
+	*name = pstrdup(dot + 1);
+	return true;
+}
+
+/*
+ * partmgr_key_relid
+ *		The relation a key names, or InvalidOid when there is none.
+ */
+Oid
+partmgr_key_relid(const char *key)
+{
+	char	   *schema;
+	char	   *name;
+	Oid			nspid;
+
+	if (!partmgr_key_split(key, &schema, &name))
+		return InvalidOid;
+	nspid = get_namespace_oid(schema, true);
+	return OidIsValid(nspid) ? get_relname_relid(name, nspid) : InvalidOid;
 }
 
 /*
  * partmgr_key_display
- *		A config key quoted for messages and SQL: "schema"."table" where
- *		quoting is needed.  The key's first period separates the two.
+ *		A key quoted for messages and SQL: "schema"."table" where quoting is
+ *		needed.
  */
 char *
 partmgr_key_display(const char *key)
 {
-	const char *dot = strchr(key, '.');
+	char	   *schema;
+	char	   *name;
 
-	if (dot == NULL)
+	if (!partmgr_key_split(key, &schema, &name))
 		return pstrdup(quote_identifier(key));
-	return quote_qualified_identifier(pnstrdup(key, dot - key), dot + 1);
+	return quote_qualified_identifier(schema, name);
 }
 
 /*

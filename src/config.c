@@ -26,6 +26,7 @@
 
 #include "catalog/pg_type.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_inherits.h"
 #include "executor/spi.h"
 #include "parser/parse_func.h"
 #include "storage/proc.h"
@@ -40,9 +41,10 @@
 #include "bounds.h"
 #include "catalog.h"
 #include "config.h"
+#include "rights.h"
 #include "spi_util.h"
 
-#define LOAD_COLUMNS_WITH(codec) \
+#define LOAD_COLUMNS \
 "SELECT c.parent_table, c.control, c.partition_interval, c.partition_type," \
 "       c.premake, c.automatic_maintenance, c.template_table, c.retention," \
 "       c.retention_schema, c.retention_keep_index, c.retention_keep_table," \
@@ -52,51 +54,46 @@
 "       c.constraint_valid, c.ignore_default_data, c.default_table," \
 "       c.date_trunc_interval, c.maintenance_order," \
 "       c.retention_keep_publication, coalesce(e.time_zone, 'UTC')," \
-"       c.maintenance_last_run, " codec \
+"       c.maintenance_last_run, e.time_encoder, e.time_decoder," \
+"       e.async_partitioning_in_progress" \
 "  FROM partmgr.part_config c" \
 "  LEFT JOIN partmgr.part_config_ext e ON e.parent_table = c.parent_table"
 
-/* [0]: the 0.1.0 objects, without part_config_ext's encoder columns; [1]: 0.2.0 on */
-#define LOAD_COLUMNS_0 LOAD_COLUMNS_WITH("NULL::text, NULL::text, NULL::text")
-#define LOAD_COLUMNS_1 LOAD_COLUMNS_WITH("e.time_encoder, e.time_decoder, e.async_partitioning_in_progress")
-
-static const char *const load_sql[2] = {
-	LOAD_COLUMNS_0 " WHERE c.parent_table = $1",
-	LOAD_COLUMNS_1 " WHERE c.parent_table = $1"
-};
+static const char *const load_sql = LOAD_COLUMNS " WHERE c.parent_table = $1";
 
 /* the sets to maintain, in maintenance order (see partmgr_config_list) */
 #define LIST_ORDER " ORDER BY c.maintenance_order ASC NULLS LAST, c.parent_table"
-static const char *const list_all_sql[2] = {
-	LOAD_COLUMNS_0 " WHERE NOT c.undo_in_progress" LIST_ORDER,
-	LOAD_COLUMNS_1 " WHERE NOT c.undo_in_progress" LIST_ORDER
-};
-static const char *const list_auto_sql[2] = {
-	LOAD_COLUMNS_0 " WHERE NOT c.undo_in_progress AND c.automatic_maintenance = 'on'" LIST_ORDER,
-	LOAD_COLUMNS_1 " WHERE NOT c.undo_in_progress AND c.automatic_maintenance = 'on'" LIST_ORDER
-};
+static const char *const list_all_sql =
+LOAD_COLUMNS " WHERE NOT c.undo_in_progress" LIST_ORDER;
+static const char *const list_auto_sql =
+LOAD_COLUMNS " WHERE NOT c.undo_in_progress AND c.automatic_maintenance = 'on'" LIST_ORDER;
 
 /*
- * has_codec_columns
- *		Whether part_config_ext has time_encoder and time_decoder (0.2.0 on):
- *		the library may run with the 0.1.0 objects until ALTER EXTENSION
- *		UPDATE.  Asked once per transaction.
+ * check_objects
+ *		Raise 55000 unless the extension's SQL objects are the version this
+ *		library works with (0.3.0: the configuration is guarded by its owner
+ *		trigger and the log by row security; older objects are not, so
+ *		nothing is maintained until ALTER EXTENSION UPDATE).  Asked once per
+ *		transaction; every use of the configuration comes through here.
  */
-static int
-has_codec_columns(void)
+static void
+check_objects(void)
 {
 	static LocalTransactionId checked = InvalidLocalTransactionId;
-	static int	answer = 0;
+	Oid			nspid;
+	Oid			log;
 
-	if (checked != MyProc->lxid)
-	{
-		Oid			ext = get_relname_relid("part_config_ext",
-											get_namespace_oid(PARTMGR_SCHEMA, false));
-
-		answer = OidIsValid(ext) && get_attnum(ext, "time_decoder") != InvalidAttrNumber;
-		checked = MyProc->lxid;
-	}
-	return answer;
+	if (checked == MyProc->lxid)
+		return;
+	nspid = get_namespace_oid(PARTMGR_SCHEMA, true);
+	log = OidIsValid(nspid) ? get_relname_relid("maintenance_log", nspid) : InvalidOid;
+	if (!OidIsValid(log) || get_attnum(log, "owner") == InvalidAttrNumber)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the SQL objects of extension pg_partmgr are older than its library (%s)",
+						PARTMGR_EXTVERSION),
+				 errhint("Run ALTER EXTENSION pg_partmgr UPDATE.")));
+	checked = MyProc->lxid;
 }
 
 static PartmgrSet *read_row(uint64 row);
@@ -200,7 +197,8 @@ partmgr_config_load(const char *key, bool missing_ok)
 
 	values[0] = CStringGetTextDatum(key);
 	/* not read-only: a set written earlier in this transaction must be seen */
-	if (partmgr_spi_exec_cached(load_sql[has_codec_columns()], 1, argtypes, values, NULL, false,
+	check_objects();
+	if (partmgr_spi_exec_cached(load_sql, 1, argtypes, values, NULL, false,
 								SPI_OK_SELECT) == 0)
 	{
 		if (missing_ok)
@@ -293,7 +291,7 @@ partmgr_config_bind(PartmgrSet *set)
 
 	partmgr_set_context_push(&ctx, set->key);
 
-	set->parent_oid = partmgr_resolve_table(set->key, true);
+	set->parent_oid = partmgr_key_relid(set->key);
 	if (!OidIsValid(set->parent_oid))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
@@ -346,7 +344,17 @@ partmgr_config_bind(PartmgrSet *set)
 		partmgr_check_list_set(&set->axis, &set->step);
 	if (set->axis.kind == PARTMGR_KEY_TIME && set->datetime_string == NULL)
 		set->datetime_string = pstrdup(partmgr_default_datetime_string(&set->step));
-	set->has_limits = partmgr_read_limits(set, &set->limit_lower, &set->limit_upper);
+	if (OidIsValid(set->axis.decoder) && get_rel_relispartition(set->parent_oid))
+	{
+		/* the bounds of an encoded key are read back with the owner's decoder */
+		PartmgrRights rights;
+
+		partmgr_rights_enter_set(set, PARTMGR_RIGHTS_LOOK, &rights);
+		set->has_limits = partmgr_read_limits(set, &set->limit_lower, &set->limit_upper);
+		partmgr_rights_leave(&rights);
+	}
+	else
+		set->has_limits = partmgr_read_limits(set, &set->limit_lower, &set->limit_upper);
 	if (set->date_trunc_interval != NULL &&
 		!partmgr_trunc_unit_is_valid(set->date_trunc_interval))
 		ereport(ERROR,
@@ -466,8 +474,8 @@ partmgr_config_list_sets(bool automatic_only)
 	uint64		n;
 	List	   *result = NIL;
 
-	n = partmgr_spi_exec_cached(automatic_only ? list_auto_sql[has_codec_columns()] :
-								 list_all_sql[has_codec_columns()], 0, NULL,
+	check_objects();
+	n = partmgr_spi_exec_cached(automatic_only ? list_auto_sql : list_all_sql, 0, NULL,
 								NULL, NULL, false, SPI_OK_SELECT);
 	for (uint64 i = 0; i < n; i++)
 		result = lappend(result, read_row(i));
@@ -622,17 +630,6 @@ partmgr_time_decoder_oid(const char *name)
 	return func;
 }
 
-/*
- * Sub-partitioning (pg_partman 5's part_config_sub).  The table exists from
- * 0.2.0 on; with the 0.1.0 objects no set is sub-partitioned.
- */
-static bool
-has_sub_table(void)
-{
-	return OidIsValid(get_relname_relid("part_config_sub",
-										get_namespace_oid(PARTMGR_SCHEMA, false)));
-}
-
 /* part_config_sub's columns, in the order partmgr_sub_spec_load reads them */
 #define SUB_COLUMNS \
 	"sub_control, sub_partition_interval, sub_partition_type, sub_premake," \
@@ -663,8 +660,6 @@ partmgr_sub_spec_load(const char *key)
 	PartmgrCreateArgs *a;
 	bool		isnull;
 
-	if (!has_sub_table())
-		return NULL;
 	values[0] = CStringGetTextDatum(key);
 	/* not read-only: create_sub_parent reads the row it has just written */
 	if (partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT) == 0)
@@ -770,21 +765,29 @@ partmgr_sub_spec_copy_sibling(const char *key, Oid relid, Oid above)
 	static const char *const sql =
 	"INSERT INTO partmgr.part_config_sub (sub_parent, " SUB_COLUMNS ")"
 	" SELECT $1, " SUB_COLUMNS " FROM partmgr.part_config_sub s"
-	"  WHERE s.sub_parent IN (SELECT n.nspname || '.' || c.relname"
-	"                           FROM pg_catalog.pg_inherits i"
-	"                           JOIN pg_catalog.pg_class c ON c.oid = i.inhrelid"
-	"                           JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
-	"                          WHERE i.inhparent = $2 AND i.inhrelid <> $3)"
+	"  WHERE s.sub_parent = ANY ($2)"
 	"  ORDER BY s.sub_parent COLLATE \"C\" LIMIT 1";
-	Oid			types[3] = {TEXTOID, OIDOID, OIDOID};
-	Datum		values[3];
+	Oid			types[2] = {TEXTOID, TEXTARRAYOID};
+	Datum		values[2];
+	List	   *siblings;
+	Datum	   *keys;
+	int			n = 0;
+	ListCell   *lc;
 
-	if (!has_sub_table() || !OidIsValid(above))
+	if (!OidIsValid(above))
+		return false;
+	siblings = find_inheritance_children(above, NoLock);
+	keys = palloc(sizeof(Datum) * (list_length(siblings) + 1));
+	foreach(lc, siblings)
+	{
+		if (lfirst_oid(lc) != relid)
+			keys[n++] = CStringGetTextDatum(partmgr_table_key(lfirst_oid(lc)));
+	}
+	if (n == 0)
 		return false;
 	values[0] = CStringGetTextDatum(key);
-	values[1] = ObjectIdGetDatum(above);
-	values[2] = ObjectIdGetDatum(relid);
-	return partmgr_spi_exec_cached(sql, 3, types, values, NULL, false, SPI_OK_INSERT) > 0;
+	values[1] = PointerGetDatum(construct_array(keys, n, TEXTOID, -1, false, TYPALIGN_INT));
+	return partmgr_spi_exec_cached(sql, 2, types, values, NULL, false, SPI_OK_INSERT) > 0;
 }
 
 /*
@@ -842,8 +845,6 @@ partmgr_sub_spec_delete(const char *key)
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1];
 
-	if (!has_sub_table())
-		return false;
 	values[0] = CStringGetTextDatum(key);
 	return partmgr_spi_exec("DELETE FROM partmgr.part_config_sub WHERE sub_parent = $1",
 							1, types, values, NULL, false, SPI_OK_DELETE) > 0;

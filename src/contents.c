@@ -11,7 +11,9 @@
  *
  * Locks: ACCESS SHARE on the tables looked into, taken without queueing and
  * bounded by pg_partmgr.lock_timeout (execute.c).  Runs in the caller's
- * transaction, connected to SPI.
+ * transaction, connected to SPI, inside the scope of the set owner's rights
+ * (rights.c): the queries run as the owner, and reading rows in C is
+ * refused outside such a scope.
  *
  * Copyright (c) 2026, the pg_partmgr authors
  * Licensed under the PostgreSQL License; see LICENSE.
@@ -39,6 +41,7 @@
 #include "contents.h"
 #include "ddl.h"
 #include "execute.h"
+#include "rights.h"
 #include "spi_util.h"
 
 /*
@@ -53,7 +56,7 @@ partmgr_max_control(const PartmgrSet *set, const char *schema, const char *name,
 	bool		isnull;
 	Datum		value;
 
-	partmgr_spi_exec(partmgr_ddl_max_control(set, schema, name, only), 0, NULL,
+	partmgr_spi_table_exec(partmgr_ddl_max_control(set, schema, name, only), 0, NULL,
 					 NULL, NULL, false, SPI_OK_SELECT);
 	value = partmgr_spi_value(0, 1, &isnull);
 	if (isnull)
@@ -127,10 +130,12 @@ partmgr_child_has_rows(const PartmgrChild *child)
 	if (!OidIsValid(child->relid))
 		return false;			/* planned, not created yet (a dry run) */
 
+	/* reading a set's rows takes its owner's privileges, as a query would */
+	(void) partmgr_rights_require(PARTMGR_RIGHTS_ACT, "reading a child");
 	partmgr_lock_relation(child->relid, AccessShareLock);
 	if (child->relkind != RELKIND_RELATION)
 	{
-		partmgr_spi_exec(partmgr_ddl_count_rows(child->schema, child->name, false, true),
+		partmgr_spi_table_exec(partmgr_ddl_count_rows(child->schema, child->name, false, true),
 						 0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 		return DatumGetInt64(partmgr_spi_value(0, 1, &found)) > 0;
 	}

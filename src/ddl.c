@@ -936,7 +936,7 @@ partmgr_ddl_describe_sub_set(const char *schema, const char *name, const char *c
 {
 	return psprintf("SELECT partmgr.create_parent(p_parent_table := %s, p_control := %s,"
 					" p_interval := %s, p_type := %s) -- as partmgr.part_config_sub says",
-					quote_literal_cstr(psprintf("%s.%s", schema, name)),
+					quote_literal_cstr(quote_qualified_identifier(schema, name)),
 					quote_literal_cstr(control), quote_literal_cstr(interval),
 					quote_literal_cstr(type));
 }

@@ -22,9 +22,13 @@
  * actions already done.  Every action is recorded in the maintenance log.
  * Committing is the caller's business.
  *
- * Rights.  Children are given to the parent's owner when the caller has
- * that role's rights; the background worker also attaches them with the
- * owner's rights (see execute_action).
+ * Rights.  A plan is carried out inside the scope of the set owner's rights
+ * (rights.c), entered by whoever made the plan: every statement on the
+ * set's tables runs as the owner, in a security-restricted operation, so
+ * new tables belong to the owner from the start; the configuration and the
+ * log are written with the caller's rights.  Only the worker's concurrent
+ * detach, which commits in the middle, runs as the owner outside such an
+ * operation (see partmgr_retire_concurrently).
  *
  * Copyright (c) 2026, the pg_partmgr authors
  * Licensed under the PostgreSQL License; see LICENSE.
@@ -36,10 +40,16 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
+#include "access/table.h"
 #include "access/xact.h"
-#include "executor/spi.h"
+#include "catalog/indexing.h"
+#include "catalog/namespace.h"
 #include "catalog/partition.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_namespace.h"
+#include "catalog/pg_trigger.h"
+#include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "pgstat.h"
@@ -53,10 +63,12 @@
 #include "tcop/utility.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/portal.h"
+#include "utils/rel.h"
 #include "utils/resowner.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
@@ -69,11 +81,12 @@
 #include "ddl.h"
 #include "execute.h"
 #include "log.h"
+#include "rights.h"
 #include "spi_util.h"
 
 /*
- * Set by the background worker: it attaches and detaches with the parent
- * owner's rights, and detaches concurrently where PostgreSQL allows it.
+ * Set by the background worker: it detaches concurrently where PostgreSQL
+ * allows it.
  */
 bool		partmgr_in_worker = false;
 
@@ -304,15 +317,12 @@ work_holds(const PartmgrActionWork *work, Oid relid, LOCKMODE mode)
 }
 
 static PartmgrWorkStatement *
-work_sql(PartmgrActionWork *work, char *sql, bool as_owner)
+work_sql(PartmgrActionWork *work, char *sql)
 {
 	PartmgrWorkStatement *stmt = palloc0(sizeof(PartmgrWorkStatement));
 
-	Assert(as_owner || !work->owner_from_here);
 	stmt->sql = sql;
-	stmt->as_owner = as_owner;
 	stmt->kind = PARTMGR_STMT_UTILITY;
-	work->owner_from_here |= as_owner;
 	work->statements = lappend(work->statements, stmt);
 	return stmt;
 }
@@ -328,6 +338,49 @@ work_read(PartmgrActionWork *work, Oid relid, const char *why)
 }
 
 /*
+ * check_no_deferrable_triggers
+ *		Raise 42501 if a table rows are moved out of or into has a trigger
+ *		that can be deferred to commit: the owner's trigger would run then,
+ *		after the owner's rights are gone, with the rights of whoever
+ *		commits (a superuser's, when the worker or a cron job maintains the
+ *		set).  PostgreSQL's own foreign-key triggers run as the table owner
+ *		and are fine.
+ */
+static void
+check_no_deferrable_triggers(Oid relid)
+{
+	Relation	pg_trigger;
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+
+	if (!OidIsValid(relid))
+		return;					/* not made yet: it gets no trigger before it is filled */
+	/* from the catalog, so that no lock on the table is needed yet */
+	pg_trigger = table_open(TriggerRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_trigger_tgrelid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(relid));
+	scan = systable_beginscan(pg_trigger, TriggerRelidNameIndexId, true, NULL, 1, &key);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		Form_pg_trigger trigger = (Form_pg_trigger) GETSTRUCT(tuple);
+
+		if (trigger->tgisinternal || !trigger->tgdeferrable)
+			continue;
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("pg_partmgr does not move rows of table %s, which has the deferrable trigger \"%s\"",
+						quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
+												   get_rel_name(relid)),
+						NameStr(trigger->tgname)),
+				 errdetail("A deferred trigger runs at commit with the rights of whoever commits, not with the table owner's."),
+				 errhint("Make the trigger NOT DEFERRABLE, or move the rows with a statement of your own.")));
+	}
+	systable_endscan(scan);
+	table_close(pg_trigger, AccessShareLock);
+}
+
+/*
  * work_move
  *		The statements that move the rows of a source with keys in [lower,
  *		upper) into a table.  A source held in ACCESS EXCLUSIVE mode (the
@@ -338,21 +391,20 @@ work_read(PartmgrActionWork *work, Oid relid, const char *why)
 static void
 work_move(PartmgrActionWork *work, const PartmgrSet *set, const PartmgrRowSource *from,
 		  const char *to_schema, const char *to_name, PartmgrPoint lower,
-		  PartmgrPoint upper, bool as_owner)
+		  PartmgrPoint upper)
 {
 	const char *name = quote_qualified_identifier(from->schema, from->name);
 
+	check_no_deferrable_triggers(from->relid);
+	check_no_deferrable_triggers(get_relname_relid(to_name, get_namespace_oid(to_schema, false)));
 	work_read(work, from->relid, "the rows to move are read");
 	if (work_holds(work, from->relid, AccessExclusiveLock))
 	{
-		work_sql(work, partmgr_ddl_copy_rows(set, from, to_schema, to_name, lower, upper),
-				 as_owner)->kind = PARTMGR_STMT_COPY;
-		work_sql(work, partmgr_ddl_delete_rows(set, from->schema, from->name, lower, upper),
-				 as_owner)->kind = PARTMGR_STMT_DELETE;
+		work_sql(work, partmgr_ddl_copy_rows(set, from, to_schema, to_name, lower, upper))->kind = PARTMGR_STMT_COPY;
+		work_sql(work, partmgr_ddl_delete_rows(set, from->schema, from->name, lower, upper))->kind = PARTMGR_STMT_DELETE;
 	}
 	else
-		work_sql(work, partmgr_ddl_move_rows(set, from, to_schema, to_name, lower, upper),
-				 as_owner)->kind = PARTMGR_STMT_MOVE;
+		work_sql(work, partmgr_ddl_move_rows(set, from, to_schema, to_name, lower, upper))->kind = PARTMGR_STMT_MOVE;
 	((PartmgrWorkStatement *) llast(work->statements))->rows_from = name;
 }
 
@@ -367,7 +419,7 @@ count_in_default(const PartmgrSet *set, const PartmgrAction *action, Oid default
 {
 	bool		isnull;
 
-	partmgr_spi_exec(partmgr_ddl_count_range(set,
+	partmgr_spi_table_exec(partmgr_ddl_count_range(set,
 											 get_namespace_name(get_rel_namespace(default_oid)),
 											 get_rel_name(default_oid),
 											 action->lower, action->upper, limit),
@@ -484,9 +536,10 @@ work_fill_sources(const PartmgrPlan *plan, const PartmgrAction *action,
 /*
  * retire_statements
  *		What happens to a child once detached, as the retirement says:
- *		DROP TABLE, or -- kept -- its indexes dropped, its publications left,
- *		its schema changed.  Read from the catalogs; the same before and
- *		after the detach (the child's indexes keep their names).
+ *		DROP TABLE, or -- kept -- its indexes dropped, its publications left
+ *		(its schema is changed by work_retire).  Read from the catalogs; the
+ *		same before and after the detach (the child's indexes keep their
+ *		names).
  */
 static List *
 retire_statements(const PartmgrAction *action)
@@ -536,11 +589,28 @@ retire_statements(const PartmgrAction *action)
 																   action->schema,
 																   action->name));
 	}
-	if (retire->schema != NULL)
-		statements = lappend(statements,
-							 partmgr_ddl_set_schema(action->schema, action->name,
-													retire->schema));
 	return statements;
+}
+
+/*
+ * work_retire
+ *		The statements of retire_statements, then the move to the retention
+ *		schema: as the owner when the schema comes from the set's
+ *		configuration (the owner's choice, the owner's right to create there),
+ *		with the caller's rights when the caller named it in the call (the
+ *		caller's choice; SET SCHEMA evaluates nothing the owner defined).
+ */
+static void
+work_retire(PartmgrActionWork *work, const PartmgrAction *action)
+{
+	ListCell   *lc;
+
+	foreach(lc, retire_statements(action))
+		work_sql(work, (char *) lfirst(lc));
+	if (action->retire.schema != NULL)
+		work_sql(work, partmgr_ddl_set_schema(action->schema, action->name,
+											  action->retire.schema))->kind =
+			action->retire.schema_by_caller ? PARTMGR_STMT_CALLER_UTILITY : PARTMGR_STMT_UTILITY;
 }
 
 /*
@@ -560,7 +630,7 @@ work_forget_sub_sets(PartmgrActionWork *work, Oid child)
 	if (get_rel_relkind(child) != RELKIND_PARTITIONED_TABLE)
 		return;
 	keys = partmgr_sub_parents_below(child);
-	stmt = work_sql(work, partmgr_ddl_forget_sets(keys), false);
+	stmt = work_sql(work, partmgr_ddl_forget_sets(keys));
 	stmt->kind = PARTMGR_STMT_FORGET;
 	stmt->keys = keys;
 }
@@ -596,39 +666,6 @@ work_referencing_tables(PartmgrActionWork *work, Oid child)
 		work_lock(work, tables[i], AccessExclusiveLock);
 		work_read(work, tables[i], "DETACH checks that no row references the child");
 	}
-}
-
-/*
- * act_as_owner
- *		Switch to the parent owner's rights, in a security-restricted context,
- *		when the background worker acts and has those rights.  The caller
- *		restores save_userid and save_sec_context (aborting does too).
- */
-static void
-act_as_owner(Oid owner, Oid save_userid, int save_sec_context)
-{
-	if (partmgr_in_worker && owner != save_userid &&
-		has_privs_of_role(save_userid, owner))
-		SetUserIdAndSecContext(owner, save_sec_context |
-							   SECURITY_LOCAL_USERID_CHANGE |
-							   SECURITY_RESTRICTED_OPERATION);
-}
-
-/*
- * work_give_to_owner
- *		Make the parent's owner the owner of a table we create, when we have
- *		that role's rights (a superuser does), so children belong to the
- *		owner whoever ran maintenance.
- */
-static void
-work_give_to_owner(PartmgrActionWork *work, const PartmgrSet *set, const char *schema,
-				   const char *name)
-{
-	Oid			owner = set->parent_owner;
-	Oid			userid = GetUserId();
-
-	if (owner != userid && has_privs_of_role(userid, owner))
-		work_sql(work, partmgr_ddl_set_owner(schema, name, owner), false);
 }
 
 /*
@@ -673,6 +710,37 @@ plan_sub_spec(const PartmgrPlan *plan)
 }
 
 /*
+ * work_new_table
+ *		The CREATE TABLE sql of a table in the parent's schema (a child, the
+ *		default partition, a staging table), run as the parent's owner.  An
+ *		owner that may not create tables in the schema its own table lives in
+ *		(the table was made by someone else and given to it) gets the table
+ *		made with the caller's rights and then given to it: CREATE TABLE
+ *		(LIKE ...) on an empty table evaluates nothing the owner defined --
+ *		defaults, CHECKs, generated columns and statistics are copied, not
+ *		run -- and everything after it (rows, ATTACH) is done as the owner
+ *		again.  Returns whether the owner creates it.
+ */
+static bool
+work_new_table(PartmgrActionWork *work, const PartmgrSet *set, char *sql,
+			   const char *schema, const char *name)
+{
+	PartmgrWorkStatement *create = work_sql(work, sql);
+	Oid			nspid = get_namespace_oid(schema, false);
+
+#if PG_VERSION_NUM >= 160000
+	if (object_aclcheck(NamespaceRelationId, nspid, set->parent_owner, ACL_CREATE) == ACLCHECK_OK)
+#else
+	if (pg_namespace_aclcheck(nspid, set->parent_owner, ACL_CREATE) == ACLCHECK_OK)
+#endif
+		return true;
+	create->kind = PARTMGR_STMT_CALLER_UTILITY;
+	work_sql(work, partmgr_ddl_set_owner(schema, name, set->parent_owner))->kind =
+		PARTMGR_STMT_CALLER_UTILITY;
+	return false;
+}
+
+/*
  * work_create_table
  *		CREATE TABLE for a new child or default partition, then what the
  *		template and the parent give it beyond that (see properties.c), all
@@ -683,11 +751,30 @@ work_create_table(PartmgrActionWork *work, const PartmgrPlan *plan, const char *
 				  const char *name)
 {
 	const PartmgrProperties *props = plan_properties(plan);
+	bool		owner_creates;
+	bool		plain;
+	List	   *indexes;
 	ListCell   *lc;
 
-	work_sql(work, partmgr_ddl_create_like(plan->set, props, schema, name), false);
+	owner_creates = work_new_table(work, plan->set,
+								   partmgr_ddl_create_like(plan->set, props, schema, name),
+								   schema, name);
+	indexes = partmgr_child_index_statements(props, schema, name, &plain);
+	if (indexes != NIL && !owner_creates && !plain)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("role \"%s\", which owns \"%s\", may not create the indexes of the template on new children in schema \"%s\"",
+						GetUserNameFromId(plan->set->parent_owner, false), plan->set->key,
+						schema),
+				 errdetail("An expression or partial index evaluates code of the owner's, so only the owner may build it."),
+				 errhint("GRANT CREATE ON SCHEMA %s TO %s.", quote_identifier(schema),
+						 quote_identifier(GetUserNameFromId(plan->set->parent_owner, false)))));
+	/* a plain index evaluates nothing: built with the caller's rights if need be */
+	foreach(lc, indexes)
+		work_sql(work, (char *) lfirst(lc))->kind = owner_creates ? PARTMGR_STMT_UTILITY :
+			PARTMGR_STMT_CALLER_UTILITY;
 	foreach(lc, partmgr_child_property_statements(plan->set, props, schema, name))
-		work_sql(work, (char *) lfirst(lc), false);
+		work_sql(work, (char *) lfirst(lc));
 }
 
 /* The first child of a plan that is filled through the staging table. */
@@ -724,13 +811,14 @@ work_staged_child(const PartmgrPlan *plan, const PartmgrAction *action,
 	if (OidIsValid(default_oid))
 		work_lock(work, default_oid, AccessExclusiveLock);
 	if (first_staged(plan, action))
-		work_sql(work, partmgr_ddl_create_stage(set, plan->stage_name), false);
+		work_new_table(work, set, partmgr_ddl_create_stage(set, plan->stage_name),
+					   set->parent_schema, plan->stage_name);
 	work_create_table(work, plan, action->schema, action->name);
 	work_sql(work, partmgr_ddl_add_bound_check(set, action->schema, action->name,
-											   action->lower, action->upper), false);
+											   action->lower, action->upper));
 	work_sql(work, partmgr_ddl_attach_range_to(set, set->parent_schema, plan->stage_name,
 											   action->schema, action->name,
-											   action->lower, action->upper), false);
+											   action->lower, action->upper));
 }
 
 /*
@@ -753,9 +841,9 @@ work_fill_staged(const PartmgrPlan *plan, const PartmgrAction *fill, PartmgrActi
 	if (OidIsValid(default_oid))
 		work_lock(work, default_oid, AccessExclusiveLock);
 	work_move(work, set, &fill->from, fill->to_schema, fill->to_name, fill->lower,
-			  fill->upper, false);
+			  fill->upper);
 	work_sql(work, partmgr_ddl_add_range_exclusion(set, fill->schema, fill->name,
-												   fill->lower, fill->upper), false);
+												   fill->lower, fill->upper));
 	work_read(work, fill->from.relid, "its CHECK excluding the moved range is validated");
 	foreach(lc, plan->actions)
 	{
@@ -763,16 +851,9 @@ work_fill_staged(const PartmgrPlan *plan, const PartmgrAction *fill, PartmgrActi
 
 		if (child->staged)
 			work_sql(work, partmgr_ddl_detach_from(fill->to_schema, fill->to_name,
-												   child->schema, child->name), false);
+												   child->schema, child->name));
 	}
-	work_sql(work, partmgr_ddl_drop_table(fill->to_schema, fill->to_name, false), false);
-	foreach(lc, plan->actions)
-	{
-		const PartmgrAction *child = (const PartmgrAction *) lfirst(lc);
-
-		if (child->staged)
-			work_give_to_owner(work, set, child->schema, child->name);
-	}
+	work_sql(work, partmgr_ddl_drop_table(fill->to_schema, fill->to_name, false));
 	foreach(lc, plan->actions)
 	{
 		const PartmgrAction *child = (const PartmgrAction *) lfirst(lc);
@@ -780,10 +861,10 @@ work_fill_staged(const PartmgrPlan *plan, const PartmgrAction *fill, PartmgrActi
 		if (!child->staged)
 			continue;
 		work_sql(work, partmgr_ddl_attach_range(set, child->schema, child->name,
-												child->lower, child->upper), true);
-		work_sql(work, partmgr_ddl_drop_bound_check(child->schema, child->name), true);
+												child->lower, child->upper));
+		work_sql(work, partmgr_ddl_drop_bound_check(child->schema, child->name));
 	}
-	work_sql(work, partmgr_ddl_drop_range_exclusion(fill->schema, fill->name), true);
+	work_sql(work, partmgr_ddl_drop_range_exclusion(fill->schema, fill->name));
 }
 
 /*
@@ -813,8 +894,7 @@ work_create(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrActionW
 		 */
 		work_create_table(work, plan, action->schema, action->name);
 		work_sql(work, partmgr_ddl_add_bound_check(set, action->schema, action->name,
-												   action->lower, action->upper), false);
-		work_give_to_owner(work, set, action->schema, action->name);
+												   action->lower, action->upper));
 		return;
 	}
 	work_lock(work, set->parent_oid, ShareUpdateExclusiveLock);
@@ -831,42 +911,39 @@ work_create(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrActionW
 		 * A sub-parent: registered as a set of its own, with its first
 		 * children and default, before it is filled or attached
 		 */
-		work_sql(work, partmgr_ddl_create_sub_parent(set, action->schema, action->name,
+		work_new_table(work, set,
+					   partmgr_ddl_create_sub_parent(set, action->schema, action->name,
 													 sub->args.type, sub->args.control),
-				 false);
+					   action->schema, action->name);
 		if (set->inherit_privileges)
 		{
 			ListCell   *lc;
 
 			foreach(lc, partmgr_grant_statements(plan_properties(plan), action->schema,
 												 action->name))
-				work_sql(work, (char *) lfirst(lc), false);
+				work_sql(work, (char *) lfirst(lc));
 		}
-		work_give_to_owner(work, set, action->schema, action->name);
 		work_sql(work, partmgr_ddl_describe_sub_set(action->schema, action->name,
 													sub->args.control, sub->args.interval,
-													sub->args.type),
-				 false)->kind = PARTMGR_STMT_SUB_SET;
+													sub->args.type))->kind = PARTMGR_STMT_SUB_SET;
 	}
 	else
 		work_create_table(work, plan, action->schema, action->name);
 	if (nfills > 0)
 	{
 		work_sql(work, partmgr_ddl_add_bound_check(set, action->schema, action->name,
-												   action->lower, action->upper), false);
+												   action->lower, action->upper));
 		for (int i = 0; i < nfills; i++)
 			work_move(work, set, &fills[i], action->schema, action->name,
-					  action->lower, action->upper, false);
+					  action->lower, action->upper);
 	}
-	if (sub == NULL)
-		work_give_to_owner(work, set, action->schema, action->name);
 	if (action->kind == PARTMGR_ACTION_CREATE_CHILD)
 		work_sql(work, partmgr_ddl_attach_range(set, action->schema, action->name,
-												action->lower, action->upper), true);
+												action->lower, action->upper));
 	else
-		work_sql(work, partmgr_ddl_attach_default(set, action->schema, action->name), true);
+		work_sql(work, partmgr_ddl_attach_default(set, action->schema, action->name));
 	if (nfills > 0)
-		work_sql(work, partmgr_ddl_drop_bound_check(action->schema, action->name), true);
+		work_sql(work, partmgr_ddl_drop_bound_check(action->schema, action->name));
 }
 
 /*
@@ -912,48 +989,48 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 			work_lock(work, action->relid, AccessExclusiveLock);
 			if (OidIsValid(action->from.relid))
 				work_move(work, set, &action->from, action->schema, action->name,
-						  action->lower, action->upper, false);
+						  action->lower, action->upper);
 			if (OidIsValid(default_oid))
 				work_read(work, default_oid, "ATTACH checks that it holds no row of the new range");
 			work_sql(work, partmgr_ddl_attach_range(set, action->schema, action->name,
-													action->lower, action->upper), true);
-			work_sql(work, partmgr_ddl_drop_bound_check(action->schema, action->name), true);
+													action->lower, action->upper));
+			work_sql(work, partmgr_ddl_drop_bound_check(action->schema, action->name));
 			break;
 
 		case PARTMGR_ACTION_ADD_CONSTRAINTS:
 			/* catalog only (NOT VALID): the child is locked for a moment */
 			work_lock(work, action->relid, AccessExclusiveLock);
 			work_sql(work, partmgr_ddl_add_checks(action->schema, action->name,
-												  action->constraints, action->checks),
-					 true);
+												  action->constraints, action->checks));
 			break;
 
 		case PARTMGR_ACTION_VALIDATE_CONSTRAINT:
 			/* reads and writes of the child go on meanwhile */
 			work_lock(work, action->relid, ShareUpdateExclusiveLock);
 			work_sql(work, partmgr_ddl_validate_constraint(action->schema, action->name,
-														   (const char *) linitial(action->constraints)),
-					 true)->kind = PARTMGR_STMT_VALIDATE;
+														   (const char *) linitial(action->constraints)))->kind = PARTMGR_STMT_VALIDATE;
 			work_read(work, action->relid, "VALIDATE CONSTRAINT checks every row");
 			break;
 
 		case PARTMGR_ACTION_DROP_CONSTRAINTS:
 			work_lock(work, action->relid, AccessExclusiveLock);
 			work_sql(work, partmgr_ddl_drop_constraints(action->schema, action->name,
-														action->constraints), true);
+														action->constraints));
 			break;
 
 		case PARTMGR_ACTION_ALTER_CHILD:
 			/* ALTER OWNER, SET LOGGED and the like: the child alone */
 			work_lock(work, action->relid, AccessExclusiveLock);
+			foreach(lc, action->caller_statements)
+				work_sql(work, (char *) lfirst(lc))->kind = PARTMGR_STMT_CALLER_UTILITY;
 			foreach(lc, action->statements)
-				work_sql(work, (char *) lfirst(lc), false);
+				work_sql(work, (char *) lfirst(lc));
 			break;
 
 		case PARTMGR_ACTION_MOVE_ROWS:
 			work_lock(work, action->from.relid, RowExclusiveLock);
 			work_move(work, set, &action->from, action->to_schema, action->to_name,
-					  action->lower, action->upper, true);
+					  action->lower, action->upper);
 			break;
 
 		case PARTMGR_ACTION_RETIRE_CHILD:
@@ -965,19 +1042,16 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 			work_lock(work, action->relid, AccessExclusiveLock);
 			work_referencing_tables(work, action->relid);
 			work_forget_sub_sets(work, action->relid);
-			work_sql(work, partmgr_ddl_detach(set, action->schema, action->name, ""), true);
-			foreach(lc, retire_statements(action))
-				work_sql(work, (char *) lfirst(lc), true);
+			work_sql(work, partmgr_ddl_detach(set, action->schema, action->name, ""));
+			work_retire(work, action);
 			break;
 
 		case PARTMGR_ACTION_FINALIZE_DETACH:
 			work_lock(work, set->parent_oid, ShareUpdateExclusiveLock);
 			work_lock(work, action->relid, AccessExclusiveLock);
 			work_forget_sub_sets(work, action->relid);
-			work_sql(work, partmgr_ddl_detach(set, action->schema, action->name, " FINALIZE"),
-					 true);
-			foreach(lc, retire_statements(action))
-				work_sql(work, (char *) lfirst(lc), true);
+			work_sql(work, partmgr_ddl_detach(set, action->schema, action->name, " FINALIZE"));
+			work_retire(work, action);
 			break;
 	}
 }
@@ -986,7 +1060,7 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 static void
 run_utility(void *sql)
 {
-	partmgr_spi_utility((const char *) sql);
+	partmgr_spi_table_utility((const char *) sql);
 }
 
 /*
@@ -1011,7 +1085,7 @@ run_validate(ActionContext *ctx, const char *sql)
 		ReThrowError(edata);
 	partmgr_lock_relation(action->relid, AccessExclusiveLock);
 	drop = partmgr_ddl_drop_constraint(action->schema, action->name, constraint);
-	partmgr_spi_utility(drop);
+	partmgr_spi_table_utility(drop);
 	ctx->statements = lappend(ctx->statements, drop);
 	ctx->note = "dropped: rows outside it were written before it was added; the next pass derives it again";
 	ereport(WARNING,
@@ -1027,30 +1101,22 @@ run_validate(ActionContext *ctx, const char *sql)
  *		Work the action out taking each lock as it is listed (parent, then
  *		default partition, then the child, then tables whose foreign keys
  *		reference it; see partmgr_action_work), then run its statements with
- *		lock_timeout bounded.  Called in a subtransaction.
- *
- *		Tables are created with our rights and given to the parent's owner
- *		when we have that role's rights.  Unattended maintenance (the
- *		background worker) then runs the rest as the owner, in a
- *		security-restricted context: attaching scans the default partition
- *		and evaluates what the owner defined, and nothing the owner controls
- *		may act with the worker's rights.  A function called by hand acts
- *		with its caller's rights, as any DDL the caller runs.
+ *		lock_timeout bounded.  Called in a subtransaction, inside the scope
+ *		of the set owner's rights (rights.c): every statement runs as the
+ *		owner, so the tables it creates are the owner's and nothing the owner
+ *		defined runs with the caller's rights.  The configuration and the log
+ *		are written with the caller's (spi_util.c).
  */
 static void
 execute_action(void *arg)
 {
 	ActionContext *ctx = (ActionContext *) arg;
-	const PartmgrSet *set = ctx->plan->set;
 	const PartmgrAction *action = ctx->action;
 	int			nestlevel = NewGUCNestLevel();
-	Oid			save_userid;
-	int			save_sec_context;
 	PartmgrActionWork work;
 	uint64		copied = 0;
 	ListCell   *lc;
 
-	GetUserIdAndSecContext(&save_userid, &save_sec_context);
 	(void) set_config_option("lock_timeout", psprintf("%d", partmgr_lock_timeout),
 							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
 							 true, 0, false);
@@ -1063,13 +1129,14 @@ execute_action(void *arg)
 		PartmgrWorkStatement *stmt = (PartmgrWorkStatement *) lfirst(lc);
 		uint64		n;
 
-		if (stmt->as_owner)
-			act_as_owner(set->parent_owner, save_userid, save_sec_context);
 		ctx->statements = lappend(ctx->statements, stmt->sql);
 		switch (stmt->kind)
 		{
 			case PARTMGR_STMT_UTILITY:
-				partmgr_spi_utility(stmt->sql);
+				partmgr_spi_table_utility(stmt->sql);
+				break;
+			case PARTMGR_STMT_CALLER_UTILITY:
+				partmgr_spi_exec(stmt->sql, 0, NULL, NULL, NULL, false, SPI_OK_UTILITY);
 				break;
 			case PARTMGR_STMT_VALIDATE:
 				run_validate(ctx, stmt->sql);
@@ -1086,7 +1153,7 @@ execute_action(void *arg)
 			case PARTMGR_STMT_MOVE:
 			case PARTMGR_STMT_COPY:
 			case PARTMGR_STMT_DELETE:
-				n = partmgr_spi_exec(stmt->sql, 0, NULL, NULL, NULL, false,
+				n = partmgr_spi_table_exec(stmt->sql, 0, NULL, NULL, NULL, false,
 									 stmt->kind == PARTMGR_STMT_DELETE ?
 									 SPI_OK_DELETE : SPI_OK_INSERT);
 				if (stmt->kind == PARTMGR_STMT_COPY)
@@ -1104,7 +1171,6 @@ execute_action(void *arg)
 		}
 	}
 
-	SetUserIdAndSecContext(save_userid, save_sec_context);
 	AtEOXact_GUC(true, nestlevel);
 	ereport(LOG,
 			(errmsg("pg_partmgr: %s %s%s", partmgr_action_verb(action),
@@ -1194,6 +1260,10 @@ partmgr_execute_plan(const PartmgrPlan *plan, const char *run_by,
 {
 	ListCell   *lc;
 
+	(void) partmgr_rights_require(PARTMGR_RIGHTS_ACT, "executing a plan");
+	if (partmgr_rights_owner() != plan->set->parent_owner)
+		elog(ERROR, "pg_partmgr: plan of \"%s\" executed with another owner's rights",
+			 plan->set->key);
 	memset(result, 0, sizeof(*result));
 	foreach(lc, plan->actions)
 	{
@@ -1307,6 +1377,7 @@ partmgr_retire_concurrently(const PartmgrPlan *plan, const PartmgrAction *action
 	char	   *saved_timeout = pstrdup(GetConfigOption("lock_timeout", false, false));
 	volatile bool detached = false;
 	List	   *forget;
+	PartmgrActionWork work;
 	ListCell   *lc;
 
 	GetUserIdAndSecContext(&save_userid, &save_sec_context);
@@ -1314,9 +1385,20 @@ partmgr_retire_concurrently(const PartmgrPlan *plan, const PartmgrAction *action
 					PGC_SUSET, PGC_S_SESSION);
 	PG_TRY();
 	{
-		act_as_owner(set->parent_owner, save_userid, save_sec_context);
+		PartmgrRights rights;
+
+		/*
+		 * The detach commits in the middle, so it cannot run inside a
+		 * security-restricted operation (which lives in one transaction);
+		 * it runs as the owner, and evaluates nothing the owner defined.
+		 * What follows runs in a scope of the owner's rights as usual.
+		 */
+		partmgr_check_may_act_on(set->parent_owner, set->key);
+		SetUserIdAndSecContext(set->parent_owner,
+							   save_sec_context | SECURITY_LOCAL_USERID_CHANGE);
 		run_top_level(partmgr_ddl_detach(set, action->schema, action->name,
 										 " CONCURRENTLY"));
+		SetUserIdAndSecContext(save_userid, save_sec_context);
 		detached = true;
 		SetCurrentStatementStartTimestamp();
 		StartTransactionCommand();
@@ -1324,14 +1406,21 @@ partmgr_retire_concurrently(const PartmgrPlan *plan, const PartmgrAction *action
 		PushActiveSnapshot(GetTransactionSnapshot());
 		forget = get_rel_relkind(action->relid) == RELKIND_PARTITIONED_TABLE ?
 			partmgr_sub_parents_below(action->relid) : NIL;
-		foreach(lc, retire_statements(action))
-			partmgr_spi_utility((char *) lfirst(lc));
-		SetUserIdAndSecContext(save_userid, save_sec_context);
-		if (forget != NIL)
+		partmgr_rights_enter_set(set, PARTMGR_RIGHTS_ACT, &rights);
+		memset(&work, 0, sizeof(work));
+		work_retire(&work, action);
+		foreach(lc, work.statements)
 		{
-			/* with our rights: the owner need not be allowed to change them */
-			partmgr_config_forget(forget);
+			PartmgrWorkStatement *stmt = (PartmgrWorkStatement *) lfirst(lc);
+
+			if (stmt->kind == PARTMGR_STMT_CALLER_UTILITY)
+				partmgr_spi_exec(stmt->sql, 0, NULL, NULL, NULL, false, SPI_OK_UTILITY);
+			else
+				partmgr_spi_table_utility(stmt->sql);
 		}
+		partmgr_rights_leave(&rights);
+		if (forget != NIL)
+			partmgr_config_forget(forget);
 		partmgr_log_action(set->key, run_by, partmgr_action_name(action),
 						   quote_qualified_identifier(action->schema, action->name),
 						   partmgr_action_bounds(plan, action), started,

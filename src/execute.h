@@ -41,6 +41,9 @@ typedef struct PartmgrWorkLock
 typedef enum PartmgrStatementKind
 {
 	PARTMGR_STMT_UTILITY,		/* DDL */
+	PARTMGR_STMT_CALLER_UTILITY,	/* DDL with the caller's rights: a new
+									 * table, for an owner that may not
+									 * create it (see work_new_table) */
 	PARTMGR_STMT_MOVE,			/* one statement that moves rows */
 	PARTMGR_STMT_COPY,			/* copies rows ... */
 	PARTMGR_STMT_DELETE,		/* ... then deletes as many from the source */
@@ -53,7 +56,6 @@ typedef enum PartmgrStatementKind
 typedef struct PartmgrWorkStatement
 {
 	char	   *sql;
-	bool		as_owner;		/* the worker runs it as the parent's owner */
 	PartmgrStatementKind kind;
 	const char *rows_from;		/* MOVE, COPY, DELETE: the source */
 	List	   *keys;			/* FORGET: the sets */
@@ -67,7 +69,6 @@ typedef struct PartmgrActionWork
 	List	   *reads;			/* of char *: "table: why" for each table read
 								 * in full */
 	const char *skip;			/* why a run would skip the action, or NULL */
-	bool		owner_from_here;	/* a statement as the owner was listed */
 } PartmgrActionWork;
 
 extern bool partmgr_in_worker;

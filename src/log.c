@@ -7,7 +7,9 @@
  * describe has committed into it or been rolled back, so a row says what
  * really happened: if the caller's transaction is rolled back, the actions
  * and their rows go together.  The worker deletes rows older than
- * pg_partmgr.log_retention days.
+ * pg_partmgr.log_retention days.  Each row records the owner of the set's
+ * parent: row security lets only roles with that owner's privileges see it
+ * or write it.  Rows are written with the caller's rights (spi_util.c).
  *
  * Locks: ROW EXCLUSIVE on the log table.  The caller is connected to SPI.
  *
@@ -31,6 +33,7 @@
 #include "utils/elog.h"
 #include "utils/timestamp.h"
 
+#include "catalog.h"
 #include "log.h"
 #include "spi_util.h"
 
@@ -43,29 +46,6 @@ set_text(Datum *values, char *nulls, int i, const char *text)
 		nulls[i] = 'n';
 	else
 		values[i] = CStringGetTextDatum(text);
-}
-
-/*
- * has_statements_column
- *		Whether maintenance_log has the statements column (0.2.0 on): the
- *		library may run with the 0.1.0 objects until ALTER EXTENSION UPDATE.
- *		Asked once per transaction.
- */
-static bool
-has_statements_column(void)
-{
-	static LocalTransactionId checked = InvalidLocalTransactionId;
-	static bool answer = false;
-
-	if (checked != MyProc->lxid)
-	{
-		Oid			log = get_relname_relid("maintenance_log",
-											get_namespace_oid("partmgr", false));
-
-		answer = OidIsValid(log) && get_attnum(log, "statements") != InvalidAttrNumber;
-		checked = MyProc->lxid;
-	}
-	return answer;
 }
 
 /*
@@ -91,20 +71,16 @@ partmgr_log_action_sql(const char *parent_key, const char *run_by,
 					   TimestampTz started, PartmgrOutcome outcome,
 					   const ErrorData *error, List *statements)
 {
-	static const char *const sql_010 =
-	"INSERT INTO partmgr.maintenance_log"
-	" (parent_table, action, object, detail, started_at, finished_at, outcome,"
-	"  sqlstate, error, error_detail, error_hint, run_by)"
-	" VALUES ($1, $2, $3, $4, $5, clock_timestamp(), $6, $7, $8, $9, $10, $11)";
 	static const char *const sql =
 	"INSERT INTO partmgr.maintenance_log"
 	" (parent_table, action, object, detail, started_at, finished_at, outcome,"
-	"  sqlstate, error, error_detail, error_hint, run_by, statements)"
-	" VALUES ($1, $2, $3, $4, $5, clock_timestamp(), $6, $7, $8, $9, $10, $11, $12)";
-	Oid			types[12] = {TEXTOID, TEXTOID, TEXTOID, TEXTOID, TIMESTAMPTZOID,
-		TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTARRAYOID};
-	Datum		values[12];
-	char		nulls[12];
+	"  sqlstate, error, error_detail, error_hint, run_by, statements, owner)"
+	" VALUES ($1, $2, $3, $4, $5, clock_timestamp(), $6, $7, $8, $9, $10, $11, $12, $13)";
+	Oid			types[13] = {TEXTOID, TEXTOID, TEXTOID, TEXTOID, TIMESTAMPTZOID,
+		TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTARRAYOID, REGROLEOID};
+	Datum		values[13];
+	char		nulls[13];
+	Oid			parent = partmgr_key_relid(parent_key);
 
 	memset(nulls, ' ', sizeof(nulls));
 	values[0] = CStringGetTextDatum(parent_key);
@@ -118,11 +94,6 @@ partmgr_log_action_sql(const char *parent_key, const char *run_by,
 	set_text(values, nulls, 8, error ? error->detail : NULL);
 	set_text(values, nulls, 9, error ? error->hint : NULL);
 	values[10] = CStringGetTextDatum(run_by);
-	if (!has_statements_column())
-	{
-		partmgr_spi_exec_cached(sql_010, 11, types, values, nulls, false, SPI_OK_INSERT);
-		return;
-	}
 	if (statements == NIL)
 		nulls[11] = 'n';
 	else
@@ -135,7 +106,17 @@ partmgr_log_action_sql(const char *parent_key, const char *run_by,
 		values[11] = PointerGetDatum(construct_array(elems, list_length(statements),
 													 TEXTOID, -1, false, TYPALIGN_INT));
 	}
-	partmgr_spi_exec_cached(sql, 12, types, values, nulls, false, SPI_OK_INSERT);
+	/* the row belongs to the set's owner: only roles with its privileges see it */
+	if (OidIsValid(parent))
+	{
+		PartmgrParentInfo info;
+
+		partmgr_read_parent(parent, &info);
+		values[12] = ObjectIdGetDatum(info.owner);
+	}
+	else
+		nulls[12] = 'n';
+	partmgr_spi_exec_cached(sql, 13, types, values, nulls, false, SPI_OK_INSERT);
 }
 
 /*

@@ -37,6 +37,7 @@
 #include "access/tableam.h"
 #include "access/xact.h"
 #include "access/xlog.h"
+#include "miscadmin.h"
 #include "catalog/pg_class.h"
 #include "executor/spi.h"
 #include "executor/tuptable.h"
@@ -56,6 +57,7 @@
 #include "log.h"
 #include "maintenance.h"
 #include "retention.h"
+#include "rights.h"
 #include "spi_util.h"
 
 /*
@@ -176,12 +178,12 @@ add_initial_slots(PartmgrPlan *plan, bool have_start, PartmgrPoint start,
 		for (int64 k = 0;; k++)
 		{
 			PartmgrPoint lower = partmgr_point_add(axis, step, base, k);
+			PartmgrSlotResult added;
 
 			if (k > 0 && lower >= end)
 				break;
-			if (partmgr_plan_add_child(plan, lower,
-									   partmgr_point_add(axis, step, base, k + 1)) ==
-				PARTMGR_SLOT_OUT_OF_RANGE)
+			added = partmgr_plan_add_child(plan, lower, partmgr_point_add(axis, step, base, k + 1));
+			if (added == PARTMGR_SLOT_OUT_OF_RANGE || added == PARTMGR_SLOT_LIMIT)
 				break;
 		}
 		return;
@@ -194,13 +196,13 @@ add_initial_slots(PartmgrPlan *plan, bool have_start, PartmgrPoint start,
 	for (int64 k = have_start ? 0 : -set->premake; k <= set->premake; k++)
 	{
 		PartmgrPoint lower = partmgr_point_add(axis, step, base, k);
+		PartmgrSlotResult added;
 
 		/* pg_partman makes children below the base only for positive ids */
 		if (k < 0 && lower <= 0)
 			continue;
-		if (partmgr_plan_add_child(plan, lower,
-								   partmgr_point_add(axis, step, base, k + 1)) ==
-			PARTMGR_SLOT_OUT_OF_RANGE)
+		added = partmgr_plan_add_child(plan, lower, partmgr_point_add(axis, step, base, k + 1));
+		if (added == PARTMGR_SLOT_OUT_OF_RANGE || added == PARTMGR_SLOT_LIMIT)
 			break;
 	}
 }
@@ -240,11 +242,12 @@ partmgr_plan_initial(PartmgrSet *set, PartmgrTree *tree, bool have_start,
 /*
  * partmgr_plan_premake
  *		Plan the children that keep premake intervals ready ahead of the
- *		current point (see the file header).  A set that has lost all its
- *		children gets create_parent's initial children again.
+ *		current point (see the file header), at most limit of them (0: no
+ *		limit; the plan says when it left some out).  A set that has lost all
+ *		its children gets create_parent's initial children again.
  */
 PartmgrPlan *
-partmgr_plan_premake(PartmgrSet *set, PartmgrTree *tree, TimestampTz now)
+partmgr_plan_premake(PartmgrSet *set, PartmgrTree *tree, TimestampTz now, int limit)
 {
 	PartmgrPlan *plan = partmgr_plan_new(set, tree);
 	const PartmgrAxis *axis = &set->axis;
@@ -255,6 +258,7 @@ partmgr_plan_premake(PartmgrSet *set, PartmgrTree *tree, TimestampTz now)
 	PartmgrPoint lower;
 	double		premade;
 
+	plan->limit = limit;
 	if (tree->nchildren == 0)
 	{
 		add_initial_slots(plan, false, 0, now);
@@ -356,30 +360,73 @@ typedef struct SetRun
 	const char *key;
 	const char *run_by;
 	PartmgrSet *read;			/* configuration read by the caller, or NULL */
+	bool		all_sets;		/* one of all sets: skip it quietly when the
+								 * caller lacks its owner's privileges */
 	PartmgrConstraintScope scope;	/* of constrain_set */
 	PartmgrSet *set;			/* loaded configuration, or NULL */
 	PartmgrSetOutcome *outcome;
 } SetRun;
 
 /*
+ * premake_set
+ *		With the owner's rights: take the set's advisory lock, plan premake
+ *		(at most pg_partmgr.children_per_transaction children) and execute
+ *		the plan; mark a full sub-set.
+ */
+static void
+premake_set(SetRun *run)
+{
+	PartmgrExecResult result;
+	PartmgrPlan *plan;
+	PartmgrTree *tree;
+
+	if (!partmgr_try_lock_set(run->set->parent_oid))
+	{
+		ereport(NOTICE,
+				(errmsg("skipped partition set \"%s\": another maintenance run is working on it",
+						run->key)));
+		run->outcome->skipped = true;
+		return;
+	}
+	tree = partmgr_read_tree(run->set);
+	/* a full sub-set has every child its range can hold (pg_partman) */
+	plan = run->set->sub_partition_set_full ? partmgr_plan_new(run->set, tree) :
+		partmgr_plan_premake(run->set, tree, GetCurrentTransactionStartTimestamp(),
+							 partmgr_children_per_transaction);
+	partmgr_execute_plan(plan, run->run_by, &result);
+	run->outcome->created = result.ndone;
+	run->outcome->error = result.error;
+	run->outcome->more = plan->truncated && result.error == NULL;
+	if (run->set->has_limits && !run->set->sub_partition_set_full &&
+		result.error == NULL)
+	{
+		tree = partmgr_read_tree(run->set);
+		if (tree->nchildren > 0 &&
+			tree->children[tree->nchildren - 1].upper >= run->set->limit_upper)
+			partmgr_config_set_full(run->key);
+	}
+}
+
+/*
  * plan_and_execute_set
- *		Load the set, take its advisory lock, plan premake and execute the
- *		plan.  Runs in a subtransaction; execution itself raises nothing, so
- *		an error here means no action was taken.
+ *		Load the set, check that the caller may maintain it, then premake
+ *		with the owner's rights (premake_set).  Runs in a subtransaction;
+ *		execution itself raises nothing, so an error here means no action
+ *		was taken.
  */
 static void
 plan_and_execute_set(void *arg)
 {
 	SetRun	   *run = (SetRun *) arg;
 	PartmgrErrorContext ctx;
-	PartmgrExecResult result;
-	PartmgrPlan *plan;
+	PartmgrRights rights;
 
 	partmgr_set_context_push(&ctx, run->key);
 	if (run->read != NULL && !partmgr_config_was_forgotten(run->key))
 	{
+		/* run->set only once bound: an unbound set has no owner yet */
+		partmgr_config_bind(run->read);
 		run->set = run->read;
-		partmgr_config_bind(run->set);
 	}
 	else if (run->read == NULL)
 		run->set = partmgr_config_load(run->key, true);
@@ -393,7 +440,13 @@ plan_and_execute_set(void *arg)
 		partmgr_context_pop(&ctx);
 		return;
 	}
-	if (run->set->undo_in_progress)
+	if (run->all_sets && !partmgr_may_act_on(run->set->parent_owner))
+	{
+		/* someone else's set: not the caller's to maintain */
+		run->outcome->skipped = true;
+		run->outcome->not_permitted = true;
+	}
+	else if (run->set->undo_in_progress)
 	{
 		ereport(NOTICE,
 				(errmsg("skipped partition set \"%s\": undo_partition is in progress",
@@ -407,31 +460,11 @@ plan_and_execute_set(void *arg)
 						run->key, run->set->async_in_progress)));
 		run->outcome->skipped = true;
 	}
-	else if (!partmgr_try_lock_set(run->set->parent_oid))
-	{
-		ereport(NOTICE,
-				(errmsg("skipped partition set \"%s\": another maintenance run is working on it",
-						run->key)));
-		run->outcome->skipped = true;
-	}
 	else
 	{
-		PartmgrTree *tree = partmgr_read_tree(run->set);
-
-		/* a full sub-set has every child its range can hold (pg_partman) */
-		plan = run->set->sub_partition_set_full ? partmgr_plan_new(run->set, tree) :
-			partmgr_plan_premake(run->set, tree, GetCurrentTransactionStartTimestamp());
-		partmgr_execute_plan(plan, run->run_by, &result);
-		run->outcome->created = result.ndone;
-		run->outcome->error = result.error;
-		if (run->set->has_limits && !run->set->sub_partition_set_full &&
-			result.error == NULL)
-		{
-			tree = partmgr_read_tree(run->set);
-			if (tree->nchildren > 0 &&
-				tree->children[tree->nchildren - 1].upper >= run->set->limit_upper)
-				partmgr_config_set_full(run->key);
-		}
+		partmgr_rights_enter_set(run->set, PARTMGR_RIGHTS_ACT, &rights);
+		premake_set(run);
+		partmgr_rights_leave(&rights);
 	}
 	partmgr_context_pop(&ctx);
 }
@@ -439,9 +472,11 @@ plan_and_execute_set(void *arg)
 /*
  * retain_set
  *		Plan and execute the set's retention (after premake, with children
- *		as they now are).  Runs in a subtransaction of its own, so that a bad
- *		retention setting stops retention only.  Concurrent detaches are left
- *		in the outcome for the caller to run after commit.
+ *		as they now are; at most pg_partmgr.children_per_transaction
+ *		children), with the owner's rights.  Runs in a subtransaction of its
+ *		own, so that a bad retention setting stops retention only.
+ *		Concurrent detaches are left in the outcome for the caller to run
+ *		after commit.
  */
 static void
 retain_set(void *arg)
@@ -451,26 +486,32 @@ retain_set(void *arg)
 	PartmgrRetention retention;
 	PartmgrExecResult result;
 	PartmgrPlan *plan;
+	PartmgrRights rights;
 
 	partmgr_set_context_push(&ctx, run->key);
+	partmgr_rights_enter_set(run->set, PARTMGR_RIGHTS_ACT, &rights);
 	if (partmgr_retention_from_config(run->set, &retention))
 	{
 		retention.retire.concurrently = partmgr_in_worker;
 		plan = partmgr_plan_retention(run->set, partmgr_read_tree(run->set),
-									  &retention, GetCurrentTransactionStartTimestamp());
+									  &retention, GetCurrentTransactionStartTimestamp(),
+									  partmgr_children_per_transaction);
 		partmgr_execute_plan(plan, run->run_by, &result);
 		run->outcome->retired = result.ndone;
 		run->outcome->error = result.error;
 		run->outcome->deferred_plan = plan;
 		run->outcome->deferred = result.deferred;
+		run->outcome->more |= plan->truncated && result.error == NULL;
 	}
+	partmgr_rights_leave(&rights);
 	partmgr_context_pop(&ctx);
 }
 
 /*
  * constrain_set
- *		Plan and execute the set's derived constraints (see constraints.c):
- *		after premake and retention, in a subtransaction of its own.
+ *		Plan and execute the set's derived constraints (see constraints.c)
+ *		with the owner's rights: after premake and retention, in a
+ *		subtransaction of its own.
  */
 static void
 constrain_set(void *arg)
@@ -479,9 +520,11 @@ constrain_set(void *arg)
 	PartmgrErrorContext ctx;
 	PartmgrExecResult result;
 	PartmgrPlan *plan;
+	PartmgrRights rights;
 	ListCell   *lc;
 
 	partmgr_set_context_push(&ctx, run->key);
+	partmgr_rights_enter_set(run->set, PARTMGR_RIGHTS_ACT, &rights);
 	plan = partmgr_plan_constraints(run->set, partmgr_read_tree(run->set),
 									run->scope);
 	partmgr_execute_plan(plan, run->run_by, &result);
@@ -492,32 +535,65 @@ constrain_set(void *arg)
 			run->set->constraint_valid)
 			run->outcome->to_validate = true;
 	}
+	partmgr_rights_leave(&rights);
 	partmgr_context_pop(&ctx);
 }
 
 static void
 analyze_set(void *arg)
 {
-	partmgr_spi_utility(partmgr_ddl_analyze((PartmgrSet *) arg));
+	PartmgrSet *set = (PartmgrSet *) arg;
+	PartmgrRights rights;
+
+	partmgr_rights_enter_set(set, PARTMGR_RIGHTS_ACT, &rights);
+	partmgr_spi_table_utility(partmgr_ddl_analyze(set));
+	partmgr_rights_leave(&rights);
+}
+
+/*
+ * log_step_failure
+ *		Record a step of a set that failed before any action (an action
+ *		records itself), unless the caller may not maintain the set at all:
+ *		then it may not write the set's log either, and the error says it.
+ *		A set that could not even be loaded (its parent is gone) has no
+ *		owner to log for; only a superuser's run records it.
+ */
+static void
+log_step_failure(const SetRun *run, const char *step, TimestampTz started,
+				 const ErrorData *edata)
+{
+	if (run->set == NULL ? !superuser() : !partmgr_may_act_on(run->set->parent_owner))
+		return;
+	partmgr_log_action(run->key, run->run_by, step, NULL, NULL, started,
+					   edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE ?
+					   PARTMGR_OUTCOME_SKIPPED : PARTMGR_OUTCOME_FAILED,
+					   edata);
 }
 
 /*
  * partmgr_maintain_set
  *		Maintain one set in the caller's transaction (with its configuration
- *		as read, when the caller read it, else loaded now): plan and execute premake
- *		in a subtransaction, then retention in another, analyze the parent if
- *		asked and children were made, say when it finished when nothing failed
- *		(for the caller to stamp maintenance_last_run, see PartmgrRunStamps),
- *		and record every action -- and a failure that stopped the set
- *		before any action -- in the maintenance log.  Errors are returned in
- *		outcome, not raised (except a query cancel).  In the background
- *		worker, concurrent detaches are returned in outcome->deferred: the
- *		caller runs them once the transaction has committed (and stamps
- *		nothing for them; the next run sees their result).
+ *		as read, when the caller read it, else loaded now): plan and execute
+ *		premake in a subtransaction, then retention in another, then derived
+ *		constraints, analyze the parent if asked and children were made, say
+ *		when it finished when nothing failed (for the caller to stamp
+ *		maintenance_last_run, see PartmgrRunStamps), and record every action
+ *		-- and a failure that stopped the set before any action -- in the
+ *		maintenance log.  Each step acts with the owner's rights; the caller
+ *		must have the owner's privileges (42501 otherwise), except that with
+ *		all_sets a set the caller may not maintain is skipped quietly
+ *		(outcome->not_permitted).  At most pg_partmgr.children_per_transaction
+ *		children are created and as many retired: outcome->more says when
+ *		work was left, for a caller that can commit to call again.  Errors are
+ *		returned in outcome, not raised (except a query cancel).  In the
+ *		background worker, concurrent detaches are returned in
+ *		outcome->deferred: the caller runs them once the transaction has
+ *		committed (and stamps nothing for them; the next run sees their
+ *		result).
  */
 void
 partmgr_maintain_set(const char *key, PartmgrSet *read, bool analyze, const char *run_by,
-					 PartmgrSetOutcome *outcome)
+					 bool all_sets, PartmgrSetOutcome *outcome)
 {
 	SetRun		run;
 	ErrorData  *edata = NULL;
@@ -528,16 +604,21 @@ partmgr_maintain_set(const char *key, PartmgrSet *read, bool analyze, const char
 	run.key = key;
 	run.read = read;
 	run.run_by = run_by;
+	run.all_sets = all_sets;
 	run.outcome = outcome;
 
 	if (!partmgr_run_subxact(plan_and_execute_set, &run, &edata))
 	{
+		if (all_sets && run.set == NULL && !superuser())
+		{
+			/* whose set it is cannot be told: not the caller's business */
+			outcome->skipped = true;
+			outcome->not_permitted = true;
+			return;
+		}
 		/* nothing was done: record why */
 		outcome->error = edata;
-		partmgr_log_action(key, run_by, "maintain set", NULL, NULL, started,
-						   edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE ?
-						   PARTMGR_OUTCOME_SKIPPED : PARTMGR_OUTCOME_FAILED,
-						   edata);
+		log_step_failure(&run, "maintain set", started, edata);
 		return;
 	}
 	if (outcome->skipped || outcome->error != NULL)
@@ -549,10 +630,7 @@ partmgr_maintain_set(const char *key, PartmgrSet *read, bool analyze, const char
 		if (!partmgr_run_subxact(retain_set, &run, &edata))
 		{
 			outcome->error = edata;
-			partmgr_log_action(key, run_by, "apply retention", NULL, NULL, started,
-							   edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE ?
-							   PARTMGR_OUTCOME_SKIPPED : PARTMGR_OUTCOME_FAILED,
-							   edata);
+			log_step_failure(&run, "apply retention", started, edata);
 			return;
 		}
 		if (outcome->error != NULL)
@@ -566,10 +644,7 @@ partmgr_maintain_set(const char *key, PartmgrSet *read, bool analyze, const char
 		if (!partmgr_run_subxact(constrain_set, &run, &edata))
 		{
 			outcome->error = edata;
-			partmgr_log_action(key, run_by, "apply constraints", NULL, NULL, started,
-							   edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE ?
-							   PARTMGR_OUTCOME_SKIPPED : PARTMGR_OUTCOME_FAILED,
-							   edata);
+			log_step_failure(&run, "apply constraints", started, edata);
 			return;
 		}
 		if (outcome->error != NULL)
@@ -595,7 +670,7 @@ partmgr_maintain_set(const char *key, PartmgrSet *read, bool analyze, const char
 /*
  * validate_in_subxact
  *		Load the set, take its advisory lock and validate its derived
- *		constraints still NOT VALID.
+ *		constraints still NOT VALID, with the owner's rights.
  */
 static void
 validate_in_subxact(void *arg)
@@ -632,6 +707,21 @@ partmgr_validate_set(const char *key, const char *run_by, PartmgrSetOutcome *out
 }
 
 /*
+ * partmgr_report_more
+ *		Tell a caller that cannot commit that a set needs more than one
+ *		transaction's worth of children (or retirements).
+ */
+void
+partmgr_report_more(const char *key)
+{
+	ereport(NOTICE,
+			(errmsg("partition set \"%s\" needs more changes than one transaction makes", key),
+			 errdetail("Maintenance creates and retires at most %d children of a set per transaction (pg_partmgr.children_per_transaction).",
+					   partmgr_children_per_transaction),
+			 errhint("The next maintenance run goes on; the background worker and run_maintenance_proc() go on at once.")));
+}
+
+/*
  * partmgr_report_set_failure
  *		Tell the caller a set could not be (fully) maintained: a WARNING that
  *		keeps the original SQLSTATE, message, detail and hint.
@@ -656,7 +746,8 @@ partmgr_report_set_failure(const char *key, const ErrorData *edata)
  *		Maintain one set (table_name, whatever its automatic_maintenance
  *		says) or every set with automatic maintenance on, in
  *		maintenance_order, all in the caller's transaction, each in its own
- *		subtransaction (see partmgr_maintain_set).  A set whose locks cannot
+ *		subtransaction (see partmgr_maintain_set); of all sets, those whose
+ *		owner's privileges the caller lacks are left out.  A set whose locks cannot
  *		be had within pg_partmgr.lock_timeout is skipped with a WARNING; so is
  *		a failing set when all sets are maintained, while for a single named
  *		set the error is raised.  Does nothing during recovery.
@@ -690,7 +781,9 @@ partmgr_run_maintenance(const char *table_name, bool analyze, const char *run_by
 		PartmgrSetOutcome outcome;
 
 		MemoryContextSwitchTo(per_set);
-		partmgr_maintain_set(key, read, analyze, run_by, &outcome);
+		partmgr_maintain_set(key, read, analyze, run_by, table_name == NULL, &outcome);
+		if (outcome.more)
+			partmgr_report_more(key);
 		if (outcome.error != NULL)
 		{
 			if (table_name != NULL &&

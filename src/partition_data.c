@@ -40,6 +40,7 @@
 #include "catalog/pg_type.h"
 #include "datatype/timestamp.h"
 #include "executor/spi.h"
+#include "miscadmin.h"
 #include "parser/parse_coerce.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -52,6 +53,7 @@
 #include "ddl.h"
 #include "maintenance.h"
 #include "partition_data.h"
+#include "rights.h"
 #include "spi_util.h"
 
 /*
@@ -237,6 +239,32 @@ parse_batch(const PartmgrSet *set, const char *text, PartmgrStep *batch)
 }
 
 /*
+ * check_same_owner
+ *		Raise 42501 unless a table rows are moved from or into (what says
+ *		which) belongs to the set's owner (or to a superuser): its triggers,
+ *		defaults and constraints run with the owner's rights while the rows
+ *		move.
+ */
+static void
+check_same_owner(const PartmgrSet *set, Oid relid, const char *what)
+{
+	PartmgrParentInfo info;
+
+	partmgr_read_parent(relid, &info);
+	if (!partmgr_owner_trusts(set->parent_owner, info.owner))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("%s table %s belongs to role \"%s\", not to \"%s\", the owner of \"%s\"",
+						what, quote_qualified_identifier(info.schema, info.name),
+						GetUserNameFromId(info.owner, false),
+						GetUserNameFromId(set->parent_owner, false), set->key),
+				 errdetail("Rows are moved with the rights of the set's owner, so only tables of that owner take part."),
+				 errhint("ALTER TABLE %s OWNER TO %s first.",
+						 quote_qualified_identifier(info.schema, info.name),
+						 quote_identifier(GetUserNameFromId(set->parent_owner, false)))));
+}
+
+/*
  * partmgr_data_move_init
  *		Prepare partition_data for a set: the source (source_table, or the
  *		default partition when NULL; a set without one has nothing to move),
@@ -245,7 +273,7 @@ parse_batch(const PartmgrSet *set, const char *text, PartmgrStep *batch)
  *		and no other width may be asked for, as in pg_partman) and the order.
  */
 void
-partmgr_data_move_init(PartmgrSet *set, PartmgrTree *tree, const char *source_table,
+partmgr_data_move_init(PartmgrSet *set, PartmgrTree *tree, Oid source_oid,
 					   const char *batch_text, bool descending, List *ignored,
 					   PartmgrDataMove *move)
 {
@@ -255,7 +283,7 @@ partmgr_data_move_init(PartmgrSet *set, PartmgrTree *tree, const char *source_ta
 	move->source.columns = partmgr_movable_columns(set->parent_oid, ignored);
 	computed_columns(set, ignored, &move->source);
 
-	if (source_table == NULL)
+	if (!OidIsValid(source_oid))
 	{
 		if (batch_text != NULL)
 		{
@@ -279,16 +307,18 @@ partmgr_data_move_init(PartmgrSet *set, PartmgrTree *tree, const char *source_ta
 		return;
 	}
 
-	move->source.relid = partmgr_resolve_table(source_table, false);
-	if (move->source.relid == set->parent_oid ||
-		get_rel_relkind(move->source.relid) != RELKIND_RELATION ||
-		get_rel_relispartition(move->source.relid))
+	move->source.relid = source_oid;
+	move->source.schema = get_namespace_name(get_rel_namespace(source_oid));
+	move->source.name = get_rel_name(source_oid);
+	if (source_oid == set->parent_oid ||
+		get_rel_relkind(source_oid) != RELKIND_RELATION ||
+		get_rel_relispartition(source_oid))
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("source table \"%s\" must be a plain table outside the partition set", source_table),
+				 errmsg("source table \"%s\" must be a plain table outside the partition set",
+						quote_qualified_identifier(move->source.schema, move->source.name)),
 				 errhint("Leave p_source_table NULL to move rows out of the default partition.")));
-	move->source.schema = get_namespace_name(get_rel_namespace(move->source.relid));
-	move->source.name = get_rel_name(move->source.relid);
+	check_same_owner(set, source_oid, "source");
 	check_columns(set, move->source.relid, move->source.columns, ignored, true);
 	/* a batch never spans two children: it ends at its child's bound */
 	if (batch_text != NULL)
@@ -316,7 +346,7 @@ end_key_sql(const PartmgrSet *set, const char *sql, PartmgrPoint *key)
 	bool		isnull;
 	Datum		value;
 
-	partmgr_spi_exec(sql, 0, NULL, NULL, NULL, false, SPI_OK_SELECT);
+	partmgr_spi_table_exec(sql, 0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 	value = partmgr_spi_value(0, 1, &isnull);
 	if (isnull)
 		return false;
@@ -422,7 +452,7 @@ plan_default_slots(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *mo
 	if (sql == NULL)
 		return NULL;
 
-	n = partmgr_spi_exec(sql, 0, NULL, NULL, NULL, false, SPI_OK_SELECT);
+	n = partmgr_spi_table_exec(sql, 0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 	slots = palloc(sizeof(PartmgrPoint) * (n * 2 + 1));
 	for (uint64 i = 0; i < n; i++)
 	{
@@ -568,7 +598,7 @@ partmgr_count_rows(const char *schema, const char *name, bool only)
 {
 	bool		isnull;
 
-	partmgr_spi_exec(partmgr_ddl_count_rows(schema, name, true, only), 0, NULL, NULL,
+	partmgr_spi_table_exec(partmgr_ddl_count_rows(schema, name, true, only), 0, NULL, NULL,
 					 NULL, false, SPI_OK_SELECT);
 	return DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
 }
@@ -613,21 +643,23 @@ undo_columns(const PartmgrSet *set, Oid target, List *ignored)
  *		the parent, with every column that travels (same type).
  */
 void
-partmgr_undo_init(PartmgrSet *set, const char *target_table, const char *batch_text,
+partmgr_undo_init(PartmgrSet *set, Oid target_oid, const char *batch_text,
 				  bool keep_table, bool drop_cascade, List *ignored, PartmgrUndo *undo)
 {
 	memset(undo, 0, sizeof(*undo));
-	undo->target_oid = partmgr_resolve_table(target_table, false);
-	if (undo->target_oid == set->parent_oid ||
-		get_rel_relispartition(undo->target_oid) ||
-		(get_rel_relkind(undo->target_oid) != RELKIND_RELATION &&
-		 get_rel_relkind(undo->target_oid) != RELKIND_PARTITIONED_TABLE))
+	undo->target_oid = target_oid;
+	undo->target_schema = get_namespace_name(get_rel_namespace(target_oid));
+	undo->target_name = get_rel_name(target_oid);
+	if (target_oid == set->parent_oid ||
+		get_rel_relispartition(target_oid) ||
+		(get_rel_relkind(target_oid) != RELKIND_RELATION &&
+		 get_rel_relkind(target_oid) != RELKIND_PARTITIONED_TABLE))
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("target table \"%s\" must be a table outside the partition set \"%s\"",
-						target_table, set->key)));
-	undo->target_schema = get_namespace_name(get_rel_namespace(undo->target_oid));
-	undo->target_name = get_rel_name(undo->target_oid);
+						quote_qualified_identifier(undo->target_schema, undo->target_name),
+						set->key)));
+	check_same_owner(set, target_oid, "target");
 	undo->columns = undo_columns(set, undo->target_oid, ignored);
 	check_columns(set, undo->target_oid, undo->columns, ignored, false);
 	if (batch_text != NULL)
@@ -723,7 +755,7 @@ void
 partmgr_async_init(PartmgrSet *set, PartmgrTree *tree, const char *batch_text,
 				   bool descending, List *ignored, PartmgrDataMove *move)
 {
-	partmgr_data_move_init(set, tree, NULL, NULL, descending, ignored, move);
+	partmgr_data_move_init(set, tree, InvalidOid, NULL, descending, ignored, move);
 	if (batch_text == NULL)
 		return;
 	parse_batch(set, batch_text, &move->batch);

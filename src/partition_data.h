@@ -41,14 +41,14 @@ typedef struct PartmgrUndo
 } PartmgrUndo;
 
 extern void partmgr_data_move_init(PartmgrSet *set, PartmgrTree *tree,
-								   const char *source_table, const char *batch_text,
+								   Oid source_oid, const char *batch_text,
 								   bool descending, List *ignored,
 								   PartmgrDataMove *move);
 extern PartmgrPlan *partmgr_plan_data_batches(PartmgrSet *set, PartmgrTree *tree,
 											  const PartmgrDataMove *move,
 											  int max_batches, int *nbatches);
 extern int64 partmgr_count_rows(const char *schema, const char *name, bool only);
-extern void partmgr_undo_init(PartmgrSet *set, const char *target_table,
+extern void partmgr_undo_init(PartmgrSet *set, Oid target_oid,
 							  const char *batch_text, bool keep_table,
 							  bool drop_cascade, List *ignored, PartmgrUndo *undo);
 extern PartmgrPlan *partmgr_plan_undo_step(PartmgrSet *set, PartmgrTree *tree,

@@ -41,6 +41,7 @@ char	   *partmgr_databases = NULL;
 int			partmgr_log_retention = 30;
 int			partmgr_default_move_limit = 10000;
 bool		partmgr_keep_user_templates = false;
+int			partmgr_children_per_transaction = 100;
 
 void		_PG_init(void);
 
@@ -94,8 +95,8 @@ _PG_init(void)
 	DefineCustomStringVariable("pg_partmgr.role",
 							   "Role the background worker connects as.",
 							   "Empty means the bootstrap superuser. Each set is "
-							   "maintained with its parent table owner's rights when "
-							   "this role has them.",
+							   "maintained with its parent table owner's rights; sets "
+							   "whose owner's privileges this role lacks are skipped.",
 							   &partmgr_role,
 							   "",
 							   PGC_SIGHUP, 0,
@@ -133,6 +134,16 @@ _PG_init(void)
 							"is skipped and reported. 0 never moves rows.",
 							&partmgr_default_move_limit,
 							10000, 0, INT_MAX,
+							PGC_USERSET, 0,
+							NULL, NULL, NULL);
+
+	DefineCustomIntVariable("pg_partmgr.children_per_transaction",
+							"Most children maintenance creates, and most it retires, for one set in one transaction.",
+							"The background worker and the procedures commit and go on with "
+							"the set in a new transaction; run_maintenance() leaves the rest "
+							"to its next call. Keeps the locks one transaction holds bounded.",
+							&partmgr_children_per_transaction,
+							100, 1, 10000,
 							PGC_USERSET, 0,
 							NULL, NULL, NULL);
 

@@ -140,9 +140,9 @@ typedef struct PartmgrSet
 } PartmgrSet;
 
 /* Version of this library (and of the newest SQL objects it works with). */
-#define PARTMGR_EXTVERSION		"0.2.0"
+#define PARTMGR_EXTVERSION		"0.3.0"
 /* versions of the SQL objects this library works with (see extension_ready) */
-#define PARTMGR_SQL_VERSIONS	{"0.1.0", "0.2.0"}
+#define PARTMGR_SQL_VERSIONS	{"0.3.0"}
 
 /* GUC variables, defined in pg_partmgr.c */
 extern int	partmgr_lock_timeout;
@@ -154,5 +154,9 @@ extern char *partmgr_databases;
 extern int	partmgr_log_retention;
 extern int	partmgr_default_move_limit;
 extern bool partmgr_keep_user_templates;
+extern int	partmgr_children_per_transaction;
+
+/* Largest premake a set may have (part_config's CHECK says the same). */
+#define PARTMGR_MAX_PREMAKE		1000
 
 #endif							/* PG_PARTMGR_H */

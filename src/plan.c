@@ -21,6 +21,7 @@
 
 #include "catalog/namespace.h"
 #include "lib/stringinfo.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
@@ -111,8 +112,11 @@ warn_overlap(const PartmgrSet *set, PartmgrPoint lower, PartmgrPoint upper,
  * partmgr_plan_add_child
  *		Append "create the child for [lower, upper)" unless a child with that
  *		exact range exists, or the range would overlap another child (or one
- *		already planned), which is reported with a WARNING and skipped.  An
- *		upper bound beyond the key's type becomes MAXVALUE when executed.
+ *		already planned), which is reported with a WARNING and skipped, or
+ *		the plan already holds as many children as its limit allows (then it
+ *		is marked truncated).  An upper bound beyond the key's type becomes
+ *		MAXVALUE when executed.  Checks for interrupts: every planning loop
+ *		goes through here.
  */
 PartmgrSlotResult
 partmgr_plan_add_child(PartmgrPlan *plan, PartmgrPoint lower, PartmgrPoint upper)
@@ -123,6 +127,7 @@ partmgr_plan_add_child(PartmgrPlan *plan, PartmgrPoint lower, PartmgrPoint upper
 	ListCell   *lc;
 	char	   *name;
 
+	CHECK_FOR_INTERRUPTS();
 	if (!partmgr_point_fits_type(&set->axis, lower))
 		return PARTMGR_SLOT_OUT_OF_RANGE;
 	if (set->has_limits && (lower >= set->limit_upper || upper <= set->limit_lower))
@@ -161,6 +166,11 @@ partmgr_plan_add_child(PartmgrPlan *plan, PartmgrPoint lower, PartmgrPoint upper
 			return PARTMGR_SLOT_OVERLAP;
 		}
 	}
+	if (plan->limit > 0 && plan->ncreated >= plan->limit)
+	{
+		plan->truncated = true;
+		return PARTMGR_SLOT_LIMIT;
+	}
 
 	name = partmgr_child_name(set, lower);
 	check_name_free(plan, name, psprintf("the child for values from %s to %s",
@@ -174,6 +184,7 @@ partmgr_plan_add_child(PartmgrPlan *plan, PartmgrPoint lower, PartmgrPoint upper
 	action->lower = lower;
 	action->upper = upper;
 	plan->actions = lappend(plan->actions, action);
+	plan->ncreated++;
 	return PARTMGR_SLOT_ADDED;
 }
 
@@ -275,13 +286,23 @@ partmgr_plan_add_default(PartmgrPlan *plan)
 
 /*
  * partmgr_plan_add_retire
- *		Append "detach this expired child, then keep, move or drop it".
+ *		Append "detach this expired child, then keep, move or drop it";
+ *		false (and the plan marked truncated) when the plan's limit is
+ *		reached.
  */
-void
+bool
 partmgr_plan_add_retire(PartmgrPlan *plan, const PartmgrChild *child,
 						const PartmgrRetirement *retire)
 {
-	PartmgrAction *action = palloc0(sizeof(PartmgrAction));
+	PartmgrAction *action;
+
+	CHECK_FOR_INTERRUPTS();
+	if (plan->limit > 0 && plan->nretired >= plan->limit)
+	{
+		plan->truncated = true;
+		return false;
+	}
+	action = palloc0(sizeof(PartmgrAction));
 
 	action->kind = PARTMGR_ACTION_RETIRE_CHILD;
 	action->schema = child->schema;
@@ -291,6 +312,8 @@ partmgr_plan_add_retire(PartmgrPlan *plan, const PartmgrChild *child,
 	action->upper = child->upper;
 	action->retire = *retire;
 	plan->actions = lappend(plan->actions, action);
+	plan->nretired++;
+	return true;
 }
 
 /*

@@ -66,6 +66,9 @@ typedef struct PartmgrRetirement
 	bool		keep_index;		/* false: drop its indexes */
 	bool		keep_publication;	/* false: take it out of publications */
 	char	   *schema;			/* move it there (implies keeping it) */
+	bool		schema_by_caller;	/* the caller named it in the call: moved
+									 * with the caller's rights, not the
+									 * owner's */
 	bool		concurrently;	/* DETACH ... CONCURRENTLY (top level only) */
 	bool		cascade;		/* drop with CASCADE (undo_partition) */
 } PartmgrRetirement;
@@ -91,6 +94,10 @@ typedef struct PartmgrAction
 	List	   *checks;			/* ADD_CONSTRAINTS: the CHECK expression of
 								 * each */
 	List	   *statements;		/* ALTER_CHILD: of char *, what to run */
+	List	   *caller_statements;	/* ALTER_CHILD: of char *, run first with the
+									 * caller's rights: giving a table of
+									 * another role to the owner, which only
+									 * the caller may do */
 } PartmgrAction;
 
 typedef struct PartmgrPlan
@@ -113,6 +120,12 @@ typedef struct PartmgrPlan
 	bool		sub_read;		/* sub has been read */
 	const char *sub_start;		/* p_start_partition of the sub-sets made
 								 * (create_sub_parent), or NULL */
+	int			limit;			/* most children it may create, and most it
+								 * may retire; 0: no limit */
+	int			ncreated;		/* children it creates */
+	int			nretired;		/* children it retires */
+	bool		truncated;		/* a child was left out for the limit: more
+								 * is left for another transaction */
 } PartmgrPlan;
 
 /* Outcome of asking for one child range. */
@@ -122,8 +135,10 @@ typedef enum PartmgrSlotResult
 	PARTMGR_SLOT_EXISTS,		/* a child with exactly this range exists */
 	PARTMGR_SLOT_OVERLAP,		/* skipped, with a WARNING: would overlap */
 	PARTMGR_SLOT_OUT_OF_RANGE,	/* lower bound beyond the key type */
-	PARTMGR_SLOT_OUTSIDE_PARENT /* a sub-set's child outside the range its
-								 * parent covers in the set above */
+	PARTMGR_SLOT_OUTSIDE_PARENT,	/* a sub-set's child outside the range its
+									 * parent covers in the set above */
+	PARTMGR_SLOT_LIMIT			/* the plan holds as many children as its
+								 * limit allows */
 } PartmgrSlotResult;
 
 extern PartmgrPlan *partmgr_plan_new(PartmgrSet *set, PartmgrTree *tree);
@@ -138,7 +153,7 @@ extern void partmgr_plan_add_fill_staged(PartmgrPlan *plan, const PartmgrRowSour
 extern void partmgr_plan_add_default(PartmgrPlan *plan);
 extern PartmgrAction *partmgr_plan_add_on_child(PartmgrPlan *plan, PartmgrActionKind kind,
 												const PartmgrChild *child);
-extern void partmgr_plan_add_retire(PartmgrPlan *plan, const PartmgrChild *child,
+extern bool partmgr_plan_add_retire(PartmgrPlan *plan, const PartmgrChild *child,
 									const PartmgrRetirement *retire);
 extern void partmgr_plan_add_finalize(PartmgrPlan *plan, const PartmgrChild *child);
 extern void partmgr_plan_add_attach(PartmgrPlan *plan, const PartmgrRowSource *from,

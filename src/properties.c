@@ -37,6 +37,7 @@
 #include "catalog.h"
 #include "ddl.h"
 #include "properties.h"
+#include "rights.h"
 #include "spi_util.h"
 
 /*
@@ -54,8 +55,9 @@ partmgr_template_name(const char *schema, const char *table)
  * partmgr_drop_unused_template
  *		Drop a set's template table once the set is forgotten, unless
  *		another set in part_config still names it.  As pg_partman does,
- *		whichever table it is; with pg_partmgr.keep_user_templates only the
- *		one create_parent made (partmgr.template_<schema>_<table>).
+ *		whichever table it is, if it belongs to the set's owner (it is
+ *		dropped with the owner's rights); with pg_partmgr.keep_user_templates
+ *		only the one create_parent made (partmgr.template_<schema>_<table>).
  */
 void
 partmgr_drop_unused_template(const PartmgrSet *set)
@@ -69,27 +71,69 @@ partmgr_drop_unused_template(const PartmgrSet *set)
 
 	if (set->template_table == NULL)
 		return;
-	made = psprintf("%s.%s", PARTMGR_SCHEMA,
-					partmgr_template_name(set->parent_schema, set->parent_name));
+	made = partmgr_names_key(PARTMGR_SCHEMA,
+							 partmgr_template_name(set->parent_schema, set->parent_name));
 	if (partmgr_keep_user_templates && strcmp(set->template_table, made) != 0)
 		return;
-	relid = partmgr_resolve_table(set->template_table, true);
+	relid = partmgr_key_relid(set->template_table);
 	if (!OidIsValid(relid) || get_rel_relkind(relid) != RELKIND_RELATION)
 		return;
+	{
+		PartmgrParentInfo info;
+
+		/* another role's table is never ours to drop */
+		partmgr_read_parent(relid, &info);
+		if (info.owner != set->parent_owner)
+			return;
+	}
 	values[0] = CStringGetTextDatum(set->template_table);
 	/* not read-only: the caller may just have deleted the set's own row */
+	/*
+	 * The owner's own table, dropped with the caller's rights like the one
+	 * create_parent made in schema partmgr (where the owner need have no
+	 * grant): DROP TABLE evaluates nothing the owner defined.
+	 */
 	if (partmgr_spi_exec_cached(used_sql, 1, types, values, NULL, false, SPI_OK_SELECT) == 0)
-		partmgr_spi_utility(partmgr_ddl_drop_table(get_namespace_name(get_rel_namespace(relid)),
-												   get_rel_name(relid), false));
+		partmgr_spi_exec(partmgr_ddl_drop_table(get_namespace_name(get_rel_namespace(relid)),
+												get_rel_name(relid), false),
+						 0, NULL, NULL, NULL, false, SPI_OK_UTILITY);
+}
+
+/*
+ * check_template_owner
+ *		Raise 42501 unless the template belongs to the parent's owner (or to a
+ *		superuser): the indexes of a template run their expressions on every
+ *		new child, with the owner's rights, so pg_partmgr never takes up a
+ *		table of another role as a template -- not even one made in advance
+ *		under the name create_parent would give its own.
+ */
+static void
+check_template_owner(Oid template_oid, Oid template_owner, Oid parent_owner,
+					 const char *parent_key)
+{
+	if (partmgr_owner_trusts(parent_owner, template_owner))
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("template table %s of \"%s\" is owned by role \"%s\", not by the table's owner \"%s\"",
+					quote_qualified_identifier(get_namespace_name(get_rel_namespace(template_oid)),
+											   get_rel_name(template_oid)),
+					parent_key, GetUserNameFromId(template_owner, false),
+					GetUserNameFromId(parent_owner, false)),
+			 errdetail("pg_partmgr uses only templates that belong to the owner of the partitioned table."),
+			 errhint("Drop or rename that table, or give it to role \"%s\" if it is meant as the template.",
+					 GetUserNameFromId(parent_owner, false))));
 }
 
 /*
  * partmgr_check_template
- *		The template table a user named for a parent: it must exist (42P01),
- *		be a plain table (42809) and have no column the parent lacks (42703).
+ *		The template table a user named for a parent (template_table, found
+ *		as relid, InvalidOid when there is none): it must exist (42P01), be
+ *		a plain table (42809), belong to the parent's owner (42501) and have
+ *		no column the parent lacks (42703).
  */
 Oid
-partmgr_check_template(Oid parent, const char *template_table)
+partmgr_check_template(Oid parent, const char *template_table, Oid relid)
 {
 	static const char *const extra_sql =
 	"SELECT t.attname FROM pg_catalog.pg_attribute t"
@@ -98,7 +142,6 @@ partmgr_check_template(Oid parent, const char *template_table)
 	"                    WHERE p.attrelid = $2 AND p.attname = t.attname"
 	"                      AND NOT p.attisdropped AND p.atttypid = t.atttypid)"
 	" ORDER BY t.attnum";
-	Oid			relid = partmgr_resolve_table(template_table, true);
 	Oid			types[2] = {OIDOID, OIDOID};
 	Datum		values[2];
 
@@ -111,6 +154,15 @@ partmgr_check_template(Oid parent, const char *template_table)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("template table \"%s\" is not a plain table", template_table)));
+	{
+		PartmgrParentInfo template_info;
+		PartmgrParentInfo parent_info;
+
+		partmgr_read_parent(relid, &template_info);
+		partmgr_read_parent(parent, &parent_info);
+		check_template_owner(relid, template_info.owner, parent_info.owner,
+							 partmgr_table_key(parent));
+	}
 	values[0] = ObjectIdGetDatum(relid);
 	values[1] = ObjectIdGetDatum(parent);
 	if (partmgr_spi_exec_cached(extra_sql, 2, types, values, NULL, false, SPI_OK_SELECT) > 0)
@@ -140,12 +192,13 @@ unique_indexes(Oid relid, Oid except, bool replica_only)
 	"            FROM unnest(i.indkey) WITH ORDINALITY AS k(attnum, n)"
 	"            JOIN pg_catalog.pg_attribute a"
 	"              ON a.attrelid = i.indrelid AND a.attnum = k.attnum) AS cols,"
-	"         quote_ident(s.spcname) AS spc"
+	"         quote_ident(s.spcname) AS spc,"
+	"         i.indexprs IS NULL AND i.indpred IS NULL AS plain"
 	"    FROM pg_catalog.pg_index i"
 	"    JOIN pg_catalog.pg_class c ON c.oid = i.indexrelid"
 	"    LEFT JOIN pg_catalog.pg_tablespace s ON s.oid = c.reltablespace"
 	"   WHERE i.indrelid IN ($1, $2) AND i.indisvalid)"
-	"SELECT t.indisprimary, t.cols, t.def, t.spc FROM idx t"
+	"SELECT t.indisprimary, t.cols, t.def, t.spc, t.plain FROM idx t"
 	" WHERE t.indrelid = $1 AND t.indisunique AND (NOT $3 OR t.indisreplident)"
 	"   AND NOT EXISTS (SELECT 1 FROM idx p WHERE p.indrelid = $2"
 	"                      AND (p.def = t.def OR (p.indisprimary AND t.indisprimary"
@@ -169,6 +222,7 @@ unique_indexes(Oid relid, Oid except, bool replica_only)
 		index->columns = partmgr_spi_text(i, 2);
 		index->definition = partmgr_spi_text(i, 3);
 		index->tablespace = partmgr_spi_text(i, 4);
+		index->plain = DatumGetBool(partmgr_spi_value(i, 5, &isnull));
 		result = lappend(result, index);
 	}
 	return result;
@@ -293,7 +347,7 @@ partmgr_read_properties(const PartmgrSet *set, PartmgrProperties *props)
 	memset(props, 0, sizeof(*props));
 	if (set->template_table != NULL)
 	{
-		props->template_oid = partmgr_resolve_table(set->template_table, true);
+		props->template_oid = partmgr_key_relid(set->template_table);
 		if (!OidIsValid(props->template_oid))
 			ereport(ERROR,
 					(errcode(ERRCODE_UNDEFINED_TABLE),
@@ -301,6 +355,7 @@ partmgr_read_properties(const PartmgrSet *set, PartmgrProperties *props)
 							set->template_table, set->key),
 					 errhint("Create it, or UPDATE partmgr.part_config SET template_table = NULL.")));
 		read_table_state(props->template_oid, &state);
+		check_template_owner(props->template_oid, state.owner, set->parent_owner, set->key);
 		props->unlogged = state.unlogged;
 		props->reloptions = state.reloptions;
 		if (state.has_indexes)
@@ -341,22 +396,29 @@ index_statement(const char *schema, const char *name, const PartmgrUniqueIndex *
 									index->definition, index->tablespace);
 }
 
+/* The name of the index a child's replica identity uses. */
+static char *
+replica_index_name(const PartmgrUniqueIndex *index, const char *child)
+{
+	return partmgr_name_with_suffix(child, index->primary ? "_pkey" : "_replica_identity_key");
+}
+
 /*
- * partmgr_child_property_statements
- *		What a new, still empty and unattached child gets after CREATE TABLE
- *		(which already made it UNLOGGED and gave it the template's storage
- *		parameters): the template's unique indexes, the parent's replica
- *		identity -- USING INDEX on an index made here, which ATTACH then
- *		adopts as the child's index of the parent's -- and with
- *		inherit_privileges the parent's grants.
+ * partmgr_child_index_statements
+ *		The indexes a new, still empty and unattached child gets after CREATE
+ *		TABLE: the template's unique indexes and, for a replica identity
+ *		USING INDEX, the index it names (ATTACH adopts it as the child's
+ *		index of the parent's).  *plain says whether all of them are plain
+ *		(no expression, no predicate).
  */
 List *
-partmgr_child_property_statements(const PartmgrSet *set, const PartmgrProperties *props,
-								  const char *schema, const char *name)
+partmgr_child_index_statements(const PartmgrProperties *props, const char *schema,
+							   const char *name, bool *plain)
 {
 	List	   *statements = NIL;
 	ListCell   *lc;
 
+	*plain = true;
 	foreach(lc, props->unique_indexes)
 	{
 		PartmgrUniqueIndex *index = (PartmgrUniqueIndex *) lfirst(lc);
@@ -366,19 +428,37 @@ partmgr_child_property_statements(const PartmgrSet *set, const PartmgrProperties
 							 index_statement(schema, name, index,
 											 index->primary && !props->parent_has_primary,
 											 NULL));
+		*plain &= index->plain;
 	}
 	if (props->replica_identity == REPLICA_IDENTITY_INDEX)
 	{
 		PartmgrUniqueIndex *index = props->replica_index;
-		char	   *index_name = partmgr_name_with_suffix(name, index->primary ? "_pkey" :
-														  "_replica_identity_key");
 
 		statements = lappend(statements,
-							 index_statement(schema, name, index, index->primary, index_name));
+							 index_statement(schema, name, index, index->primary,
+											 replica_index_name(index, name)));
+		*plain &= index->plain;
+	}
+	return statements;
+}
+
+/*
+ * partmgr_child_property_statements
+ *		What a new child gets after its indexes (partmgr_child_index_statements):
+ *		the parent's replica identity and, with inherit_privileges, the
+ *		parent's grants.
+ */
+List *
+partmgr_child_property_statements(const PartmgrSet *set, const PartmgrProperties *props,
+								  const char *schema, const char *name)
+{
+	List	   *statements = NIL;
+
+	if (props->replica_identity == REPLICA_IDENTITY_INDEX)
 		statements = lappend(statements,
 							 partmgr_ddl_replica_identity(schema, name, REPLICA_IDENTITY_INDEX,
-														  index_name));
-	}
+														  replica_index_name(props->replica_index,
+																			 name)));
 	else if (props->replica_identity != REPLICA_IDENTITY_DEFAULT)
 		statements = lappend(statements,
 							 partmgr_ddl_replica_identity(schema, name,

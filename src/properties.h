@@ -27,6 +27,8 @@ typedef struct PartmgrUniqueIndex
 	char	   *definition;		/* "USING btree (a, b) WHERE ...", as
 								 * pg_get_indexdef() ends */
 	char	   *tablespace;		/* quoted, or NULL: the default */
+	bool		plain;			/* no expression and no predicate: building
+								 * it evaluates nothing its owner wrote */
 } PartmgrUniqueIndex;
 
 /* The grants of one grantee on a table. */
@@ -55,9 +57,12 @@ typedef struct PartmgrProperties
 } PartmgrProperties;
 
 extern char *partmgr_template_name(const char *schema, const char *table);
-extern Oid	partmgr_check_template(Oid parent, const char *template_table);
+extern Oid	partmgr_check_template(Oid parent, const char *template_table, Oid relid);
 extern void partmgr_drop_unused_template(const PartmgrSet *set);
 extern void partmgr_read_properties(const PartmgrSet *set, PartmgrProperties *props);
+extern List *partmgr_child_index_statements(const PartmgrProperties *props,
+											const char *schema, const char *name,
+											bool *plain);
 extern List *partmgr_child_property_statements(const PartmgrSet *set,
 												const PartmgrProperties *props,
 												const char *schema, const char *name);

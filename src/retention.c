@@ -83,16 +83,15 @@ partmgr_retention_parse(const PartmgrSet *set, const char *text, PartmgrStep *ag
 
 /*
  * partmgr_retention_check_schema
- *		A retention schema must exist and let whoever moves the detached
- *		children create tables in it: the set's owner when the background
- *		worker acts (it moves them with the owner's rights), the caller of a
- *		function (which acts with the caller's rights, as pg_partman's do).
+ *		A retention schema must exist and let role create tables in it: the
+ *		set's owner for the schema of its configuration (detached children
+ *		are moved there with the owner's rights, whoever runs retention), the
+ *		caller for one named in the call (moved with the caller's rights).
  */
 void
-partmgr_retention_check_schema(const PartmgrSet *set, const char *schema)
+partmgr_retention_check_schema(const PartmgrSet *set, const char *schema, Oid role)
 {
 	Oid			nspid = get_namespace_oid(schema, true);
-	Oid			role = partmgr_in_worker ? set->parent_owner : GetUserId();
 
 	if (!OidIsValid(nspid))
 		ereport(ERROR,
@@ -126,7 +125,7 @@ partmgr_retention_from_config(const PartmgrSet *set, PartmgrRetention *retention
 		return false;
 	partmgr_retention_parse(set, set->retention, &retention->age);
 	if (retention->retire.schema != NULL)
-		partmgr_retention_check_schema(set, retention->retire.schema);
+		partmgr_retention_check_schema(set, retention->retire.schema, set->parent_owner);
 	return true;
 }
 
@@ -148,19 +147,21 @@ partmgr_retention_settings(const PartmgrSet *set, PartmgrRetention *retention)
 /*
  * partmgr_plan_retention
  *		Plan the retention of a set: finish interrupted concurrent detaches,
- *		then retire every expired child (see the file header), oldest first.
+ *		then retire every expired child (see the file header), oldest first,
+ *		at most limit of them (0: no limit).
  *		Children are detached concurrently when retire.concurrently asks for
  *		it and the set has no default partition (PostgreSQL's condition).
  */
 PartmgrPlan *
 partmgr_plan_retention(PartmgrSet *set, PartmgrTree *tree,
-					   const PartmgrRetention *retention, TimestampTz now)
+					   const PartmgrRetention *retention, TimestampTz now, int limit)
 {
 	PartmgrPlan *plan = partmgr_plan_new(set, tree);
 	PartmgrRetirement retire = retention->retire;
 	PartmgrPoint horizon;
 	int			remaining = 0;
 
+	plan->limit = limit;
 	for (int i = 0; i < tree->nchildren; i++)
 	{
 		if (tree->children[i].detach_pending)
@@ -212,7 +213,8 @@ partmgr_plan_retention(PartmgrSet *set, PartmgrTree *tree,
 					 errhint("Review the retention of the set, or set infinite_time_partitions so that new children keep coming without new data.")));
 			break;
 		}
-		partmgr_plan_add_retire(plan, child, &retire);
+		if (!partmgr_plan_add_retire(plan, child, &retire))
+			break;
 		remaining--;
 	}
 	return plan;

@@ -32,10 +32,10 @@ extern void partmgr_retention_settings(const PartmgrSet *set,
 									   PartmgrRetention *retention);
 extern bool partmgr_retention_from_config(const PartmgrSet *set,
 										  PartmgrRetention *retention);
-extern void partmgr_retention_check_schema(const PartmgrSet *set,
-										   const char *schema);
+extern void partmgr_retention_check_schema(const PartmgrSet *set, const char *schema,
+										   Oid role);
 extern PartmgrPlan *partmgr_plan_retention(PartmgrSet *set, PartmgrTree *tree,
 										   const PartmgrRetention *retention,
-										   TimestampTz now);
+										   TimestampTz now, int limit);
 
 #endif							/* PARTMGR_RETENTION_H */

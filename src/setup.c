@@ -47,6 +47,7 @@
 #include "execute.h"
 #include "maintenance.h"
 #include "properties.h"
+#include "rights.h"
 #include "setup.h"
 #include "spi_util.h"
 
@@ -71,8 +72,8 @@ partmgr_check_owner(Oid relid, const char *name)
  * check_create_parent_table
  *		The parent and control column checks of create_parent: the table
  *		exists, is partitioned by RANGE on the single column p_control, the
- *		caller owns it, its names hold no period, the column's type is
- *		supported and (unless allowed) it is NOT NULL.  Fills parent.
+ *		caller owns it, the column's type is supported and (unless allowed)
+ *		it is NOT NULL.  Fills parent.
  */
 static void
 check_create_parent_table(const char *table, const char *control,
@@ -91,12 +92,6 @@ check_create_parent_table(const char *table, const char *control,
 				 errmsg("table \"%s\" is not partitioned", table),
 				 errhint("Create it with PARTITION BY RANGE (column), or see the migration guide to partition an existing table.")));
 	partmgr_check_owner(relid, parent->name);
-	if (strchr(parent->schema, '.') != NULL || strchr(parent->name, '.') != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("table \"%s\" has a period in its name or its schema's name",
-						quote_qualified_identifier(parent->schema, parent->name)),
-				 errdetail("part_config stores parents as schema.table, as pg_partman does, which a period would make ambiguous.")));
 	if (parent->strategy == PARTITION_STRATEGY_HASH)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -151,6 +146,17 @@ check_create_parent_table(const char *table, const char *control,
 						 quote_identifier(control))));
 }
 
+/* Whether a role may create tables in a schema (ACLCHECK_OK). */
+static AclResult
+may_create_in(Oid nspid, Oid role)
+{
+#if PG_VERSION_NUM >= 160000
+	return object_aclcheck(NamespaceRelationId, nspid, role, ACL_CREATE);
+#else
+	return pg_namespace_aclcheck(nspid, role, ACL_CREATE);
+#endif
+}
+
 /*
  * check_choice
  *		Raise 22023 unless value is one of the allowed words.
@@ -170,17 +176,6 @@ check_choice(const char *argname, const char *value, const char *const *allowed,
 			 errhint("%s", hint)));
 }
 
-/* Whether the current user may create tables in a schema (ACLCHECK_OK). */
-static AclResult
-may_create_in(Oid nspid)
-{
-#if PG_VERSION_NUM >= 160000
-	return object_aclcheck(NamespaceRelationId, nspid, GetUserId(), ACL_CREATE);
-#else
-	return pg_namespace_aclcheck(nspid, GetUserId(), ACL_CREATE);
-#endif
-}
-
 /*
  * template_for
  *		part_config.template_table of a new set, from p_template_table as
@@ -189,17 +184,23 @@ may_create_in(Oid nspid)
  *		earlier set of that name is used again if it fits), 'false' or 'f'
  *		means none, anything else names an existing table.
  */
+static bool
+no_template(const char *given)
+{
+	return given != NULL &&
+		(pg_strcasecmp(given, "false") == 0 || pg_strcasecmp(given, "f") == 0);
+}
+
 static char *
-template_for(const PartmgrParentInfo *parent, const char *given)
+template_for(const PartmgrParentInfo *parent, const char *given, Oid given_oid)
 {
 	char	   *name;
 	Oid			relid;
 
-	if (given != NULL &&
-		(pg_strcasecmp(given, "false") == 0 || pg_strcasecmp(given, "f") == 0))
+	if (no_template(given))
 		return NULL;
 	if (given != NULL)
-		relid = partmgr_check_template(parent->relid, given);
+		relid = partmgr_check_template(parent->relid, given, given_oid);
 	else
 	{
 		Oid			nspid = get_namespace_oid(PARTMGR_SCHEMA, false);
@@ -208,26 +209,39 @@ template_for(const PartmgrParentInfo *parent, const char *given)
 		relid = get_relname_relid(name, nspid);
 		if (OidIsValid(relid))
 			(void) partmgr_check_template(parent->relid,
-										  quote_qualified_identifier(PARTMGR_SCHEMA, name));
+										  quote_qualified_identifier(PARTMGR_SCHEMA, name),
+										  relid);
 		else
 		{
-			if (may_create_in(nspid) != ACLCHECK_OK)
+			/*
+			 * pg_partmgr's own table in its own schema, made with the
+			 * caller's rights and given to the owner: LIKE without INCLUDING
+			 * copies names, types and NOT NULL only, so nothing the owner
+			 * defined is evaluated (the template's own indexes, which the
+			 * owner adds later, are built on children with the owner's
+			 * rights)
+			 */
+			Oid			caller = partmgr_rights_caller();
+
+			if (may_create_in(nspid, caller) != ACLCHECK_OK)
 				ereport(ERROR,
 						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 						 errmsg("permission denied to create template table %s",
 								quote_qualified_identifier(PARTMGR_SCHEMA, name)),
 						 errhint("GRANT CREATE ON SCHEMA %s to the role, or pass p_template_table => 'false' or the name of a table of your own.",
 								 PARTMGR_SCHEMA)));
-			partmgr_spi_utility(partmgr_ddl_create_template(parent->schema, parent->name,
-															PARTMGR_SCHEMA, name));
-			if (parent->owner != GetUserId())
-				partmgr_spi_utility(partmgr_ddl_set_owner(PARTMGR_SCHEMA, name, parent->owner));
+			partmgr_spi_exec(partmgr_ddl_create_template(parent->schema, parent->name,
+														 PARTMGR_SCHEMA, name),
+							 0, NULL, NULL, NULL, false, SPI_OK_UTILITY);
+			if (parent->owner != caller)
+				partmgr_spi_exec(partmgr_ddl_set_owner(PARTMGR_SCHEMA, name, parent->owner),
+								 0, NULL, NULL, NULL, false, SPI_OK_UTILITY);
 			CommandCounterIncrement();
 			relid = get_relname_relid(name, nspid);
 		}
 	}
-	/* stored as pg_partman stores it: schema.table, unquoted */
-	return psprintf("%s.%s", get_namespace_name(get_rel_namespace(relid)), get_rel_name(relid));
+	/* stored as a key, as pg_partman stores it where names allow */
+	return partmgr_table_key(relid);
 }
 
 /*
@@ -269,6 +283,11 @@ partmgr_check_create_args(const PartmgrCreateArgs *a)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("p_premake must be at least 1, not %d", a->premake)));
+	if (a->premake > PARTMGR_MAX_PREMAKE)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("p_premake must be at most %d, not %d", PARTMGR_MAX_PREMAKE, a->premake),
+				 errdetail("Each child ahead is a table that the planner and every maintenance pass look at.")));
 	if (!partmgr_zone_is_valid(zone))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -314,10 +333,17 @@ partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within,
 	PartmgrSet *set;
 	PartmgrPoint start = 0;
 	PartmgrErrorContext argctx;
+	PartmgrRights rights;
+	Oid			template_oid = InvalidOid;
 
 	partmgr_check_create_args(a);
 	check_create_parent_table(table, a->control, a->control_not_null, a->encoder != NULL,
 							  &parent);
+	/* a table the caller names is looked up with the caller's search_path */
+	if (a->template_table != NULL && !no_template(a->template_table))
+		template_oid = partmgr_resolve_table(a->template_table, true);
+	/* from here on, everything done to the table is done as its owner */
+	partmgr_rights_enter_table(parent.relid, parent.owner, PARTMGR_RIGHTS_ACT, table, &rights);
 	if (parent.strategy != (strcmp(a->type, "list") == 0 ? PARTITION_STRATEGY_LIST :
 							PARTITION_STRATEGY_RANGE))
 		ereport(ERROR,
@@ -392,7 +418,7 @@ partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within,
 				(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
 				 errmsg("partition set \"%s\" is being maintained by another session", proto.key),
 				 errhint("Try again when that maintenance run has finished.")));
-	proto.template_table = template_for(&parent, a->template_table);
+	proto.template_table = template_for(&parent, a->template_table, template_oid);
 	partmgr_config_insert(&proto);
 	/* a sub-set among sub-partitioned siblings is partitioned like them */
 	if (within != NULL || get_rel_relispartition(parent.relid))
@@ -412,6 +438,7 @@ partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within,
 														 a->with_default,
 														 GetCurrentTransactionStartTimestamp()),
 									run_by, NULL);
+	partmgr_rights_leave(&rights);
 	return set;
 }
 
@@ -437,7 +464,7 @@ register_sub_set(const PartmgrPlan *plan, const PartmgrAction *action, const cha
 	within.control = plan->set->control;
 	within.lower = action->lower;
 	within.upper = action->upper;
-	(void) partmgr_create_sub_set(plan->sub, psprintf("%s.%s", action->schema, action->name),
+	(void) partmgr_create_sub_set(plan->sub, quote_qualified_identifier(action->schema, action->name),
 								  plan->sub_start, &within, run_by);
 	partmgr_context_pop(&ctx);
 }

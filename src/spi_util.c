@@ -1,18 +1,30 @@
 /*-------------------------------------------------------------------------
  *
  * spi_util.c
- *	  Checked SPI wrappers.
+ *	  Checked SPI wrappers, and whose rights each statement runs with.
+ *
+ * Two kinds of statements, two families of functions:
+ *
+ *	partmgr_spi_exec, partmgr_spi_exec_cached: pg_partmgr's own tables
+ *		(partmgr.*) and the system catalogs, with the caller's rights and
+ *		search_path pinned (rights.c); before the first of them in a
+ *		transaction that may write, our own tables are checked for triggers
+ *		pg_partmgr did not create, which would run with those rights.
+ *	partmgr_spi_table_exec, partmgr_spi_table_utility: a partition set's
+ *		tables, only inside the scope of its owner's rights (rights.c), as a
+ *		door into the owner's code.
  *
  * Every statement is compared with the single SPI_OK_* code it must
  * return; anything else is a bug and raises an internal error that names
  * the statement.  The caller's memory context is current again when a
  * wrapper returns (SPI itself leaves its procedure context current), so
- * callers decide where results live.  Statements run on every maintenance pass go through
- * partmgr_spi_exec_cached, which prepares each one once per backend and
- * keeps the plan (PostgreSQL's plan cache revalidates it when the tables
- * it reads change).
+ * callers decide where results live.  Statements run on every maintenance
+ * pass go through partmgr_spi_exec_cached, which prepares each one once per
+ * backend and keeps the plan (PostgreSQL's plan cache revalidates it when
+ * the tables it reads change).
  *
- * No locks of its own; runs in the caller's transaction.
+ * Locks: ACCESS SHARE on pg_partmgr's own tables for the trigger check.
+ * Runs in the caller's transaction.
  *
  * Copyright (c) 2026, the pg_partmgr authors
  * Licensed under the PostgreSQL License; see LICENSE.
@@ -24,11 +36,26 @@
  */
 #include "postgres.h"
 
+#include "access/table.h"
+#include "catalog/dependency.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_proc.h"
+#include "commands/extension.h"
 #include "executor/spi.h"
+#include "storage/proc.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
 
+#include "pg_partmgr.h"
+#include "rights.h"
 #include "spi_util.h"
+
+/* pg_partmgr's tables that its statements write */
+static const char *const own_tables[] = {
+	"part_config", "part_config_ext", "part_config_sub", "maintenance_log"
+};
 
 typedef struct KeptPlan
 {
@@ -47,13 +74,72 @@ check_result(const char *sql, int ret, int expected)
 }
 
 /*
- * partmgr_spi_exec
- *		Run one statement with $n parameters; nulls as for SPI (' ' or 'n',
- *		NULL for none).  Returns SPI_processed.
+ * partmgr_check_table_triggers
+ *		Raise 42501 if a table has a trigger that is neither PostgreSQL's own
+ *		(foreign keys) nor made by the extension ext: a role granted TRIGGER
+ *		on it (pg_partman's documentation grants ALL) could otherwise make
+ *		whoever writes it -- a superuser maintaining every set -- run its
+ *		code.
  */
-uint64
-partmgr_spi_exec(const char *sql, int nargs, Oid *argtypes, Datum *values,
-				 const char *nulls, bool read_only, int expected)
+void
+partmgr_check_table_triggers(Oid relid, Oid ext)
+{
+	Relation	rel = table_open(relid, AccessShareLock);
+	TriggerDesc *triggers = rel->trigdesc;
+
+	for (int i = 0; triggers != NULL && i < triggers->numtriggers; i++)
+	{
+		Trigger    *trigger = &triggers->triggers[i];
+
+		if (trigger->tgisinternal ||
+			getExtensionOfObject(ProcedureRelationId, trigger->tgfoid) == ext)
+			continue;
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("pg_partmgr does not write to table %s while it has trigger \"%s\"",
+						quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)),
+												   RelationGetRelationName(rel)),
+						trigger->tgname),
+				 errdetail("The trigger was not created by the extension; it would run with the rights of whoever maintains partition sets."),
+				 errhint("Drop the trigger. Roles that use pg_partmgr need no TRIGGER privilege on its tables.")));
+	}
+	table_close(rel, AccessShareLock);
+}
+
+/*
+ * check_own_tables
+ *		partmgr_check_table_triggers for pg_partmgr's own tables, once per
+ *		transaction, before its first statement that may write one.
+ */
+static void
+check_own_tables(void)
+{
+	static LocalTransactionId checked = InvalidLocalTransactionId;
+	Oid			ext;
+	Oid			nspid;
+
+	if (checked == MyProc->lxid)
+		return;
+	ext = get_extension_oid("pg_partmgr", true);
+	nspid = get_namespace_oid(PARTMGR_SCHEMA, true);
+	for (int i = 0; OidIsValid(ext) && OidIsValid(nspid) && i < lengthof(own_tables); i++)
+	{
+		Oid			relid = get_relname_relid(own_tables[i], nspid);
+
+		if (OidIsValid(relid))
+			partmgr_check_table_triggers(relid, ext);
+	}
+	checked = MyProc->lxid;
+}
+
+/*
+ * run_with_args, run_plan
+ *		The statement itself, in the current rights; results as SPI leaves
+ *		them.
+ */
+static uint64
+run_with_args(const char *sql, int nargs, Oid *argtypes, Datum *values,
+			  const char *nulls, bool read_only, int expected)
 {
 	MemoryContext caller = CurrentMemoryContext;
 	int			ret;
@@ -65,15 +151,9 @@ partmgr_spi_exec(const char *sql, int nargs, Oid *argtypes, Datum *values,
 	return SPI_processed;
 }
 
-/*
- * partmgr_spi_exec_cached
- *		As partmgr_spi_exec for a statement given as a string constant: it is
- *		prepared on first use in this backend and the plan is kept.
- */
-uint64
-partmgr_spi_exec_cached(const char *sql, int nargs, Oid *argtypes,
-						Datum *values, const char *nulls, bool read_only,
-						int expected)
+static uint64
+run_cached(const char *sql, int nargs, Oid *argtypes, Datum *values,
+		   const char *nulls, bool read_only, int expected)
 {
 	KeptPlan   *entry;
 	bool		found;
@@ -112,17 +192,82 @@ partmgr_spi_exec_cached(const char *sql, int nargs, Oid *argtypes,
 }
 
 /*
- * partmgr_spi_utility
- *		Run one utility statement (DDL) built by ddl.c.
+ * partmgr_spi_exec
+ *		Run one statement on pg_partmgr's own tables or the system catalogs
+ *		with $n parameters, with the caller's rights (see the file header);
+ *		nulls as for SPI (' ' or 'n', NULL for none).  Returns SPI_processed.
+ */
+uint64
+partmgr_spi_exec(const char *sql, int nargs, Oid *argtypes, Datum *values,
+				 const char *nulls, bool read_only, int expected)
+{
+	PartmgrCallerRights saved;
+	uint64		n;
+
+	if (!read_only)
+		check_own_tables();
+	partmgr_caller_begin(&saved);
+	n = run_with_args(sql, nargs, argtypes, values, nulls, read_only, expected);
+	partmgr_caller_end(&saved);
+	return n;
+}
+
+/*
+ * partmgr_spi_exec_cached
+ *		As partmgr_spi_exec for a statement given as a string constant: it is
+ *		prepared on first use in this backend and the plan is kept.
+ */
+uint64
+partmgr_spi_exec_cached(const char *sql, int nargs, Oid *argtypes,
+						Datum *values, const char *nulls, bool read_only,
+						int expected)
+{
+	PartmgrCallerRights saved;
+	uint64		n;
+
+	if (!read_only)
+		check_own_tables();
+	partmgr_caller_begin(&saved);
+	n = run_cached(sql, nargs, argtypes, values, nulls, read_only, expected);
+	partmgr_caller_end(&saved);
+	return n;
+}
+
+/*
+ * partmgr_spi_table_exec
+ *		Run one statement on a partition set's tables, with $n parameters,
+ *		with the rights of the owner whose scope is current (rights.c); an
+ *		internal error outside such a scope.  Returns SPI_processed.
+ */
+uint64
+partmgr_spi_table_exec(const char *sql, int nargs, Oid *argtypes, Datum *values,
+					   const char *nulls, bool read_only, int expected)
+{
+	int			level = partmgr_rights_require(PARTMGR_RIGHTS_ACT, sql);
+	uint64		n;
+
+	partmgr_owner_code_begin(level);
+	PG_TRY();
+	{
+		n = run_with_args(sql, nargs, argtypes, values, nulls, read_only, expected);
+	}
+	PG_FINALLY();
+	{
+		partmgr_owner_code_end(level);
+	}
+	PG_END_TRY();
+	return n;
+}
+
+/*
+ * partmgr_spi_table_utility
+ *		Run one utility statement (DDL built by ddl.c) on a set's tables, as
+ *		partmgr_spi_table_exec.
  */
 void
-partmgr_spi_utility(const char *sql)
+partmgr_spi_table_utility(const char *sql)
 {
-	MemoryContext caller = CurrentMemoryContext;
-	int			ret = SPI_execute(sql, false, 0);
-
-	MemoryContextSwitchTo(caller);
-	check_result(sql, ret, SPI_OK_UTILITY);
+	(void) partmgr_spi_table_exec(sql, 0, NULL, NULL, NULL, false, SPI_OK_UTILITY);
 }
 
 /*

@@ -2,7 +2,9 @@
  *
  * spi_util.h
  *	  Checked SPI wrappers: every call is compared with the one SPI_OK_*
- *	  code it must return, and values always travel as $n parameters.
+ *	  code it must return, values always travel as $n parameters, and each
+ *	  statement runs with the rights its kind calls for: pg_partmgr's own
+ *	  tables with the caller's, a set's tables with its owner's (rights.h).
  *
  * The caller must be connected to SPI (SPI_connect) and inside a
  * transaction.  Results stay in SPI_tuptable until the next call.  A query
@@ -27,7 +29,11 @@ extern uint64 partmgr_spi_exec(const char *sql, int nargs, Oid *argtypes,
 extern uint64 partmgr_spi_exec_cached(const char *sql, int nargs, Oid *argtypes,
 									  Datum *values, const char *nulls,
 									  bool read_only, int expected);
-extern void partmgr_spi_utility(const char *sql);
+extern uint64 partmgr_spi_table_exec(const char *sql, int nargs, Oid *argtypes,
+									 Datum *values, const char *nulls,
+									 bool read_only, int expected);
+extern void partmgr_spi_table_utility(const char *sql);
+extern void partmgr_check_table_triggers(Oid relid, Oid ext);
 extern Datum partmgr_spi_value(uint64 row, int col, bool *isnull);
 extern char *partmgr_spi_text(uint64 row, int col);
 

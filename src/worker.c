@@ -470,7 +470,12 @@ extension_ready(void)
 	char	   *version;
 
 	if (!OidIsValid(get_extension_oid("pg_partmgr", true)))
+	{
+		ereport(DEBUG1,
+				(errmsg("pg_partmgr: extension pg_partmgr is not installed in database \"%s\"; the worker has nothing to do",
+						get_database_name(MyDatabaseId))));
 		return false;
+	}
 	partmgr_spi_exec("SELECT extversion FROM pg_catalog.pg_extension"
 					 " WHERE extname = 'pg_partmgr'",
 					 0, NULL, NULL, NULL, true, SPI_OK_SELECT);
@@ -544,19 +549,31 @@ write_stamps(PartmgrRunStamps *stamps)
 	MemoryContextSwitchTo(cxt);
 }
 
+/* How maintain_in_transaction left a set. */
+typedef enum SetStep
+{
+	SET_DONE,
+	SET_MORE,					/* it needs another transaction */
+	SET_STOP					/* the extension is gone: stop the run */
+} SetStep;
+
 /*
  * maintain_in_transaction
  *		Maintain one set in a transaction of its own, then run the concurrent
  *		detaches its retention asked for.  Errors inside the set are handled
  *		by partmgr_maintain_set (logged, reported as WARNING); an error
  *		escaping it is reported, the transaction aborted, and the failure
- *		recorded.
+ *		recorded.  A set whose owner's privileges the worker's role lacks is
+ *		skipped with a WARNING.  Says whether the set needs another
+ *		transaction (pg_partmgr.children_per_transaction), or whether the
+ *		extension was dropped meanwhile.
  */
-static void
+static SetStep
 maintain_in_transaction(const char *key, MemoryContext cxt, PartmgrRunStamps *stamps)
 {
 	TimestampTz started = GetCurrentTimestamp();
 	ListCell   *lc;
+	volatile SetStep step = SET_DONE;
 
 	PG_TRY();
 	{
@@ -564,46 +581,66 @@ maintain_in_transaction(const char *key, MemoryContext cxt, PartmgrRunStamps *st
 
 		SetCurrentStatementStartTimestamp();
 		StartTransactionCommand();
-		SPI_connect();
-		PushActiveSnapshot(GetTransactionSnapshot());
-		pgstat_report_activity(STATE_RUNNING,
-							   psprintf("pg_partmgr: maintaining partition set %s", key));
-		MemoryContextSwitchTo(cxt);
-		partmgr_maintain_set(key, NULL, false, "worker", &outcome);
-		if (outcome.error != NULL)
-			partmgr_report_set_failure(key, outcome.error);
-		if (outcome.finished != 0)
-			partmgr_stamps_add(stamps, key, outcome.finished);
-		SPI_finish();
-		PopActiveSnapshot();
-		CommitTransactionCommand();
-		MemoryContextSwitchTo(cxt);
-
-		/* concurrent detaches run outside any transaction */
-		foreach(lc, outcome.deferred)
-			partmgr_retire_concurrently(outcome.deferred_plan,
-										(const PartmgrAction *) lfirst(lc),
-										"worker", cxt);
-
-		/* constraints added NOT VALID are validated once that is committed */
-		if (outcome.to_validate)
+		if (!OidIsValid(get_extension_oid("pg_partmgr", true)))
 		{
-			PartmgrSetOutcome validated;
-
-			SetCurrentStatementStartTimestamp();
-			StartTransactionCommand();
+			CommitTransactionCommand();
+			ereport(LOG,
+					(errmsg("pg_partmgr: extension pg_partmgr was dropped from database \"%s\" during a maintenance run; the worker stops",
+							get_database_name(MyDatabaseId))));
+			step = SET_STOP;
+		}
+		else
+		{
 			SPI_connect();
 			PushActiveSnapshot(GetTransactionSnapshot());
 			pgstat_report_activity(STATE_RUNNING,
-								   psprintf("pg_partmgr: validating constraints of partition set %s", key));
+								   psprintf("pg_partmgr: maintaining partition set %s", key));
 			MemoryContextSwitchTo(cxt);
-			partmgr_validate_set(key, "worker", &validated);
-			if (validated.error != NULL)
-				partmgr_report_set_failure(key, validated.error);
+			partmgr_maintain_set(key, NULL, false, "worker", true, &outcome);
+			if (outcome.not_permitted)
+				ereport(WARNING,
+						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+						 errmsg("pg_partmgr worker skipped partition set \"%s\": role \"%s\" lacks the privileges of the table's owner",
+								key, GetUserNameFromId(GetUserId(), false)),
+						 errhint("Run the worker as a superuser (pg_partmgr.role = ''), or GRANT the owner's role to \"%s\".",
+								 GetUserNameFromId(GetUserId(), false))));
+			if (outcome.more)
+				step = SET_MORE;
+			if (outcome.error != NULL)
+				partmgr_report_set_failure(key, outcome.error);
+			if (outcome.finished != 0)
+				partmgr_stamps_add(stamps, key, outcome.finished);
 			SPI_finish();
 			PopActiveSnapshot();
 			CommitTransactionCommand();
 			MemoryContextSwitchTo(cxt);
+
+			/* concurrent detaches run outside any transaction */
+			foreach(lc, outcome.deferred)
+				partmgr_retire_concurrently(outcome.deferred_plan,
+											(const PartmgrAction *) lfirst(lc),
+											"worker", cxt);
+
+			/* constraints added NOT VALID are validated once that is committed */
+			if (outcome.to_validate)
+			{
+				PartmgrSetOutcome validated;
+
+				SetCurrentStatementStartTimestamp();
+				StartTransactionCommand();
+				SPI_connect();
+				PushActiveSnapshot(GetTransactionSnapshot());
+				pgstat_report_activity(STATE_RUNNING,
+									   psprintf("pg_partmgr: validating constraints of partition set %s", key));
+				MemoryContextSwitchTo(cxt);
+				partmgr_validate_set(key, "worker", &validated);
+				if (validated.error != NULL)
+					partmgr_report_set_failure(key, validated.error);
+				SPI_finish();
+				PopActiveSnapshot();
+				CommitTransactionCommand();
+				MemoryContextSwitchTo(cxt);
+			}
 		}
 	}
 	PG_CATCH();
@@ -620,6 +657,7 @@ maintain_in_transaction(const char *key, MemoryContext cxt, PartmgrRunStamps *st
 	PG_END_TRY();
 	pgstat_report_stat(false);
 	pgstat_report_activity(STATE_IDLE, NULL);
+	return step;
 }
 
 /*
@@ -652,7 +690,7 @@ pg_partmgr_worker_main(Datum arg)
 	 */
 	SetConfigOption("synchronous_commit", "off", PGC_SUSET, PGC_S_OVERRIDE);
 
-	/* unattended: act on each set with its owner's rights only */
+	/* unattended: detach concurrently where PostgreSQL allows it */
 	partmgr_in_worker = true;
 
 	keep = AllocSetContextCreate(TopMemoryContext, "pg_partmgr worker",
@@ -682,15 +720,26 @@ pg_partmgr_worker_main(Datum arg)
 	partmgr_stamps_init(&stamps);
 	foreach(lc, keys)
 	{
-		CHECK_FOR_INTERRUPTS();
-		if (ConfigReloadPending)
+		SetStep		step;
+
+		/* a set that needs more than one transaction's worth goes on at once */
+		do
 		{
-			ConfigReloadPending = false;
-			ProcessConfigFile(PGC_SIGHUP);
+			CHECK_FOR_INTERRUPTS();
+			if (ConfigReloadPending)
+			{
+				ConfigReloadPending = false;
+				ProcessConfigFile(PGC_SIGHUP);
+			}
+			step = maintain_in_transaction((const char *) lfirst(lc), per_set, &stamps);
+			MemoryContextSwitchTo(keep);
+			MemoryContextReset(per_set);
+		} while (step == SET_MORE);
+		if (step == SET_STOP)
+		{
+			stamps.n = 0;
+			break;
 		}
-		maintain_in_transaction((const char *) lfirst(lc), per_set, &stamps);
-		MemoryContextSwitchTo(keep);
-		MemoryContextReset(per_set);
 	}
 	write_stamps(&stamps);
 	if (keys != NIL)

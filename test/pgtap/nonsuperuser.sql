@@ -14,7 +14,9 @@ GRANT ALL ON ALL TABLES IN SCHEMA partmgr TO tap_ns_owner;
 GRANT ALL ON ALL SEQUENCES IN SCHEMA partmgr TO tap_ns_owner;
 CREATE SCHEMA tap_ns AUTHORIZATION tap_ns_owner;
 
--- someone else's set
+-- someone else's set (children and template are made with its owner's rights)
+GRANT USAGE, CREATE ON SCHEMA partmgr TO tap_ns_other;
+GRANT USAGE, CREATE ON SCHEMA tap_ns TO tap_ns_other;
 CREATE TABLE tap_ns.theirs (id bigint NOT NULL) PARTITION BY RANGE (id);
 ALTER TABLE tap_ns.theirs OWNER TO tap_ns_other;
 SELECT partmgr.create_parent('tap_ns.theirs', 'id', '10', p_start_partition => '0', p_premake => 1);

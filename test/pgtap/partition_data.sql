@@ -537,7 +537,7 @@ CREATE VIEW public.tap_pdc_v AS SELECT * FROM public.tap_pdc_p0;
 CREATE TABLE public.tap_pdc_target (id int, v int);
 SELECT throws_ok($$SELECT * FROM partmgr.undo_partition('public.tap_pdc', 'public.tap_pdc_target', p_loop_count => 5,
                                                         p_keep_table => false)$$,
-    '2BP01', 'cannot drop table tap_pdc_p0 because other objects depend on it',
+    '2BP01', 'cannot drop table public.tap_pdc_p0 because other objects depend on it',
     'dropping a child a view depends on, without p_drop_cascade: refused');
 SELECT results_eq($$SELECT (SELECT count(*) FROM public.tap_pdc), (SELECT count(*) FROM public.tap_pdc_target),
                            (SELECT count(*) FROM tap_pd_children('public.tap_pdc'))$$,

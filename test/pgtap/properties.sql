@@ -97,6 +97,9 @@ LANGUAGE sql STABLE AS $$
 $$;
 
 CREATE ROLE tap_prop_owner;
+-- children (and the template's expression indexes on them) are made with the
+-- owner's rights
+GRANT CREATE ON SCHEMA public TO tap_prop_owner;
 CREATE ROLE tap_prop_reader;
 CREATE ROLE tap_prop_writer;
 
@@ -571,6 +574,8 @@ SELECT is_empty(
 -- 9. undo_partition drops the template create_parent made, not the user's
 ------------------------------------------------------------------------------
 CREATE TABLE public.tap_prop_auto_undone (LIKE public.tap_prop_auto);
+-- rows are moved with the set owner's rights, into a table of its own
+ALTER TABLE public.tap_prop_auto_undone OWNER TO tap_prop_owner;
 INSERT INTO public.tap_prop_auto VALUES (1, '2100-01-01 01:00', 'u1', NULL), (2, '2100-01-05 01:00', 'u2', NULL);
 SELECT results_eq(
     $$SELECT rows_undone
@@ -596,6 +601,7 @@ SELECT is((SELECT count(*)::int FROM public.tap_prop_auto_undone), 2,
           'undo_partition: the rows are in the target');
 
 CREATE TABLE public.tap_prop_tp_undone (id int, ts timestamptz, code text, payload text);
+ALTER TABLE public.tap_prop_tp_undone OWNER TO tap_prop_owner;
 SET pg_partmgr.keep_user_templates = on;
 SELECT lives_ok(
     $$SELECT * FROM partmgr.undo_partition('public.tap_prop_tp', 'public.tap_prop_tp_undone',

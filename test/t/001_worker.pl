@@ -87,7 +87,9 @@ $node->safe_psql('postgres', q{
 	CREATE SCHEMA locked;
 	CREATE TABLE locked.orders (id bigint NOT NULL) PARTITION BY RANGE (id);
 	ALTER TABLE locked.orders OWNER TO app_owner;
+	GRANT USAGE ON SCHEMA locked TO app_owner;
 	SELECT partmgr.create_parent('locked.orders', 'id', '10', p_premake => 1);
+	REVOKE USAGE ON SCHEMA locked FROM app_owner;
 	INSERT INTO app.orders VALUES (15);
 	INSERT INTO locked.orders VALUES (15);
 });
@@ -99,7 +101,19 @@ ok( $node->poll_query_until('postgres', q{
 		SELECT count(*) > 0 FROM partmgr.maintenance_log
 		 WHERE parent_table = 'locked.orders' AND outcome = 'failed'
 		   AND sqlstate = '42501' AND run_by = 'worker'}),
-	'an owner without USAGE on its schema: the set fails with a permission error in the log');
+	'an owner that lost USAGE on its schema: the set fails with a permission error in the log');
+like( $node->safe_psql('postgres', q{
+		SELECT error || ' / ' || error_hint FROM partmgr.maintenance_log
+		 WHERE parent_table = 'locked.orders' AND outcome = 'failed' AND run_by = 'worker'
+		 ORDER BY log_id DESC LIMIT 1}),
+	qr/^role "app_owner", which owns "locked\.orders", may not use schema "locked" \/ GRANT USAGE ON SCHEMA locked TO app_owner\.$/,
+	'which names the owner, the schema and the grant');
+my ($rc, $out, $err) = $node->psql('postgres', q{
+	CREATE TABLE locked.other (id bigint NOT NULL) PARTITION BY RANGE (id);
+	ALTER TABLE locked.other OWNER TO app_owner;
+	SELECT partmgr.create_parent('locked.other', 'id', '10', p_premake => 1);});
+like($err, qr/ERROR:  role "app_owner", which owns "locked\.other", may not use schema "locked"/,
+	'create_parent of a table whose owner may not use its schema is refused at once');
 $node->safe_psql('postgres', q{
 	DELETE FROM partmgr.part_config WHERE parent_table IN ('app.orders', 'locked.orders');
 });

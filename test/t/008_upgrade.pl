@@ -1,12 +1,14 @@
 #
-# Upgrading 0.1.0 -> 0.2.0. The current library works with the 0.1.0
-# objects (maintenance without the 0.2.0 statements column in the log), and
-# after ALTER EXTENSION ... UPDATE the database holds exactly what a fresh
-# CREATE EXTENSION makes: the same member objects, function definitions,
-# columns, constraints, indexes, triggers, comments, privileges and
-# pg_extension_config_dump registrations. The set made at 0.1.0 is still
-# maintained after the update, by run_maintenance() and by the background
-# worker.
+# Upgrading from 0.1.0 to the current version (0.1.0 -> 0.2.0 -> 0.3.0).
+# The current library refuses to act on older objects, whose configuration
+# is not guarded (0.3.0 adds the owner trigger and the log's row
+# security): every function says to run ALTER EXTENSION ... UPDATE, and the
+# worker skips the database with a WARNING.  After the update the database
+# holds exactly what a fresh CREATE EXTENSION makes: the same member
+# objects, function definitions, columns, constraints, indexes, triggers,
+# policies, comments, privileges and pg_extension_config_dump
+# registrations.  A set configured at 0.1.0 is maintained after the update,
+# by run_maintenance() and by the background worker.
 #
 use strict;
 use warnings;
@@ -31,52 +33,50 @@ $node->safe_psql('postgres', 'CREATE DATABASE fresh');
 
 is( $node->safe_psql('postgres', q{
 		SELECT path FROM pg_extension_update_paths('pg_partmgr')
-		 WHERE source = '0.1.0' AND target = '0.2.0'}),
-	'0.1.0--0.2.0', 'pg_extension_update_paths has the direct path 0.1.0 -> 0.2.0');
+		 WHERE source = '0.1.0' AND target = '0.3.0'}),
+	'0.1.0--0.2.0--0.3.0', 'pg_extension_update_paths goes 0.1.0 -> 0.2.0 -> 0.3.0');
 
-# 0.1.0, maintained by the current library
+# 0.1.0, with a set configured as a restore of that version would leave it
 $node->safe_psql('upgraded', q{
 	CREATE EXTENSION pg_partmgr VERSION '0.1.0';
 	CREATE TABLE public.events (id bigint NOT NULL, v text) PARTITION BY RANGE (id);
-	SELECT partmgr.create_parent('public.events', 'id', '10', p_premake => 1);
+	CREATE TABLE public.events_p0 PARTITION OF public.events FOR VALUES FROM (0) TO (10);
+	CREATE TABLE public.events_p10 PARTITION OF public.events FOR VALUES FROM (10) TO (20);
+	INSERT INTO partmgr.part_config (parent_table, control, partition_interval, partition_type, premake)
+	VALUES ('public.events', 'id', '10', 'range', 1);
 	INSERT INTO public.events VALUES (15, 'at 0.1.0');
-	SELECT partmgr.run_maintenance();
 });
 is($node->safe_psql('upgraded', "SELECT extversion FROM pg_extension WHERE extname = 'pg_partmgr'"),
 	'0.1.0', 'CREATE EXTENSION ... VERSION 0.1.0 installs 0.1.0');
-is( $node->safe_psql('upgraded', q{
-		SELECT count(*) FROM pg_attribute
-		 WHERE attrelid = 'partmgr.maintenance_log'::regclass AND attname = 'statements'
-		   AND NOT attisdropped}),
-	'0', 'at 0.1.0 maintenance_log has no statements column');
-is( $node->safe_psql('upgraded', q{
-		SELECT string_agg(run_by || ' ' || action || ' ' || object || ' ' || outcome, E'\n'
-						  ORDER BY log_id)
-		  FROM partmgr.maintenance_log WHERE run_by = 'run_maintenance'}),
-	'run_maintenance create partition public.events_p20 done',
-	'at 0.1.0 the current library maintains the set and logs what it did');
+my ($rc, $out, $err) = $node->psql('upgraded', 'SELECT partmgr.run_maintenance()');
+isnt($rc, 0, 'at 0.1.0 the current library refuses to maintain');
+like($err, qr/ERROR:  the SQL objects of extension pg_partmgr are older than its library.*\n.*HINT:  Run ALTER EXTENSION pg_partmgr UPDATE/s,
+	'and says what to run');
+is($node->safe_psql('upgraded', "SELECT to_regclass('public.events_p20') IS NULL"), 't',
+	'nothing was made at 0.1.0');
 
 # the update
 $node->safe_psql('upgraded', 'ALTER EXTENSION pg_partmgr UPDATE');
 is($node->safe_psql('upgraded', "SELECT extversion FROM pg_extension WHERE extname = 'pg_partmgr'"),
-	'0.2.0', 'ALTER EXTENSION pg_partmgr UPDATE brings it to 0.2.0');
+	'0.3.0', 'ALTER EXTENSION pg_partmgr UPDATE brings it to 0.3.0');
+$node->safe_psql('upgraded', 'SELECT partmgr.run_maintenance()');
 $node->safe_psql('upgraded', q{
-	INSERT INTO public.events VALUES (25, 'at 0.2.0');
+	INSERT INTO public.events VALUES (25, 'at 0.3.0');
 	SELECT partmgr.run_maintenance();
 });
 is( $node->safe_psql('upgraded',
 		"SELECT string_agg(partition_tablename, ',') FROM partmgr.show_partitions('public.events')"),
 	'events_p0,events_p10,events_p20,events_p30',
-	'after the update the set is still maintained: events_p30 is made');
+	'after the update the set is maintained: events_p20 and events_p30 are made');
 is( $node->safe_psql('upgraded', q{
-		SELECT outcome || ' ' || (cardinality(statements) > 0)::int
+		SELECT outcome || ' ' || (cardinality(statements) > 0)::int || ' ' || owner
 		  FROM partmgr.maintenance_log
 		 WHERE action = 'create partition' AND object = 'public.events_p30'}),
-	'done 1', 'and its log row has the statements the action ran (the 0.2.0 column)');
+	'done 1 postgres', 'and its log row has the statements the action ran and the set\'s owner');
 
 $node->safe_psql('fresh', 'CREATE EXTENSION pg_partmgr');
 is($node->safe_psql('fresh', "SELECT extversion FROM pg_extension WHERE extname = 'pg_partmgr'"),
-	'0.2.0', 'a fresh CREATE EXTENSION installs 0.2.0');
+	'0.3.0', 'a fresh CREATE EXTENSION installs 0.3.0');
 
 # Everything the extension is made of, one item per line (a function's
 # definition spans several, indented), sorted.
@@ -98,7 +98,8 @@ items AS (
 	  FROM pg_proc p WHERE p.pronamespace = 'partmgr'::regnamespace
 	UNION ALL
 	SELECT 'relation ' || c.oid::regclass || ' kind ' || c.relkind::text || ' persistence '
-		   || c.relpersistence::text || ' options ' || coalesce(c.reloptions::text, '-')
+		   || c.relpersistence::text || ' row security ' || c.relrowsecurity::text
+		   || ' options ' || coalesce(c.reloptions::text, '-')
 		   || ' acl ' || coalesce(c.relacl::text, '-')
 	  FROM rels c
 	UNION ALL
@@ -129,6 +130,11 @@ items AS (
 	SELECT 'trigger ' || pg_get_triggerdef(t.oid)
 	  FROM pg_trigger t JOIN rels c ON c.oid = t.tgrelid
 	 WHERE NOT t.tgisinternal
+	UNION ALL
+	SELECT 'policy ' || po.polrelid::regclass || ' ' || quote_ident(po.polname) || ' '
+		   || po.polcmd::text || ' ' || coalesce(pg_get_expr(po.polqual, po.polrelid), '-')
+		   || ' check ' || coalesce(pg_get_expr(po.polwithcheck, po.polrelid), '-')
+	  FROM pg_policy po JOIN rels c ON c.oid = po.polrelid
 	UNION ALL
 	SELECT 'sequence ' || s.seqrelid::regclass || ' ' || format_type(s.seqtypid, NULL)
 		   || ' start ' || s.seqstart || ' increment ' || s.seqincrement || ' min ' || s.seqmin
@@ -167,10 +173,18 @@ like($fresh, qr/^member function partmgr\.plan_maintenance\(text\)$/m,
 	'the object list holds the 0.2.0 function');
 like($fresh, qr/^column partmgr\.maintenance_log #16 statements text\[\] acl -$/m,
 	'the object list holds the 0.2.0 column, last in maintenance_log');
+like($fresh, qr/^column partmgr\.maintenance_log #17 owner regrole acl -$/m,
+	'the object list holds the 0.3.0 column, last in maintenance_log');
 like($fresh, qr/^trigger CREATE TRIGGER part_config_check /m, 'the object list holds triggers');
+like($fresh, qr/^trigger CREATE TRIGGER part_config_owner_check BEFORE INSERT OR DELETE OR UPDATE ON partmgr\.part_config /m,
+	'the object list holds the 0.3.0 owner trigger');
+like($fresh, qr/^policy partmgr\.maintenance_log maintenance_log_owner \* pg_has_role\(\(owner\)::oid, 'USAGE'::text\) check pg_has_role\(\(owner\)::oid, 'USAGE'::text\)$/m,
+	'the object list holds the 0.3.0 row security policy');
+like($fresh, qr/^relation partmgr\.maintenance_log kind r persistence p row security true /m,
+	'and maintenance_log has row security on');
 like($fresh, qr/^comment on column partmgr\.maintenance_log\.statements: The SQL statements/m,
 	'the object list holds column comments');
-is($upgraded, $fresh, 'the updated database has exactly the objects of a fresh 0.2.0 install')
+is($upgraded, $fresh, 'the updated database has exactly the objects of a fresh 0.3.0 install')
   or diag(line_diff($upgraded, $fresh));
 
 my $extconfig = q{
@@ -183,7 +197,7 @@ is($node->safe_psql('fresh', $extconfig),
 	"partmgr.part_config '', partmgr.part_config_ext '', partmgr.part_config_sub ''",
 	'and they are part_config, part_config_ext and part_config_sub, whole');
 
-# the 0.2.0 functions work on the set made at 0.1.0
+# the current functions work on the set configured at 0.1.0
 $node->safe_psql('upgraded', "INSERT INTO public.events VALUES (35, 'by the worker')");
 is( $node->safe_psql('upgraded', q{
 		SELECT string_agg(action || ' ' || object, ',' ORDER BY step)
@@ -193,7 +207,10 @@ is( $node->safe_psql('upgraded', q{
 is($node->safe_psql('upgraded', 'SELECT parent_table FROM partmgr.health'), 'public.events',
 	'the health view in the updated database lists the set');
 
-# the background worker maintains the updated database
+# the background worker maintains the updated database, and skips one
+# still at 0.2.0, saying why
+$node->safe_psql('postgres', 'CREATE DATABASE older');
+$node->safe_psql('older', "CREATE EXTENSION pg_partmgr VERSION '0.2.0'");
 my $offset = -s $node->logfile;
 $node->append_conf('postgresql.conf', 'pg_partmgr.enabled = on');
 $node->reload;
@@ -205,8 +222,12 @@ for (my $i = 0; $i < 300 && $made ne 't'; $i++)
 	usleep(100_000);
 }
 is($made, 't', 'the worker maintains the updated set: events_p40 is made');
-ok(!$node->log_contains('but the loaded library', $offset),
-	'the worker does not take 0.2.0 for a version mismatch');
+ok(!$node->log_contains('is installed in database "upgraded", but the loaded library', $offset),
+	'the worker does not take 0.3.0 for a version mismatch');
+ok( $node->wait_for_log(
+		qr/pg_partmgr 0\.2\.0 is installed in database "older", but the loaded library \(0\.3\.0\) does not work with it/,
+		$offset),
+	'the worker skips a database still at 0.2.0 with a WARNING that says so');
 
 $node->stop;
 done_testing();
