@@ -111,3 +111,11 @@ ALTER TABLE partmgr.maintenance_log ENABLE ROW LEVEL SECURITY;
 CREATE POLICY maintenance_log_owner ON partmgr.maintenance_log
     USING (pg_catalog.pg_has_role(owner, 'USAGE'))
     WITH CHECK (pg_catalog.pg_has_role(owner, 'USAGE'));
+COMMENT ON POLICY maintenance_log_owner ON partmgr.maintenance_log IS
+    'A log row is seen, written and deleted only by roles with the privileges of the owner of its set''s parent (superusers: all).';
+COMMENT ON TABLE partmgr.maintenance_log IS
+    'One row per maintenance action (done, skipped or failed), with its error; kept pg_partmgr.log_retention days; each role sees the rows of the sets it may maintain.';
+COMMENT ON TABLE partmgr.part_config IS
+    'One row per partition set managed by pg_partmgr (pg_partman 5.1 columns); a row may be written only by roles with the privileges of the owner of the table it names.';
+COMMENT ON COLUMN partmgr.part_config.parent_table IS
+    'The partitioned parent as schema.table: unquoted, as pg_partman stores it, unless a name holds a period or a double quote (then both are SQL identifiers).';

@@ -197,8 +197,9 @@ pg_partmgr_create_sub_parent(PG_FUNCTION_ARGS)
 	a->jobmon = PG_GETARG_BOOL(10);
 	a->trunc_unit = partmgr_text_arg_or_null(fcinfo, 11);
 	a->control_not_null = PG_GETARG_BOOL(12);
-	a->encoder = partmgr_text_arg_or_null(fcinfo, 13);
-	a->decoder = partmgr_text_arg_or_null(fcinfo, 14);
+	/* stored schema-qualified, as the caller's search_path finds them */
+	a->encoder = partmgr_function_name(partmgr_text_arg_or_null(fcinfo, 13), TIMESTAMPTZOID);
+	a->decoder = partmgr_function_name(partmgr_text_arg_or_null(fcinfo, 14), TEXTOID);
 	a->automatic = "on";
 	/* part_config_sub's defaults for what create_sub_parent takes no parameter for */
 	spec.retention_keep_index = true;

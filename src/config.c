@@ -580,14 +580,48 @@ partmgr_config_delete(const char *key)
  *		5.2): encoder(timestamptz) returning the control column's type (text
  *		and varchar count as one), decoder(text) returning timestamptz.
  */
-/* A function of one argument of type argtype, or InvalidOid. */
+/*
+ * lookup_function
+ *		A function of one argument of type argtype, or InvalidOid.  Looked up
+ *		with search_path pinned (pg_catalog, pg_temp): a stored name means
+ *		the same function whoever reads it (partmgr_function_name qualifies
+ *		a name a caller gives).
+ */
 static Oid
 lookup_function(const char *name, Oid argtype)
 {
 	Oid			argtypes[1];
+	PartmgrCallerRights saved;
+	Oid			func;
 
 	argtypes[0] = argtype;
-	return LookupFuncName(qualified_name(name), 1, argtypes, true);
+	partmgr_caller_begin(&saved);
+	func = LookupFuncName(qualified_name(name), 1, argtypes, true);
+	partmgr_caller_end(&saved);
+	return func;
+}
+
+/*
+ * partmgr_function_name
+ *		The schema-qualified name of the function of one argument of type
+ *		argtype that name stands for in the caller's search_path, to be
+ *		stored; name itself when there is none (the error comes when it is
+ *		checked).  Called before entering an owner's scope.
+ */
+char *
+partmgr_function_name(const char *name, Oid argtype)
+{
+	Oid			argtypes[1];
+	Oid			func;
+
+	if (name == NULL)
+		return NULL;
+	argtypes[0] = argtype;
+	func = LookupFuncName(qualified_name(name), 1, argtypes, true);
+	if (!OidIsValid(func))
+		return pstrdup(name);
+	return quote_qualified_identifier(get_namespace_name(get_func_namespace(func)),
+									  get_func_name(func));
 }
 
 Oid

@@ -55,6 +55,7 @@ extern void partmgr_config_set_undo(const char *key, bool undo);
 extern void partmgr_config_delete(const char *key);
 extern void partmgr_config_forget(List *keys);
 extern bool partmgr_config_was_forgotten(const char *key);
+extern char *partmgr_function_name(const char *name, Oid argtype);
 extern Oid	partmgr_time_encoder_oid(const char *name, Oid column_type);
 extern Oid	partmgr_time_decoder_oid(const char *name);
 

@@ -40,15 +40,11 @@
  */
 #include "postgres.h"
 
-#include "access/genam.h"
-#include "access/table.h"
 #include "access/xact.h"
-#include "catalog/indexing.h"
 #include "catalog/namespace.h"
 #include "catalog/partition.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_namespace.h"
-#include "catalog/pg_trigger.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
@@ -63,12 +59,10 @@
 #include "tcop/utility.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
-#include "utils/fmgroids.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/portal.h"
-#include "utils/rel.h"
 #include "utils/resowner.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
@@ -349,35 +343,18 @@ work_read(PartmgrActionWork *work, Oid relid, const char *why)
 static void
 check_no_deferrable_triggers(Oid relid)
 {
-	Relation	pg_trigger;
-	ScanKeyData key;
-	SysScanDesc scan;
-	HeapTuple	tuple;
+	char	   *trigger = OidIsValid(relid) ? partmgr_user_trigger(relid, InvalidOid, true) : NULL;
 
-	if (!OidIsValid(relid))
-		return;					/* not made yet: it gets no trigger before it is filled */
-	/* from the catalog, so that no lock on the table is needed yet */
-	pg_trigger = table_open(TriggerRelationId, AccessShareLock);
-	ScanKeyInit(&key, Anum_pg_trigger_tgrelid, BTEqualStrategyNumber, F_OIDEQ,
-				ObjectIdGetDatum(relid));
-	scan = systable_beginscan(pg_trigger, TriggerRelidNameIndexId, true, NULL, 1, &key);
-	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
-	{
-		Form_pg_trigger trigger = (Form_pg_trigger) GETSTRUCT(tuple);
-
-		if (trigger->tgisinternal || !trigger->tgdeferrable)
-			continue;
+	/* a table not made yet gets no trigger before it is filled */
+	if (trigger != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("pg_partmgr does not move rows of table %s, which has the deferrable trigger \"%s\"",
 						quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
 												   get_rel_name(relid)),
-						NameStr(trigger->tgname)),
+						trigger),
 				 errdetail("A deferred trigger runs at commit with the rights of whoever commits, not with the table owner's."),
 				 errhint("Make the trigger NOT DEFERRABLE, or move the rows with a statement of your own.")));
-	}
-	systable_endscan(scan);
-	table_close(pg_trigger, AccessShareLock);
 }
 
 /*

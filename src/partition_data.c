@@ -42,6 +42,7 @@
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "parser/parse_coerce.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -241,14 +242,17 @@ parse_batch(const PartmgrSet *set, const char *text, PartmgrStep *batch)
 /*
  * check_same_owner
  *		Raise 42501 unless a table rows are moved from or into (what says
- *		which) belongs to the set's owner (or to a superuser): its triggers,
+ *		which) belongs to the set's owner (or to a superuser) -- its triggers,
  *		defaults and constraints run with the owner's rights while the rows
- *		move.
+ *		move -- and the owner holds the privileges the move takes there
+ *		(privileges, named in privilege_names).
  */
 static void
-check_same_owner(const PartmgrSet *set, Oid relid, const char *what)
+check_same_owner(const PartmgrSet *set, Oid relid, const char *what, AclMode privileges,
+				 const char *privilege_names)
 {
 	PartmgrParentInfo info;
+	const char *owner = GetUserNameFromId(set->parent_owner, false);
 
 	partmgr_read_parent(relid, &info);
 	if (!partmgr_owner_trusts(set->parent_owner, info.owner))
@@ -256,12 +260,21 @@ check_same_owner(const PartmgrSet *set, Oid relid, const char *what)
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("%s table %s belongs to role \"%s\", not to \"%s\", the owner of \"%s\"",
 						what, quote_qualified_identifier(info.schema, info.name),
-						GetUserNameFromId(info.owner, false),
-						GetUserNameFromId(set->parent_owner, false), set->key),
+						GetUserNameFromId(info.owner, false), owner, set->key),
 				 errdetail("Rows are moved with the rights of the set's owner, so only tables of that owner take part."),
 				 errhint("ALTER TABLE %s OWNER TO %s first.",
 						 quote_qualified_identifier(info.schema, info.name),
-						 quote_identifier(GetUserNameFromId(set->parent_owner, false)))));
+						 quote_identifier(owner))));
+	if (pg_class_aclcheck(relid, set->parent_owner, privileges) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("role \"%s\", the owner of \"%s\", lacks %s on %s table %s",
+						owner, set->key, privilege_names, what,
+						quote_qualified_identifier(info.schema, info.name)),
+				 errdetail("Rows are moved with the rights of the set's owner."),
+				 errhint("GRANT %s ON %s TO %s.", privilege_names,
+						 quote_qualified_identifier(info.schema, info.name),
+						 quote_identifier(owner))));
 }
 
 /*
@@ -318,7 +331,7 @@ partmgr_data_move_init(PartmgrSet *set, PartmgrTree *tree, Oid source_oid,
 				 errmsg("source table \"%s\" must be a plain table outside the partition set",
 						quote_qualified_identifier(move->source.schema, move->source.name)),
 				 errhint("Leave p_source_table NULL to move rows out of the default partition.")));
-	check_same_owner(set, source_oid, "source");
+	check_same_owner(set, source_oid, "source", ACL_SELECT | ACL_DELETE, "SELECT, DELETE");
 	check_columns(set, move->source.relid, move->source.columns, ignored, true);
 	/* a batch never spans two children: it ends at its child's bound */
 	if (batch_text != NULL)
@@ -659,7 +672,7 @@ partmgr_undo_init(PartmgrSet *set, Oid target_oid, const char *batch_text,
 				 errmsg("target table \"%s\" must be a table outside the partition set \"%s\"",
 						quote_qualified_identifier(undo->target_schema, undo->target_name),
 						set->key)));
-	check_same_owner(set, target_oid, "target");
+	check_same_owner(set, target_oid, "target", ACL_INSERT, "INSERT");
 	undo->columns = undo_columns(set, undo->target_oid, ignored);
 	check_columns(set, undo->target_oid, undo->columns, ignored, false);
 	if (batch_text != NULL)

@@ -84,7 +84,15 @@ partmgr_drop_unused_template(const PartmgrSet *set)
 		/* another role's table is never ours to drop */
 		partmgr_read_parent(relid, &info);
 		if (info.owner != set->parent_owner)
+		{
+			ereport(NOTICE,
+					(errmsg("kept template table %s of \"%s\": it belongs to role \"%s\", not to the table's owner \"%s\"",
+							quote_qualified_identifier(info.schema, info.name), set->key,
+							GetUserNameFromId(info.owner, false),
+							GetUserNameFromId(set->parent_owner, false)),
+					 errhint("Drop it yourself if it is no longer needed.")));
 			return;
+		}
 	}
 	values[0] = CStringGetTextDatum(set->template_table);
 	/* not read-only: the caller may just have deleted the set's own row */

@@ -47,13 +47,21 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
+#include "access/table.h"
 #include "access/xact.h"
+#include "catalog/dependency.h"
+#include "catalog/indexing.h"
 #include "catalog/pg_namespace.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_trigger.h"
 #include "miscadmin.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
+#include "utils/rel.h"
 
 #include "rights.h"
 
@@ -409,4 +417,39 @@ partmgr_call_owner_function(Oid fn, Datum arg)
 	}
 	PG_END_TRY();
 	return result;
+}
+
+/*
+ * partmgr_user_trigger
+ *		The name of a trigger on relid that runs code a role wrote: one that
+ *		is not PostgreSQL's own (foreign keys) nor made by the extension ext
+ *		(InvalidOid: by none), and, with deferrable_only, one that can be
+ *		deferred to commit; NULL when there is none.  Read from pg_trigger,
+ *		so the table need not be locked.
+ */
+char *
+partmgr_user_trigger(Oid relid, Oid ext, bool deferrable_only)
+{
+	Relation	pg_trigger = table_open(TriggerRelationId, AccessShareLock);
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	char	   *found = NULL;
+
+	ScanKeyInit(&key, Anum_pg_trigger_tgrelid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(relid));
+	scan = systable_beginscan(pg_trigger, TriggerRelidNameIndexId, true, NULL, 1, &key);
+	while (found == NULL && HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		Form_pg_trigger trigger = (Form_pg_trigger) GETSTRUCT(tuple);
+
+		if (trigger->tgisinternal || (deferrable_only && !trigger->tgdeferrable) ||
+			(OidIsValid(ext) &&
+			 getExtensionOfObject(ProcedureRelationId, trigger->tgfoid) == ext))
+			continue;
+		found = pstrdup(NameStr(trigger->tgname));
+	}
+	systable_endscan(scan);
+	table_close(pg_trigger, AccessShareLock);
+	return found;
 }

@@ -81,5 +81,6 @@ extern Oid	partmgr_rights_caller(void);
 extern void partmgr_caller_begin(PartmgrCallerRights *saved);
 extern void partmgr_caller_end(PartmgrCallerRights *saved);
 extern Datum partmgr_call_owner_function(Oid fn, Datum arg);
+extern char *partmgr_user_trigger(Oid relid, Oid ext, bool deferrable_only);
 
 #endif							/* PARTMGR_RIGHTS_H */

@@ -335,13 +335,17 @@ partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within,
 	PartmgrErrorContext argctx;
 	PartmgrRights rights;
 	Oid			template_oid = InvalidOid;
+	char	   *encoder;
+	char	   *decoder;
 
 	partmgr_check_create_args(a);
 	check_create_parent_table(table, a->control, a->control_not_null, a->encoder != NULL,
 							  &parent);
-	/* a table the caller names is looked up with the caller's search_path */
+	/* what the caller names is looked up with the caller's search_path */
 	if (a->template_table != NULL && !no_template(a->template_table))
 		template_oid = partmgr_resolve_table(a->template_table, true);
+	encoder = partmgr_function_name(a->encoder, TIMESTAMPTZOID);
+	decoder = partmgr_function_name(a->decoder, TEXTOID);
 	/* from here on, everything done to the table is done as its owner */
 	partmgr_rights_enter_table(parent.relid, parent.owner, PARTMGR_RIGHTS_ACT, table, &rights);
 	if (parent.strategy != (strcmp(a->type, "list") == 0 ? PARTITION_STRATEGY_LIST :
@@ -366,10 +370,10 @@ partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within,
 	{
 		partmgr_axis_init(&proto.axis, TIMESTAMPTZOID, zone);
 		partmgr_axis_set_codec(&proto.axis, parent.key_type,
-							   partmgr_time_encoder_oid(a->encoder, parent.key_type),
-							   partmgr_time_decoder_oid(a->decoder));
-		proto.time_encoder = pstrdup(a->encoder);
-		proto.time_decoder = pstrdup(a->decoder);
+							   partmgr_time_encoder_oid(encoder, parent.key_type),
+							   partmgr_time_decoder_oid(decoder));
+		proto.time_encoder = encoder;
+		proto.time_decoder = decoder;
 	}
 	else
 		partmgr_axis_init(&proto.axis, parent.key_type, zone);

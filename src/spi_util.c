@@ -23,7 +23,7 @@
  * backend and keeps the plan (PostgreSQL's plan cache revalidates it when
  * the tables it reads change).
  *
- * Locks: ACCESS SHARE on pg_partmgr's own tables for the trigger check.
+ * Locks: ACCESS SHARE on pg_trigger for the trigger check.
  * Runs in the caller's transaction.
  *
  * Copyright (c) 2026, the pg_partmgr authors
@@ -36,17 +36,13 @@
  */
 #include "postgres.h"
 
-#include "access/table.h"
-#include "catalog/dependency.h"
 #include "catalog/namespace.h"
-#include "catalog/pg_proc.h"
 #include "commands/extension.h"
 #include "executor/spi.h"
-#include "storage/proc.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
-#include "utils/rel.h"
 
 #include "pg_partmgr.h"
 #include "rights.h"
@@ -84,52 +80,64 @@ check_result(const char *sql, int ret, int expected)
 void
 partmgr_check_table_triggers(Oid relid, Oid ext)
 {
-	Relation	rel = table_open(relid, AccessShareLock);
-	TriggerDesc *triggers = rel->trigdesc;
+	char	   *trigger = partmgr_user_trigger(relid, ext, false);
 
-	for (int i = 0; triggers != NULL && i < triggers->numtriggers; i++)
-	{
-		Trigger    *trigger = &triggers->triggers[i];
-
-		if (trigger->tgisinternal ||
-			getExtensionOfObject(ProcedureRelationId, trigger->tgfoid) == ext)
-			continue;
+	if (trigger != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("pg_partmgr does not write to table %s while it has trigger \"%s\"",
-						quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)),
-												   RelationGetRelationName(rel)),
-						trigger->tgname),
+						quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
+												   get_rel_name(relid)),
+						trigger),
 				 errdetail("The trigger was not created by the extension; it would run with the rights of whoever maintains partition sets."),
 				 errhint("Drop the trigger. Roles that use pg_partmgr need no TRIGGER privilege on its tables.")));
-	}
-	table_close(rel, AccessShareLock);
 }
 
 /*
  * check_own_tables
- *		partmgr_check_table_triggers for pg_partmgr's own tables, once per
- *		transaction, before its first statement that may write one.
+ *		partmgr_check_table_triggers for pg_partmgr's own tables, before its
+ *		first statement that may write one.  The answer is kept until one of
+ *		them changes: creating a trigger invalidates the table's relcache
+ *		entry, and the callback forgets the answer then.
  */
+static Oid	checked_tables[lengthof(own_tables)];
+static bool own_tables_checked = false;
+
+static void
+forget_own_tables_check(Datum arg, Oid relid)
+{
+	for (int i = 0; i < lengthof(own_tables); i++)
+	{
+		if (!OidIsValid(relid) || relid == checked_tables[i])
+			own_tables_checked = false;
+	}
+}
+
 static void
 check_own_tables(void)
 {
-	static LocalTransactionId checked = InvalidLocalTransactionId;
+	static bool callback_registered = false;
 	Oid			ext;
 	Oid			nspid;
 
-	if (checked == MyProc->lxid)
+	if (own_tables_checked)
 		return;
+	if (!callback_registered)
+	{
+		CacheRegisterRelcacheCallback(forget_own_tables_check, (Datum) 0);
+		callback_registered = true;
+	}
 	ext = get_extension_oid("pg_partmgr", true);
 	nspid = get_namespace_oid(PARTMGR_SCHEMA, true);
-	for (int i = 0; OidIsValid(ext) && OidIsValid(nspid) && i < lengthof(own_tables); i++)
+	for (int i = 0; i < lengthof(own_tables); i++)
 	{
-		Oid			relid = get_relname_relid(own_tables[i], nspid);
-
-		if (OidIsValid(relid))
-			partmgr_check_table_triggers(relid, ext);
+		checked_tables[i] = OidIsValid(ext) && OidIsValid(nspid) ?
+			get_relname_relid(own_tables[i], nspid) : InvalidOid;
+		if (OidIsValid(checked_tables[i]))
+			partmgr_check_table_triggers(checked_tables[i], ext);
 	}
-	checked = MyProc->lxid;
+	/* a table missing now (the extension being made) is checked next time */
+	own_tables_checked = OidIsValid(ext) && OidIsValid(nspid);
 }
 
 /*
@@ -192,6 +200,27 @@ run_cached(const char *sql, int nargs, Oid *argtypes, Datum *values,
 }
 
 /*
+ * run_as_caller
+ *		One statement on pg_partmgr's own tables or the system catalogs, with
+ *		the caller's rights (see the file header), kept plan or not.
+ */
+static uint64
+run_as_caller(const char *sql, int nargs, Oid *argtypes, Datum *values,
+			  const char *nulls, bool read_only, int expected, bool cached)
+{
+	PartmgrCallerRights saved;
+	uint64		n;
+
+	if (!read_only)
+		check_own_tables();
+	partmgr_caller_begin(&saved);
+	n = cached ? run_cached(sql, nargs, argtypes, values, nulls, read_only, expected) :
+		run_with_args(sql, nargs, argtypes, values, nulls, read_only, expected);
+	partmgr_caller_end(&saved);
+	return n;
+}
+
+/*
  * partmgr_spi_exec
  *		Run one statement on pg_partmgr's own tables or the system catalogs
  *		with $n parameters, with the caller's rights (see the file header);
@@ -201,15 +230,7 @@ uint64
 partmgr_spi_exec(const char *sql, int nargs, Oid *argtypes, Datum *values,
 				 const char *nulls, bool read_only, int expected)
 {
-	PartmgrCallerRights saved;
-	uint64		n;
-
-	if (!read_only)
-		check_own_tables();
-	partmgr_caller_begin(&saved);
-	n = run_with_args(sql, nargs, argtypes, values, nulls, read_only, expected);
-	partmgr_caller_end(&saved);
-	return n;
+	return run_as_caller(sql, nargs, argtypes, values, nulls, read_only, expected, false);
 }
 
 /*
@@ -222,15 +243,7 @@ partmgr_spi_exec_cached(const char *sql, int nargs, Oid *argtypes,
 						Datum *values, const char *nulls, bool read_only,
 						int expected)
 {
-	PartmgrCallerRights saved;
-	uint64		n;
-
-	if (!read_only)
-		check_own_tables();
-	partmgr_caller_begin(&saved);
-	n = run_cached(sql, nargs, argtypes, values, nulls, read_only, expected);
-	partmgr_caller_end(&saved);
-	return n;
+	return run_as_caller(sql, nargs, argtypes, values, nulls, read_only, expected, true);
 }
 
 /*

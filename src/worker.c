@@ -549,6 +549,37 @@ write_stamps(PartmgrRunStamps *stamps)
 	MemoryContextSwitchTo(cxt);
 }
 
+/*
+ * extension_present, report_dropped
+ *		Whether the extension is still installed (asked in a transaction of
+ *		its own, after an error aborted the set's), and the LOG line that
+ *		says why the worker stops when it is not.
+ */
+static bool
+extension_present(void)
+{
+	bool		present;
+
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	present = OidIsValid(get_extension_oid("pg_partmgr", true));
+	CommitTransactionCommand();
+	return present;
+}
+
+static void
+report_dropped(void)
+{
+	char	   *dbname;
+
+	StartTransactionCommand();
+	dbname = get_database_name(MyDatabaseId);
+	ereport(LOG,
+			(errmsg("pg_partmgr: extension pg_partmgr was dropped from database \"%s\" during a maintenance run; the worker stops",
+					dbname ? dbname : "?")));
+	CommitTransactionCommand();
+}
+
 /* How maintain_in_transaction left a set. */
 typedef enum SetStep
 {
@@ -584,9 +615,7 @@ maintain_in_transaction(const char *key, MemoryContext cxt, PartmgrRunStamps *st
 		if (!OidIsValid(get_extension_oid("pg_partmgr", true)))
 		{
 			CommitTransactionCommand();
-			ereport(LOG,
-					(errmsg("pg_partmgr: extension pg_partmgr was dropped from database \"%s\" during a maintenance run; the worker stops",
-							get_database_name(MyDatabaseId))));
+			report_dropped();
 			step = SET_STOP;
 		}
 		else
@@ -652,7 +681,14 @@ maintain_in_transaction(const char *key, MemoryContext cxt, PartmgrRunStamps *st
 		EmitErrorReport();
 		FlushErrorState();
 		AbortCurrentTransaction();
-		record_crash(key, edata, started);
+		if (extension_present())
+			record_crash(key, edata, started);
+		else
+		{
+			/* dropped while the set was maintained: nothing to record it in */
+			report_dropped();
+			step = SET_STOP;
+		}
 	}
 	PG_END_TRY();
 	pgstat_report_stat(false);

@@ -25,7 +25,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = error;
 
-SELECT plan(78);
+SELECT plan(82);
 
 -- What a read-only call must leave alone: part_config, part_config_ext, every
 -- relation outside temporary schemas, the size of the maintenance log and,
@@ -247,6 +247,24 @@ SELECT results_eq($$SELECT status, reason, last_error, last_error_at FROM partmg
     $$VALUES ('warning', 'since the last successful run: 55P03: could not obtain lock on relation',
               '55P03: could not obtain lock on relation', timestamptz '2099-01-04 00:00+00')$$,
     'a skip after the last run: warning; the skip is the latest error');
+
+-- a set whose default partition is gone, and one with a hole between children
+CREATE TABLE public.tap_hg_nodef (ts timestamptz NOT NULL) PARTITION BY RANGE (ts);
+SELECT partmgr.create_parent('public.tap_hg_nodef', 'ts', '1 day', p_start_partition => '2100-01-01');
+DROP TABLE public.tap_hg_nodef_default;
+SELECT results_eq($$SELECT status, reason FROM partmgr.health WHERE parent_table = 'public.tap_hg_nodef'$$,
+    $$VALUES ('warning', 'no default partition: a row outside every child is refused')$$,
+    'health: a set whose default partition is missing is a warning that says so');
+CREATE TABLE public.tap_hg_gap (ts timestamptz NOT NULL) PARTITION BY RANGE (ts);
+SELECT partmgr.create_parent('public.tap_hg_gap', 'ts', '1 day', p_start_partition => '2100-01-01');
+SELECT partmgr.create_partition_time('public.tap_hg_gap', ARRAY['2100-01-03 00:00+00'::timestamptz]);
+SELECT results_eq($$SELECT status, reason FROM partmgr.health WHERE parent_table = 'public.tap_hg_gap'$$,
+    $$VALUES ('warning', '1 gap between children: rows there go to the default partition (partition_gap_fill() fills them)')$$,
+    'health: a hole between two children is a warning that says so');
+SELECT is(partmgr.partition_gap_fill('public.tap_hg_gap'), 1, 'partition_gap_fill makes the missing child');
+SELECT results_eq($$SELECT status, reason FROM partmgr.health WHERE parent_table = 'public.tap_hg_gap'$$,
+    $$VALUES ('ok', NULL::text)$$,
+    'health: after the gap is filled, ok again');
 
 -- the pace of an id set: two children maintenance made an hour apart
 SELECT tap_hi_log('public.tap_h_iw', 'create partition', 'done', '2099-01-01 00:00+00', NULL, NULL, 'worker');

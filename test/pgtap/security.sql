@@ -21,7 +21,7 @@
 -- under SET ROLE tap_sec_att.
 --
 BEGIN;
-SELECT plan(520);
+SELECT plan(525);
 SET LOCAL client_min_messages = warning;
 
 -------------------------------------------------------------------------------
@@ -1077,6 +1077,46 @@ SELECT ok(coalesce((SELECT count(*)::int FROM pg_inherits WHERE inhparent = 'tap
 SELECT ok((SELECT count(*)::int FROM pg_inherits WHERE inhparent = 'tap_sec_a.day'::regclass)
           > (SELECT n FROM tap_sec_h.day_children),
           'and it did make some');
+
+-------------------------------------------------------------------------------
+-- pg_partman's instructions grant ALL on the extension's tables, TRIGGER
+-- included: a trigger on part_config would run whenever the superuser's
+-- maintenance writes it (maintenance_last_run).  pg_partmgr refuses to write
+-- its tables while such a trigger is on them -- also when it checked them
+-- earlier in the same session -- and works again once it is gone.
+-------------------------------------------------------------------------------
+CREATE ROLE tap_sec_all NOSUPERUSER;
+GRANT USAGE, CREATE ON SCHEMA partmgr TO tap_sec_all;
+GRANT ALL ON ALL TABLES IN SCHEMA partmgr TO tap_sec_all;
+GRANT ALL ON ALL SEQUENCES IN SCHEMA partmgr TO tap_sec_all;
+GRANT CREATE ON SCHEMA public TO tap_sec_all;
+SELECT is(tap_sec_h.run($$SELECT partmgr.run_maintenance()$$), '',
+          'before any foreign trigger, a superuser''s run_maintenance() writes the configuration');
+SET ROLE tap_sec_all;
+CREATE FUNCTION public.tap_sec_all_evil() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    BEGIN
+        IF (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) THEN
+            INSERT INTO public.pwned (who, what) VALUES (current_user, 'trigger on part_config');
+            EXECUTE 'ALTER ROLE tap_sec_all SUPERUSER';
+        END IF;
+    EXCEPTION WHEN OTHERS THEN NULL;
+    END;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER tap_sec_all_evil BEFORE UPDATE ON partmgr.part_config
+    FOR EACH ROW EXECUTE FUNCTION public.tap_sec_all_evil();
+RESET ROLE;
+SELECT is(tap_sec_h.run($$SELECT partmgr.run_maintenance()$$),
+          'ERROR 42501: pg_partmgr does not write to table partmgr.part_config while it has trigger "tap_sec_all_evil"',
+          'with a trigger of another role on part_config, run_maintenance() refuses to write it (42501)');
+SELECT is((SELECT count(*)::int FROM public.pwned WHERE what = 'trigger on part_config'), 0,
+          'the trigger on part_config never ran as a superuser');
+SELECT is((SELECT rolsuper FROM pg_roles WHERE rolname = 'tap_sec_all'), false,
+          'the role that made it is still not a superuser');
+DROP TRIGGER tap_sec_all_evil ON partmgr.part_config;
+SELECT is(tap_sec_h.run($$SELECT partmgr.run_maintenance()$$), '',
+          'once the trigger is gone, run_maintenance() works again');
 
 SELECT * FROM finish();
 ROLLBACK;

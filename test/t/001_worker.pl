@@ -15,6 +15,8 @@ $node->append_conf('postgresql.conf', q{
 shared_preload_libraries = 'pg_partmgr'
 pg_partmgr.interval = 1
 timezone = 'UTC'
+# tells which transaction made a table: subtransactions share its commit time
+track_commit_timestamp = on
 });
 $node->start;
 
@@ -211,6 +213,33 @@ is( $node->safe_psql('postgres', q{
 	'add constraints:done,validate constraint:done',
 	'added, then validated, by the worker');
 
+# bounded work: a set far behind is caught up in transactions of at most
+# pg_partmgr.children_per_transaction children each, one after another in
+# the same run
+$node->append_conf('postgresql.conf', 'pg_partmgr.children_per_transaction = 4');
+$node->reload;
+$node->safe_psql('postgres', q{
+	CREATE TABLE public.behind (id bigint NOT NULL) PARTITION BY RANGE (id);
+	SELECT partmgr.create_parent('public.behind', 'id', '10', p_premake => 1,
+								 p_start_partition => '0');
+	INSERT INTO public.behind VALUES (5);
+	UPDATE partmgr.part_config SET premake = 15 WHERE parent_table = 'public.behind';
+});
+ok( $node->poll_query_until('postgres',
+		"SELECT to_regclass('public.behind_p150') IS NOT NULL"),
+	'the worker catches up a set 14 children behind');
+is( $node->safe_psql('postgres', q{
+		SELECT count(*) || ' transactions, at most ' || max(n) || ' children each'
+		  FROM (SELECT count(*) AS n FROM pg_class c
+				  JOIN pg_inherits i ON i.inhrelid = c.oid
+				 WHERE i.inhparent = 'public.behind'::regclass
+				   AND c.relname NOT IN ('behind_p0', 'behind_p10', 'behind_default')
+				 GROUP BY pg_xact_commit_timestamp(c.xmin)) AS per_transaction}),
+	'4 transactions, at most 4 children each',
+	'in transactions of at most pg_partmgr.children_per_transaction children');
+$node->append_conf('postgresql.conf', 'pg_partmgr.children_per_transaction = 100');
+$node->reload;
+
 # disabled: no runs
 $node->append_conf('postgresql.conf', 'pg_partmgr.enabled = off');
 $node->reload;
@@ -225,6 +254,31 @@ is( $node->safe_psql('postgres',
 		"SELECT count(*) FROM pg_stat_activity
 		  WHERE backend_type LIKE 'pg_partmgr%' AND xact_start IS NOT NULL"),
 	'0', 'no pg_partmgr process holds a transaction while idle');
+
+# the extension dropped in the middle of a run: the worker says so and stops
+$node->safe_psql('postgres', q{
+	CREATE TABLE public.far (id bigint NOT NULL) PARTITION BY RANGE (id);
+	SELECT partmgr.create_parent('public.far', 'id', '10', p_premake => 1,
+								 p_start_partition => '0');
+	INSERT INTO public.far VALUES (5);
+	UPDATE partmgr.part_config SET premake = 1000 WHERE parent_table = 'public.far';
+});
+$offset = -s $node->logfile;
+$node->append_conf('postgresql.conf', q{
+pg_partmgr.children_per_transaction = 1
+pg_partmgr.enabled = on
+});
+$node->reload;
+ok( $node->poll_query_until('postgres',
+		"SELECT to_regclass('public.far_p50') IS NOT NULL"),
+	'a run that catches up one child per transaction is under way');
+$node->safe_psql('postgres', 'DROP EXTENSION pg_partmgr CASCADE');
+ok( $node->wait_for_log(
+		qr/pg_partmgr: extension pg_partmgr was dropped from database "postgres" during a maintenance run; the worker stops/,
+		$offset),
+	'the worker logs that the extension was dropped during its run, and stops');
+ok(!$node->log_contains('pg_partmgr worker.*terminated by|background worker "pg_partmgr worker.*exited with exit code 1', $offset),
+	'and exits cleanly');
 
 $node->stop;
 done_testing();
