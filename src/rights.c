@@ -28,14 +28,22 @@
  * rows, maintenance_last_run) is checked against the caller by the
  * database (row security on the log, the trigger on the configuration).
  *
+ * Two more doors exist that the owner does not hold the key to: a
+ * trigger a role with the TRIGGER privilege put on pg_partmgr's own tables
+ * (spi_util.c refuses to write them while one is there), and a deferrable
+ * trigger on a table rows move through, which would fire at commit, after
+ * the scope is gone (execute.c refuses to move those rows); both find such
+ * triggers with partmgr_user_trigger.  To act on a set, its owner must also
+ * be able to use the parent's schema (partmgr_rights_enter_table).
+ *
  * What each scope is lives here, in a small array, not with its caller: an
  * error unwinds the caller's stack before the (sub)transaction aborts, and
  * the callbacks below must still be able to forget the scopes entered in
  * it.
  *
- * Locks: none.  Transactions: a scope lives inside the (sub)transaction it
- * was entered in; the callbacks below forget scopes whose
- * (sub)transaction aborted.
+ * Locks: ACCESS SHARE on pg_trigger while looking for triggers; none else.
+ * Transactions: a scope lives inside the (sub)transaction it was entered
+ * in; the callbacks below forget scopes whose (sub)transaction aborted.
  *
  * Copyright (c) 2026, the pg_partmgr authors
  * Licensed under the PostgreSQL License; see LICENSE.
