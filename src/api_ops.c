@@ -736,8 +736,10 @@ assess_set_as_owner(HealthRun *run, PartmgrSet *set)
 		reason(h, "warning", pstrdup("no default partition: a row outside every child is refused"));
 	gaps = count_gaps(tree);
 	if (gaps > 0)
-		reason(h, "warning", psprintf("%d gap%s between children: rows there go to the default partition (partition_gap_fill() fills them)",
-									  gaps, gaps == 1 ? "" : "s"));
+		reason(h, "warning", gaps == 1 ?
+			   pstrdup("1 gap between children: rows there go to the default partition (partition_gap_fill() fills them)") :
+			   psprintf("%d gaps between children: rows there go to the default partition (partition_gap_fill() fills them)",
+						gaps));
 	if (h->expired > 0)
 		reason(h, "warning", psprintf("%d expired children not retired yet", h->expired));
 	if (set->async_in_progress != NULL)

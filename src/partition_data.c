@@ -240,7 +240,7 @@ parse_batch(const PartmgrSet *set, const char *text, PartmgrStep *batch)
 }
 
 /*
- * check_same_owner
+ * check_move_table
  *		Raise 42501 unless a table rows are moved from or into (what says
  *		which) belongs to the set's owner (or to a superuser) -- its triggers,
  *		defaults and constraints run with the owner's rights while the rows
@@ -248,7 +248,7 @@ parse_batch(const PartmgrSet *set, const char *text, PartmgrStep *batch)
  *		(privileges, named in privilege_names).
  */
 static void
-check_same_owner(const PartmgrSet *set, Oid relid, const char *what, AclMode privileges,
+check_move_table(const PartmgrSet *set, Oid relid, const char *what, AclMode privileges,
 				 const char *privilege_names)
 {
 	PartmgrParentInfo info;
@@ -331,7 +331,7 @@ partmgr_data_move_init(PartmgrSet *set, PartmgrTree *tree, Oid source_oid,
 				 errmsg("source table \"%s\" must be a plain table outside the partition set",
 						quote_qualified_identifier(move->source.schema, move->source.name)),
 				 errhint("Leave p_source_table NULL to move rows out of the default partition.")));
-	check_same_owner(set, source_oid, "source", ACL_SELECT | ACL_DELETE, "SELECT, DELETE");
+	check_move_table(set, source_oid, "source", ACL_SELECT | ACL_DELETE, "SELECT, DELETE");
 	check_columns(set, move->source.relid, move->source.columns, ignored, true);
 	/* a batch never spans two children: it ends at its child's bound */
 	if (batch_text != NULL)
@@ -672,7 +672,7 @@ partmgr_undo_init(PartmgrSet *set, Oid target_oid, const char *batch_text,
 				 errmsg("target table \"%s\" must be a table outside the partition set \"%s\"",
 						quote_qualified_identifier(undo->target_schema, undo->target_name),
 						set->key)));
-	check_same_owner(set, target_oid, "target", ACL_INSERT, "INSERT");
+	check_move_table(set, target_oid, "target", ACL_INSERT, "INSERT");
 	undo->columns = undo_columns(set, undo->target_oid, ignored);
 	check_columns(set, undo->target_oid, undo->columns, ignored, false);
 	if (batch_text != NULL)

@@ -175,7 +175,7 @@ partmgr_check_may_act_on(Oid owner, const char *what)
 }
 
 /*
- * partmgr_rights_enter
+ * rights_enter
  *		Start acting with owner's rights (see the file header) until
  *		partmgr_rights_leave.  With PARTMGR_RIGHTS_ACT the caller must have
  *		the owner's privileges (42501 naming what otherwise).  The caller is
@@ -183,9 +183,8 @@ partmgr_check_may_act_on(Oid owner, const char *what)
  *		another (a sub-set registered while its table is made) keeps the
  *		caller of the outer one.
  */
-void
-partmgr_rights_enter(Oid owner, PartmgrRightsMode mode, const char *what,
-					 PartmgrRights *rights)
+static void
+rights_enter(Oid owner, PartmgrRightsMode mode, const char *what, PartmgrRights *rights)
 {
 	Scope	   *outer = innermost();
 	Scope	   *scope;
@@ -240,7 +239,7 @@ partmgr_rights_enter(Oid owner, PartmgrRightsMode mode, const char *what,
 
 /*
  * partmgr_rights_enter_table
- *		partmgr_rights_enter for acting on the table relid (the parent of a
+ *		Enter a scope (rights_enter) for acting on the table relid (the parent of a
  *		set, what names it): to act, its owner must be able to use the
  *		table's schema, for every statement names the table there; 42501
  *		with the grant otherwise.
@@ -251,7 +250,7 @@ partmgr_rights_enter_table(Oid relid, Oid owner, PartmgrRightsMode mode, const c
 {
 	Oid			nspid = get_rel_namespace(relid);
 
-	partmgr_rights_enter(owner, mode, what, rights);
+	rights_enter(owner, mode, what, rights);
 #if PG_VERSION_NUM >= 160000
 	if (mode == PARTMGR_RIGHTS_ACT &&
 		object_aclcheck(NamespaceRelationId, nspid, owner, ACL_USAGE) != ACLCHECK_OK)

@@ -5,8 +5,8 @@
  *
  * Everything pg_partmgr does to a partition set's tables -- statements,
  * reads in C, calls of the set's time encoder and decoder -- happens inside
- * a scope entered with partmgr_rights_enter, which switches to the owner of
- * the set's parent in a security-restricted operation with search_path
+ * a scope entered with partmgr_rights_enter_set, which switches to the
+ * owner of the set's parent in a security-restricted operation with search_path
  * pinned to pg_catalog, pg_temp, as PostgreSQL's VACUUM, ANALYZE and CREATE
  * INDEX do before they touch a user's table.  Code the owner controls
  * (index expressions, CHECKs, defaults, triggers) therefore never runs with
@@ -66,8 +66,6 @@ typedef struct PartmgrCallerRights
 extern bool partmgr_may_act_on(Oid owner);
 extern bool partmgr_owner_trusts(Oid set_owner, Oid object_owner);
 extern void partmgr_check_may_act_on(Oid owner, const char *what);
-extern void partmgr_rights_enter(Oid owner, PartmgrRightsMode mode, const char *what,
-								 PartmgrRights *rights);
 extern void partmgr_rights_enter_table(Oid relid, Oid owner, PartmgrRightsMode mode,
 									  const char *what, PartmgrRights *rights);
 extern void partmgr_rights_enter_set(const PartmgrSet *set, PartmgrRightsMode mode,
