@@ -17,10 +17,14 @@ OBJS = \
 	src/api_ops.o \
 	src/api_sub.o \
 	src/maintenance.o \
+	src/runner.o \
+	src/children.o \
 	src/setup.o \
 	src/partition_data.o \
 	src/plan.o \
 	src/execute.o \
+	src/work.o \
+	src/detach.o \
 	src/config.o \
 	src/contents.o \
 	src/retention.o \
@@ -32,6 +36,7 @@ OBJS = \
 	src/log.o \
 	src/worker.o \
 	src/rights.o \
+	src/locks.o \
 	src/spi_util.o
 
 DATA = $(wildcard sql/$(EXTENSION)--*.sql)
@@ -63,3 +68,9 @@ print-%:
 
 # PGXS tracks no header dependencies: rebuild every object when a header changes
 $(OBJS): $(wildcard src/*.h)
+
+# the build fails when an include crosses README.md's layers upward (.ci/check-layers)
+all: check-layers
+.PHONY: check-layers
+check-layers:
+	@perl $(srcdir)/.ci/check-layers $(srcdir) >/dev/null

@@ -52,13 +52,15 @@
 
 #include "bounds.h"
 #include "catalog.h"
+#include "children.h"
 #include "config.h"
 #include "constraints.h"
 #include "ddl.h"
 #include "execute.h"
 #include "api.h"
-#include "maintenance.h"
+#include "locks.h"
 #include "retention.h"
+#include "runner.h"
 #include "setup.h"
 #include "spi_util.h"
 
@@ -305,37 +307,18 @@ pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 Datum
 pg_partmgr_run_maintenance(PG_FUNCTION_ARGS)
 {
-	char	   *table = partmgr_text_arg_or_null(fcinfo, 0);
-	bool		analyze = !PG_ARGISNULL(1) && PG_GETARG_BOOL(1);
+	PartmgrRunOptions opts;
 
+	memset(&opts, 0, sizeof(opts));
+	opts.run_by = "run_maintenance";
+	opts.table = partmgr_text_arg_or_null(fcinfo, 0);
+	opts.analyze = !PG_ARGISNULL(1) && PG_GETARG_BOOL(1);
+	opts.transactions = PARTMGR_RUN_IN_CALLERS;
 	SPI_connect();
-	partmgr_run_maintenance(table, analyze, "run_maintenance");
+	if (!RecoveryInProgress())
+		partmgr_run_sets(partmgr_run_list(opts.table), &opts);
 	SPI_finish();
 	PG_RETURN_VOID();
-}
-
-/*
- * partmgr_pause_seconds
- *		Sleep, interruptibly, until the given number of seconds has passed
- *		(a latch set by someone else does not cut it short).
- */
-void
-partmgr_pause_seconds(int seconds)
-{
-	TimestampTz until = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
-												   seconds * 1000L);
-
-	for (;;)
-	{
-		long		left = TimestampDifferenceMilliseconds(GetCurrentTimestamp(), until);
-
-		if (left <= 0)
-			break;
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 left, PG_WAIT_EXTENSION);
-		ResetLatch(MyLatch);
-		CHECK_FOR_INTERRUPTS();
-	}
 }
 
 /*
@@ -348,20 +331,16 @@ partmgr_pause_seconds(int seconds)
  *		WARNING and the next set is maintained; a set whose owner's
  *		privileges the caller lacks is left out.  A set that needs more than
  *		pg_partmgr.children_per_transaction children is maintained again after
- *		each commit until it has them.
+ *		each commit until it has them.  See runner.c.
  */
 Datum
 pg_partmgr_run_maintenance_proc(PG_FUNCTION_ARGS)
 {
 	int			wait = PG_ARGISNULL(0) ? 0 : PG_GETARG_INT32(0);
-	bool		analyze = !PG_ARGISNULL(1) && PG_GETARG_BOOL(1);
 	bool		nonatomic = fcinfo->context != NULL &&
 		IsA(fcinfo->context, CallContext) &&
 		!castNode(CallContext, fcinfo->context)->atomic;
-	List	   *keys;
-	ListCell   *lc;
-	MemoryContext per_set;
-	PartmgrRunStamps stamps;
+	PartmgrRunOptions opts;
 
 	if (wait < 0)
 		ereport(ERROR,
@@ -370,79 +349,14 @@ pg_partmgr_run_maintenance_proc(PG_FUNCTION_ARGS)
 	if (RecoveryInProgress())
 		PG_RETURN_VOID();
 
+	memset(&opts, 0, sizeof(opts));
+	opts.run_by = "run_maintenance_proc";
+	opts.analyze = !PG_ARGISNULL(1) && PG_GETARG_BOOL(1);
+	opts.transactions = nonatomic ? PARTMGR_RUN_COMMIT_SPI : PARTMGR_RUN_IN_CALLERS;
+	opts.pause_seconds = wait;
 	/* in a non-atomic connection, SPI's memory survives our commits */
 	SPI_connect_ext(nonatomic ? SPI_OPT_NONATOMIC : 0);
-	keys = partmgr_config_list(true);
-	partmgr_stamps_init(&stamps);
-	per_set = AllocSetContextCreate(CurrentMemoryContext,
-									"pg_partmgr run_maintenance_proc",
-									ALLOCSET_DEFAULT_SIZES);
-	foreach(lc, keys)
-	{
-		const char *key = (const char *) lfirst(lc);
-		PartmgrSetOutcome outcome;
-
-		/* a set that needs more than one transaction's worth goes on at once */
-		do
-		{
-			MemoryContext caller = MemoryContextSwitchTo(per_set);
-			bool		snapshot = false;
-
-			if (!ActiveSnapshotSet())
-			{
-				PushActiveSnapshot(GetTransactionSnapshot());
-				snapshot = true;
-			}
-			partmgr_maintain_set(key, NULL, analyze, "run_maintenance_proc", true, &outcome);
-			if (outcome.error != NULL)
-				partmgr_report_set_failure(key, outcome.error);
-			if (outcome.finished != 0)
-				partmgr_stamps_add(&stamps, key, outcome.finished);
-			if (outcome.more && !nonatomic)
-				partmgr_report_more(key);
-			if (snapshot)
-				PopActiveSnapshot();
-			MemoryContextSwitchTo(caller);
-			MemoryContextReset(per_set);
-
-			if (nonatomic)
-				SPI_commit();
-
-			/* constraints added NOT VALID are validated once that is committed */
-			if (nonatomic && outcome.to_validate)
-			{
-				PartmgrSetOutcome validated;
-
-				MemoryContextSwitchTo(per_set);
-				snapshot = !ActiveSnapshotSet();
-				if (snapshot)
-					PushActiveSnapshot(GetTransactionSnapshot());
-				partmgr_validate_set(key, "run_maintenance_proc", &validated);
-				if (validated.error != NULL)
-					partmgr_report_set_failure(key, validated.error);
-				if (snapshot)
-					PopActiveSnapshot();
-				MemoryContextSwitchTo(caller);
-				MemoryContextReset(per_set);
-				SPI_commit();
-			}
-		} while (nonatomic && outcome.more);
-		if (outcome.not_permitted)
-			continue;
-		if (wait > 0 && lnext(keys, lc) != NULL)
-			partmgr_pause_seconds(wait);
-	}
-	/* maintenance_last_run of every set, in the call's last transaction */
-	if (stamps.n > 0)
-	{
-		bool		snapshot = !ActiveSnapshotSet();
-
-		if (snapshot)
-			PushActiveSnapshot(GetTransactionSnapshot());
-		partmgr_stamps_write(&stamps);
-		if (snapshot)
-			PopActiveSnapshot();
-	}
+	partmgr_run_sets(partmgr_run_list(NULL), &opts);
 	SPI_finish();
 	PG_RETURN_VOID();
 }
@@ -827,14 +741,16 @@ pg_partmgr_partition_gap_fill(PG_FUNCTION_ARGS)
 {
 	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
 	PartmgrSet *set;
+	PartmgrPlan *plan;
 	PartmgrRights rights;
 	int			created;
 
 	SPI_connect();
 	set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, &rights);
 	partmgr_lock_set_or_raise(set->parent_oid, set->key);
-	created = partmgr_execute_or_raise(partmgr_plan_gap_fill(set, partmgr_read_tree(set)),
-									   "partition_gap_fill", NULL);
+	plan = partmgr_plan_gap_fill(set, partmgr_read_tree(set));
+	partmgr_plan_tables(plan);
+	created = partmgr_execute_or_raise(plan, "partition_gap_fill", NULL);
 	partmgr_rights_leave(&rights);
 	SPI_finish();
 	PG_RETURN_INT32(created);
@@ -856,6 +772,7 @@ create_explicit(FunctionCallInfo fcinfo, PartmgrKeyKind kind, Oid elemtype)
 	PartmgrPoint *lowers;
 	int			n = 0;
 	PartmgrSet *set;
+	PartmgrPlan *plan;
 	PartmgrRights rights;
 	int			created;
 
@@ -879,8 +796,9 @@ create_explicit(FunctionCallInfo fcinfo, PartmgrKeyKind kind, Oid elemtype)
 			lowers[n++] = DatumGetInt64(elems[i]);
 	}
 	partmgr_lock_set_or_raise(set->parent_oid, set->key);
-	created = partmgr_execute_or_raise(partmgr_plan_explicit(set, partmgr_read_tree(set),
-															 lowers, n),
+	plan = partmgr_plan_explicit(set, partmgr_read_tree(set), lowers, n);
+	partmgr_plan_tables(plan);
+	created = partmgr_execute_or_raise(plan,
 									   kind == PARTMGR_KEY_TIME ?
 									   "create_partition_time" : "create_partition_id", NULL);
 	partmgr_rights_leave(&rights);

@@ -3,7 +3,7 @@
  * api.h
  *	  Helpers shared by the SQL-callable functions (api.c, api_data.c):
  *	  argument checks, loading a named set with its owner's rights, the set
- *	  lock of interactive calls, pauses.
+ *	  lock of interactive calls.
  *
  * Copyright (c) 2026, the pg_partmgr authors
  * Licensed under the PostgreSQL License; see LICENSE.
@@ -31,6 +31,5 @@ extern PartmgrSet *partmgr_act_on_table(const char *table, PartmgrRightsMode mod
 extern PartmgrSet *partmgr_load_set_of_kind(const char *table, PartmgrKeyKind kind,
 											const char *other_function,
 											PartmgrRights *rights);
-extern void partmgr_pause_seconds(int seconds);
 
 #endif							/* PARTMGR_API_H */

@@ -39,6 +39,7 @@
 #include "constraints.h"
 #include "ddl.h"
 #include "execute.h"
+#include "locks.h"
 #include "maintenance.h"
 #include "spi_util.h"
 
@@ -102,7 +103,7 @@ pg_partmgr_apply_constraints(PG_FUNCTION_ARGS)
 		plan = partmgr_plan_constraints(set, tree, PARTMGR_CONSTRAIN_ELIGIBLE);
 	(void) partmgr_execute_or_raise(plan, "apply_constraints", NULL);
 	if (analyze && set->constraint_cols != NIL)
-		partmgr_spi_table_utility(partmgr_ddl_analyze(set));
+		partmgr_analyze_set(set, false, "apply_constraints");
 	partmgr_rights_leave(&rights);
 	SPI_finish();
 	PG_RETURN_VOID();
@@ -309,7 +310,7 @@ pg_partmgr_reapply_constraints_proc(PG_FUNCTION_ARGS)
 			PushActiveSnapshot(GetTransactionSnapshot());
 		set = partmgr_config_load(table, false);
 		partmgr_rights_enter_set(set, PARTMGR_RIGHTS_ACT, &rights);
-		partmgr_spi_table_utility(partmgr_ddl_analyze(set));
+		partmgr_analyze_set(set, false, "reapply_constraints_proc");
 		partmgr_rights_leave(&rights);
 		if (snapshot)
 			PopActiveSnapshot();

@@ -47,6 +47,7 @@
 #include "config.h"
 #include "ddl.h"
 #include "execute.h"
+#include "locks.h"
 #include "maintenance.h"
 #include "partition_data.h"
 #include "properties.h"
@@ -124,6 +125,7 @@ data_batch(PartmgrSet *set, const PartmgrDataMove *move, const char *run_by,
 	PartmgrPlan *plan = partmgr_plan_data_batches(set, partmgr_read_tree(set), move,
 												  max_batches, nbatches);
 
+	partmgr_plan_tables(plan);
 	if (plan->actions == NIL)
 		return false;
 	(void) partmgr_execute_or_raise(plan, run_by, rows);
@@ -196,7 +198,8 @@ partition_data(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 			batches += done;
 		}
 		if (analyze && batches > 0)
-			partmgr_spi_table_utility(partmgr_ddl_analyze(set));
+			partmgr_analyze_set(set, false, kind == PARTMGR_KEY_TIME ?
+								"partition_data_time" : "partition_data_id");
 		partmgr_rights_leave(&rights);
 	}
 	PG_FINALLY();
@@ -287,6 +290,7 @@ async_step(const char *key, const PartmgrDataMove *move, const char *run_by, uin
 	PartmgrPlan *plan = partmgr_plan_async_step(set, partmgr_read_tree(set), move, &outcome,
 												&lower);
 
+	partmgr_plan_tables(plan);
 	if (outcome == PARTMGR_ASYNC_NOTHING)
 		return false;
 	(void) partmgr_execute_or_raise(plan, run_by, rows);

@@ -46,17 +46,20 @@
 
 #include "api.h"
 #include "bounds.h"
+#include "children.h"
 #include "config.h"
 #include "constraints.h"
 #include "contents.h"
 #include "ddl.h"
 #include "execute.h"
-#include "maintenance.h"
+#include "locks.h"
 #include "partition_data.h"
 #include "properties.h"
 #include "retention.h"
 #include "rights.h"
+#include "setup.h"
 #include "spi_util.h"
+#include "work.h"
 
 PG_FUNCTION_INFO_V1(pg_partmgr_plan_maintenance);
 
@@ -260,6 +263,7 @@ dry_premake(void *arg)
 	dry->tree = partmgr_read_tree(dry->set);
 	plan = partmgr_plan_premake(dry->set, dry->tree, dry->now,
 								partmgr_children_per_transaction);
+	partmgr_plan_tables(plan);
 	plan_rows(dry->out, plan, NULL, NULL);
 	note_truncated(dry->out, plan, "maintain set");
 	dry->tree = tree_after(dry->tree, plan);

@@ -31,7 +31,7 @@
 #include "api.h"
 #include "catalog.h"
 #include "config.h"
-#include "maintenance.h"
+#include "execute.h"
 #include "plan.h"
 #include "properties.h"
 

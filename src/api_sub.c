@@ -46,7 +46,7 @@
 #include "contents.h"
 #include "ddl.h"
 #include "execute.h"
-#include "maintenance.h"
+#include "locks.h"
 #include "setup.h"
 #include "spi_util.h"
 
@@ -108,34 +108,43 @@ check_sub_args(const PartmgrSet *set, const PartmgrCreateArgs *a)
 }
 
 /*
- * take_out_child
+ * plan_take_out
  *		Make room for the partitioned child that replaces a plain one: an
- *		empty child is dropped; one that holds rows is detached and renamed
- *		<name>_presub (cut to fit), and a NOTICE says where its rows are.
- *		The caller holds the parent and its default partition.
+ *		empty child is to be detached and dropped; one that holds rows is to
+ *		be detached and renamed <name>_presub (cut to fit), which must not
+ *		exist.  Returns the name it is kept under, or NULL.  The caller
+ *		holds the parent and its default partition.
  */
-static void
-take_out_child(const PartmgrSet *set, const PartmgrChild *child)
+static char *
+plan_take_out(PartmgrPlan *plan, const PartmgrChild *child)
 {
-	char	   *kept;
+	PartmgrRetirement retire;
+	char	   *kept = NULL;
 
+	memset(&retire, 0, sizeof(retire));
 	partmgr_lock_relation(child->relid, AccessExclusiveLock);
-	if (!partmgr_child_has_rows(child))
+	if (partmgr_child_has_rows(child))
 	{
-		partmgr_spi_table_utility(partmgr_ddl_drop_table(child->schema, child->name, false));
-		return;
+		kept = partmgr_name_with_suffix(child->name, "_presub");
+		if (OidIsValid(get_relname_relid(kept, get_namespace_oid(child->schema, false))))
+			ereport(ERROR,
+					(errcode(ERRCODE_DUPLICATE_TABLE),
+					 errmsg("cannot keep the rows of \"%s\" in \"%s\": that table exists",
+							quote_qualified_identifier(child->schema, child->name),
+							quote_qualified_identifier(child->schema, kept)),
+					 errhint("Rename or drop %s, then call create_sub_parent again.",
+							 quote_qualified_identifier(child->schema, kept))));
+		retire.keep_table = retire.keep_index = retire.keep_publication = true;
+		retire.rename_to = kept;
 	}
-	kept = partmgr_name_with_suffix(child->name, "_presub");
-	if (OidIsValid(get_relname_relid(kept, get_namespace_oid(child->schema, false))))
-		ereport(ERROR,
-				(errcode(ERRCODE_DUPLICATE_TABLE),
-				 errmsg("cannot keep the rows of \"%s\" in \"%s\": that table exists",
-						quote_qualified_identifier(child->schema, child->name),
-						quote_qualified_identifier(child->schema, kept)),
-				 errhint("Rename or drop %s, then call create_sub_parent again.",
-						 quote_qualified_identifier(child->schema, kept))));
-	partmgr_spi_table_utility(partmgr_ddl_detach(set, child->schema, child->name, ""));
-	partmgr_spi_table_utility(partmgr_ddl_rename_table(child->schema, child->name, kept));
+	(void) partmgr_plan_add_retire(plan, child, &retire);
+	return kept;
+}
+
+/* The NOTICE that says where the rows of a child taken out are. */
+static void
+report_kept(const PartmgrSet *set, const PartmgrChild *child, const char *kept)
+{
 	ereport(NOTICE,
 			(errmsg("rows of child \"%s\" of \"%s\" are kept in table \"%s\"",
 					quote_qualified_identifier(child->schema, child->name), set->key,
@@ -172,8 +181,11 @@ pg_partmgr_create_sub_parent(PG_FUNCTION_ARGS)
 	PartmgrTree *tree;
 	PartmgrPlan *plan;
 	PartmgrRights rights;
+	PartmgrPlan *take_out;
 	List	   *recreate = NIL;
+	List	   *kept = NIL;
 	ListCell   *lc;
+	ListCell   *lk;
 
 	for (int i = 0; i < lengthof(required); i++)
 		partmgr_require_arg(fcinfo, required[i], names[required[i]]);
@@ -230,6 +242,7 @@ pg_partmgr_create_sub_parent(PG_FUNCTION_ARGS)
 
 	/* take out the plain children, then create each range again, partitioned */
 	tree = partmgr_read_tree(set);
+	take_out = partmgr_plan_new(set, tree);
 	for (int i = 0; i < tree->nchildren; i++)
 	{
 		PartmgrChild *child = &tree->children[i];
@@ -258,8 +271,14 @@ pg_partmgr_create_sub_parent(PG_FUNCTION_ARGS)
 			if (OidIsValid(tree->default_oid))
 				partmgr_lock_relation(tree->default_oid, AccessExclusiveLock);
 		}
-		take_out_child(set, child);
+		kept = lappend(kept, plan_take_out(take_out, child));
 		recreate = lappend(recreate, child);
+	}
+	(void) partmgr_execute_or_raise(take_out, "create_sub_parent", NULL);
+	forboth(lc, recreate, lk, kept)
+	{
+		if (lfirst(lk) != NULL)
+			report_kept(set, (PartmgrChild *) lfirst(lc), (char *) lfirst(lk));
 	}
 
 	plan = partmgr_plan_new(set, partmgr_read_tree(set));
@@ -270,6 +289,7 @@ pg_partmgr_create_sub_parent(PG_FUNCTION_ARGS)
 
 		(void) partmgr_plan_add_child(plan, child->lower, child->upper);
 	}
+	partmgr_plan_tables(plan);
 	(void) partmgr_execute_or_raise(plan, "create_sub_parent", NULL);
 	partmgr_rights_leave(&rights);
 	SPI_finish();

@@ -445,6 +445,23 @@ partmgr_config_insert(const PartmgrSet *set)
 }
 
 /*
+ * partmgr_config_template_in_use
+ *		Whether a set in part_config names this template table (a key).
+ *		Not read-only: the caller may just have deleted a set's own row.
+ */
+bool
+partmgr_config_template_in_use(const char *template_table)
+{
+	static const char *const sql =
+	"SELECT 1 FROM partmgr.part_config WHERE template_table = $1";
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1];
+
+	values[0] = CStringGetTextDatum(template_table);
+	return partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT) > 0;
+}
+
+/*
  * partmgr_config_list
  *		Keys of the sets to maintain, in maintenance order (maintenance_order
  *		ascending, NULLs last, then parent_table), leaving out sets being

@@ -36,6 +36,7 @@ extern PartmgrSet *partmgr_config_load(const char *key, bool missing_ok);
 extern PartmgrSet *partmgr_config_load_table(const char *table_name);
 extern void partmgr_config_bind(PartmgrSet *set);
 extern void partmgr_config_insert(const PartmgrSet *set);
+extern bool partmgr_config_template_in_use(const char *template_table);
 extern List *partmgr_config_list(bool automatic_only);
 extern List *partmgr_config_list_sets(bool automatic_only);
 /* maintenance_last_run of the sets a run maintained, written once at its end */

@@ -40,7 +40,7 @@
 #include "bounds.h"
 #include "contents.h"
 #include "ddl.h"
-#include "execute.h"
+#include "locks.h"
 #include "rights.h"
 #include "spi_util.h"
 

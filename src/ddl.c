@@ -62,12 +62,13 @@ only_rel(const char *schema, const char *name)
  *		CREATE TABLE for a new child (or default partition) with the parent's
  *		columns, defaults, CHECK and NOT NULL constraints, storage, comments,
  *		generated columns, compression and statistics, in the parent's
- *		tablespace; with props, UNLOGGED and with the storage parameters the
- *		template says; with partition_by, partitioned that way (a sub-parent,
+ *		tablespace; UNLOGGED and with the storage parameters reloptions
+ *		("fillfactor='70'", ...) when the template says so; with
+ *		partition_by, partitioned that way (a sub-parent,
  *		partmgr_ddl_create_sub_parent).
  */
 static char *
-create_like(const PartmgrSet *set, const PartmgrProperties *props, const char *schema,
+create_like(const PartmgrSet *set, bool unlogged, List *reloptions, const char *schema,
 			const char *name, const char *partition_by)
 {
 	StringInfoData sql;
@@ -79,14 +80,14 @@ create_like(const PartmgrSet *set, const PartmgrProperties *props, const char *s
 					 "CREATE %sTABLE %s (LIKE %s INCLUDING DEFAULTS INCLUDING CONSTRAINTS"
 					 " INCLUDING STORAGE INCLUDING COMMENTS INCLUDING GENERATED"
 					 " INCLUDING COMPRESSION INCLUDING STATISTICS)",
-					 props && props->unlogged ? "UNLOGGED " : "",
+					 unlogged ? "UNLOGGED " : "",
 					 quote_qualified_identifier(schema, name), parent_name(set));
 	if (partition_by != NULL)
 		appendStringInfo(&sql, " PARTITION BY %s", partition_by);
-	if (props && props->reloptions != NIL)
+	if (reloptions != NIL)
 	{
 		appendStringInfoString(&sql, " WITH (");
-		foreach(lc, props->reloptions)
+		foreach(lc, reloptions)
 			appendStringInfo(&sql, "%s%s", foreach_current_index(lc) > 0 ? ", " : "",
 							 (char *) lfirst(lc));
 		appendStringInfoChar(&sql, ')');
@@ -98,10 +99,10 @@ create_like(const PartmgrSet *set, const PartmgrProperties *props, const char *s
 }
 
 char *
-partmgr_ddl_create_like(const PartmgrSet *set, const PartmgrProperties *props,
+partmgr_ddl_create_like(const PartmgrSet *set, bool unlogged, List *reloptions,
 						const char *schema, const char *name)
 {
-	return create_like(set, props, schema, name, NULL);
+	return create_like(set, unlogged, reloptions, schema, name, NULL);
 }
 
 /*
@@ -307,12 +308,13 @@ partmgr_ddl_attach_default(const PartmgrSet *set, const char *schema, const char
 
 /*
  * partmgr_ddl_analyze
- *		ANALYZE of the parent (statistics of the whole partition tree).
+ *		ANALYZE of the parent (statistics of the whole partition tree), with
+ *		skip_locked leaving out tables it cannot lock at once.
  */
 char *
-partmgr_ddl_analyze(const PartmgrSet *set)
+partmgr_ddl_analyze(const PartmgrSet *set, bool skip_locked)
 {
-	return psprintf("ANALYZE %s", parent_name(set));
+	return psprintf("ANALYZE %s%s", skip_locked ? "(SKIP_LOCKED) " : "", parent_name(set));
 }
 
 /*
@@ -920,7 +922,7 @@ char *
 partmgr_ddl_create_sub_parent(const PartmgrSet *set, const char *schema, const char *name,
 							  const char *type, const char *control)
 {
-	return create_like(set, NULL, schema, name,
+	return create_like(set, false, NIL, schema, name,
 					   psprintf("%s (%s)", strcmp(type, "list") == 0 ? "LIST" : "RANGE",
 								quote_identifier(control)));
 }

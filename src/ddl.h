@@ -5,7 +5,9 @@
  *	  writes values into statements.
  *
  * Names come from the catalogs and go through quote_identifier; bounds go
- * through partmgr_point_literal (DDL cannot take $n parameters).
+ * through partmgr_point_literal (DDL cannot take $n parameters).  A leaf:
+ * it takes plain values and PartmgrRowSource, defined here (where the rows
+ * that a statement moves come from), and knows nothing of plans.
  *
  * Copyright (c) 2026, the pg_partmgr authors
  * Licensed under the PostgreSQL License; see LICENSE.
@@ -21,15 +23,26 @@
 #include "nodes/pg_list.h"
 
 #include "pg_partmgr.h"
-#include "plan.h"
-#include "properties.h"
+
+/* Where rows come from and which columns travel (MOVE_ROWS, filled children). */
+typedef struct PartmgrRowSource
+{
+	Oid			relid;			/* InvalidOid: none */
+	char	   *schema;
+	char	   *name;
+	List	   *columns;		/* of char *: the columns that travel */
+	List	   *computed;		/* of char *: columns of the target given a
+								 * value computed per row, not taken from
+								 * the source */
+	List	   *computed_exprs; /* of char *: the SQL expression for each */
+} PartmgrRowSource;
 
 /* name of the temporary CHECK that lets a loaded child attach without a scan */
 #define PARTMGR_BOUND_CHECK		"partmgr_bound_check"
 /* and of the one that lets children attach without a scan of the default */
 #define PARTMGR_MOVED_CHECK		"partmgr_moved_check"
 
-extern char *partmgr_ddl_create_like(const PartmgrSet *set, const PartmgrProperties *props,
+extern char *partmgr_ddl_create_like(const PartmgrSet *set, bool unlogged, List *reloptions,
 									 const char *schema, const char *name);
 extern char *partmgr_ddl_create_template(const char *parent_schema, const char *parent_name,
 										 const char *schema, const char *name);
@@ -104,7 +117,7 @@ extern char *partmgr_ddl_column_ranges(const char *schema, const char *name, Lis
 									   const bool *by_aggregate);
 extern char *partmgr_ddl_range_check(const char *column, const char *min, const char *max);
 extern char *partmgr_ddl_dump_definition(const PartmgrSet *set, bool ignore_template);
-extern char *partmgr_ddl_analyze(const PartmgrSet *set);
+extern char *partmgr_ddl_analyze(const PartmgrSet *set, bool skip_locked);
 extern char *partmgr_ddl_max_control(const PartmgrSet *set, const char *schema,
 									 const char *name, bool only);
 extern char *partmgr_ddl_count_rows(const char *schema, const char *name,

@@ -1,9 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * maintenance.h
- *	  Child creation for one partition set: the initial children of
- *	  create_parent, premake, gap fill, explicit bounds; and the
- *	  maintenance run over many sets.
+ *	  The maintenance of one partition set (see maintenance.c).
  *
  * Copyright (c) 2026, the pg_partmgr authors
  * Licensed under the PostgreSQL License; see LICENSE.
@@ -19,14 +17,6 @@
 #include "catalog.h"
 #include "plan.h"
 
-extern PartmgrPlan *partmgr_plan_initial(PartmgrSet *set, PartmgrTree *tree,
-										 bool have_start, PartmgrPoint start,
-										 bool with_default, TimestampTz now);
-extern PartmgrPlan *partmgr_plan_premake(PartmgrSet *set, PartmgrTree *tree,
-										 TimestampTz now, int limit);
-extern PartmgrPlan *partmgr_plan_gap_fill(PartmgrSet *set, PartmgrTree *tree);
-extern PartmgrPlan *partmgr_plan_explicit(PartmgrSet *set, PartmgrTree *tree,
-										  const PartmgrPoint *lowers, int n);
 /* What partmgr_maintain_set did with one set. */
 typedef struct PartmgrSetOutcome
 {
@@ -50,19 +40,23 @@ typedef struct PartmgrSetOutcome
 								 * (partmgr_validate_set) */
 } PartmgrSetOutcome;
 
-extern int	partmgr_execute_or_raise(const PartmgrPlan *plan, const char *run_by,
-									 uint64 *rows);
-extern PartmgrPoint partmgr_slot_lower(const PartmgrSet *set,
-									   const PartmgrTree *tree,
-									   PartmgrPoint value);
-extern void partmgr_maintain_set(const char *key, PartmgrSet *read, bool analyze,
-								 const char *run_by, bool all_sets,
+/* How partmgr_maintain_set works on a set: the caller's choices. */
+typedef struct PartmgrMaintainOptions
+{
+	const char *run_by;			/* who maintains it (maintenance_log) */
+	bool		analyze;		/* ANALYZE the parent when children were made */
+	bool		all_sets;		/* one of all sets: skip it quietly when the
+								 * caller lacks its owner's privileges */
+	bool		concurrent_detach;	/* retention detaches CONCURRENTLY where
+									 * PostgreSQL allows it, after the caller
+									 * has committed (outcome->deferred) */
+} PartmgrMaintainOptions;
+
+extern void partmgr_maintain_set(const char *key, PartmgrSet *read,
+								 const PartmgrMaintainOptions *opts,
 								 PartmgrSetOutcome *outcome);
+extern void partmgr_analyze_set(PartmgrSet *set, bool skip_locked, const char *run_by);
 extern void partmgr_validate_set(const char *key, const char *run_by,
 								 PartmgrSetOutcome *outcome);
-extern void partmgr_report_more(const char *key);
-extern void partmgr_report_set_failure(const char *key, const ErrorData *edata);
-extern void partmgr_run_maintenance(const char *table_name, bool analyze,
-									const char *run_by);
 
 #endif							/* PARTMGR_MAINTENANCE_H */

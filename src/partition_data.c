@@ -49,10 +49,10 @@
 #include "utils/timestamp.h"
 
 #include "bounds.h"
+#include "children.h"
 #include "config.h"
 #include "contents.h"
 #include "ddl.h"
-#include "maintenance.h"
 #include "partition_data.h"
 #include "rights.h"
 #include "spi_util.h"

@@ -26,7 +26,6 @@
 #include "utils/guc.h"
 
 #include "pg_partmgr.h"
-#include "setup.h"
 #include "worker.h"
 
 PG_MODULE_MAGIC;
@@ -148,7 +147,6 @@ _PG_init(void)
 							NULL, NULL, NULL);
 
 	MarkGUCPrefixReserved("pg_partmgr");
-	partmgr_setup_init();
 
 	if (process_shared_preload_libraries_in_progress && !IsBinaryUpgrade)
 		partmgr_register_launcher();

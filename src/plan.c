@@ -249,6 +249,25 @@ partmgr_plan_add_attach(PartmgrPlan *plan, const PartmgrRowSource *from, const c
 }
 
 /*
+ * partmgr_plan_add_analyze
+ *		ANALYZE the set's parent, which gathers the statistics of the whole
+ *		partition tree; with skip_locked, tables another session holds a
+ *		conflicting lock on are left out.
+ */
+void
+partmgr_plan_add_analyze(PartmgrPlan *plan, bool skip_locked)
+{
+	PartmgrAction *action = palloc0(sizeof(PartmgrAction));
+
+	action->kind = PARTMGR_ACTION_ANALYZE;
+	action->schema = plan->set->parent_schema;
+	action->name = plan->set->parent_name;
+	action->relid = plan->set->parent_oid;
+	action->skip_locked = skip_locked;
+	plan->actions = lappend(plan->actions, action);
+}
+
+/*
  * partmgr_plan_add_on_child
  *		Append an action of the given kind on an existing child (constraint
  *		work); the caller fills in what it needs.
@@ -352,6 +371,8 @@ partmgr_action_name(const PartmgrAction *action)
 		case PARTMGR_ACTION_RETIRE_CHILD:
 			if (action->retire.schema != NULL)
 				return "detach partition and move it";
+			if (action->retire.rename_to != NULL)
+				return "detach partition and rename it";
 			return action->retire.keep_table ? "detach partition" : "drop partition";
 		case PARTMGR_ACTION_FINALIZE_DETACH:
 			return "finish detaching partition";
@@ -366,6 +387,8 @@ partmgr_action_name(const PartmgrAction *action)
 			return "drop constraints";
 		case PARTMGR_ACTION_ALTER_CHILD:
 			return "alter partition";
+		case PARTMGR_ACTION_ANALYZE:
+			return "analyze";
 	}
 	return NULL;				/* keep compiler quiet */
 }
@@ -385,6 +408,8 @@ partmgr_action_verb(const PartmgrAction *action)
 		case PARTMGR_ACTION_RETIRE_CHILD:
 			if (action->retire.schema != NULL)
 				return "detached and moved";
+			if (action->retire.rename_to != NULL)
+				return "detached and renamed";
 			return action->retire.keep_table ? "detached" : "detached and dropped";
 		case PARTMGR_ACTION_FINALIZE_DETACH:
 			return "finished detaching";
@@ -401,6 +426,8 @@ partmgr_action_verb(const PartmgrAction *action)
 			return "altered";
 		case PARTMGR_ACTION_ATTACH_CHILD:
 			return "attached";
+		case PARTMGR_ACTION_ANALYZE:
+			return "analyzed";
 	}
 	return NULL;				/* keep compiler quiet */
 }
@@ -494,6 +521,8 @@ partmgr_action_describe(const PartmgrPlan *plan, const PartmgrAction *action)
 			return psprintf("partition %s of %s: %s", table,
 							partmgr_key_display(plan->set->key),
 							partmgr_action_bounds(plan, action));
+		case PARTMGR_ACTION_ANALYZE:
+			return pstrdup(table);
 	}
 	return NULL;				/* keep compiler quiet */
 }

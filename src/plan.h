@@ -20,6 +20,7 @@
 #define PARTMGR_PLAN_H
 
 #include "catalog.h"
+#include "ddl.h"
 #include "pg_partmgr.h"
 
 typedef enum PartmgrActionKind
@@ -41,23 +42,12 @@ typedef enum PartmgrActionKind
 	PARTMGR_ACTION_DROP_CONSTRAINTS,	/* drop derived CHECK constraints */
 	PARTMGR_ACTION_ALTER_CHILD,	/* make a child's properties what the
 								 * set says */
-	PARTMGR_ACTION_ATTACH_CHILD /* attach a child made unattached, after
-								 * moving in the rows of its range the
-								 * default partition still holds */
+	PARTMGR_ACTION_ATTACH_CHILD,	/* attach a child made unattached, after
+									 * moving in the rows of its range the
+									 * default partition still holds */
+	PARTMGR_ACTION_ANALYZE		/* ANALYZE the parent: statistics of the
+								 * whole partition tree */
 } PartmgrActionKind;
-
-/* Where rows come from and which columns travel (MOVE_ROWS, filled children). */
-typedef struct PartmgrRowSource
-{
-	Oid			relid;			/* InvalidOid: none */
-	char	   *schema;
-	char	   *name;
-	List	   *columns;		/* of char *: the columns that travel */
-	List	   *computed;		/* of char *: columns of the target given a
-								 * value computed per row, not taken from
-								 * the source */
-	List	   *computed_exprs; /* of char *: the SQL expression for each */
-} PartmgrRowSource;
 
 /* What happens to a child once retention has detached it. */
 typedef struct PartmgrRetirement
@@ -69,6 +59,8 @@ typedef struct PartmgrRetirement
 	bool		schema_by_caller;	/* the caller named it in the call: moved
 									 * with the caller's rights, not the
 									 * owner's */
+	char	   *rename_to;		/* keep it under this name (implies keeping
+								 * it, its indexes and publications) */
 	bool		concurrently;	/* DETACH ... CONCURRENTLY (top level only) */
 	bool		cascade;		/* drop with CASCADE (undo_partition) */
 } PartmgrRetirement;
@@ -98,7 +90,26 @@ typedef struct PartmgrAction
 									 * caller's rights: giving a table of
 									 * another role to the owner, which only
 									 * the caller may do */
+	List	   *index_sql;		/* CREATE_CHILD, CREATE_DEFAULT: of char *,
+								 * the template's indexes for the new table */
+	bool		skip_locked;	/* ANALYZE: (SKIP_LOCKED) */
+	bool		plain_indexes;	/* none of them evaluates code of the
+								 * owner's (no expression, no predicate) */
+	List	   *property_sql;	/* CREATE_CHILD, CREATE_DEFAULT: of char *,
+								 * what the template and the parent give the
+								 * new table before it holds a row */
 } PartmgrAction;
+
+struct PartmgrPlan;
+
+/*
+ * Registers the partitioned child a CREATE_CHILD action has just made as a
+ * set of its own, with its first children, as plan->sub says: the work of
+ * create_parent, which the job that makes the plan supplies with it.
+ */
+typedef void (*PartmgrRegisterSubSet) (const struct PartmgrPlan *plan,
+									   const PartmgrAction *action,
+									   const char *run_by);
 
 typedef struct PartmgrPlan
 {
@@ -112,14 +123,20 @@ typedef struct PartmgrPlan
 	char	   *stage_name;		/* staged children: the partitioned table,
 								 * in the parent's schema, that routes rows
 								 * into them before they are attached */
-	struct PartmgrProperties *props;	/* what new tables get (properties.c),
-										 * read by the first action that
-										 * creates one */
+	/*
+	 * What the tables it creates get beyond CREATE TABLE (LIKE parent),
+	 * filled in by the job that makes the plan (partmgr_plan_tables) once
+	 * every action is in it: the executor reads, never computes, them.
+	 */
+	bool		tables_read;	/* filled in */
+	bool		unlogged;		/* CREATE UNLOGGED (the template) */
+	List	   *reloptions;		/* of char *: WITH (...) (the template) */
 	struct PartmgrSubSpec *sub; /* how new children are partitioned in turn
-								 * (part_config_sub), read with props */
-	bool		sub_read;		/* sub has been read */
+								 * (part_config_sub), or NULL */
 	const char *sub_start;		/* p_start_partition of the sub-sets made
 								 * (create_sub_parent), or NULL */
+	PartmgrRegisterSubSet register_sub_set; /* with sub: registers the new
+											 * child as a set of its own */
 	int			limit;			/* most children it may create, and most it
 								 * may retire; 0: no limit */
 	int			ncreated;		/* children it creates */
@@ -155,6 +172,7 @@ extern PartmgrAction *partmgr_plan_add_on_child(PartmgrPlan *plan, PartmgrAction
 												const PartmgrChild *child);
 extern bool partmgr_plan_add_retire(PartmgrPlan *plan, const PartmgrChild *child,
 									const PartmgrRetirement *retire);
+extern void partmgr_plan_add_analyze(PartmgrPlan *plan, bool skip_locked);
 extern void partmgr_plan_add_finalize(PartmgrPlan *plan, const PartmgrChild *child);
 extern void partmgr_plan_add_attach(PartmgrPlan *plan, const PartmgrRowSource *from,
 									const char *schema, const char *name, Oid relid,

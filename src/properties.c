@@ -2,7 +2,8 @@
  *
  * properties.c
  *	  Read what a child should get beyond what PostgreSQL carries over from
- *	  the parent, and build the statements that give it.
+ *	  the parent, build the statements that give it, find how existing
+ *	  children differ, and drop a forgotten set's template table.
  *
  * pg_partman 5's rules.  The template table (part_config.template_table)
  * gives a new child its persistence (UNLOGGED), its storage parameters
@@ -10,9 +11,17 @@
  * parent does not have -- uniqueness per child on columns without the
  * partition key, which a partitioned table cannot enforce.  The parent
  * gives its replica identity and, with inherit_privileges, its grants; the
- * owner is always the parent's (see execute.c).
+ * owner is always the parent's (see work.c).
  *
- * Reads catalogs only.
+ * What a plan's new tables get is filled into the plan here, when the job
+ * that made it asks (partmgr_plan_table_properties): the executor only
+ * reads it.  check_children and reapply_child_properties compare existing
+ * children with the same rules (partmgr_child_drift) and fix them through
+ * ALTER_CHILD actions.  Everything here reads catalogs only, in the scope of
+ * the owner's rights, but for partmgr_drop_unused_template, which drops the
+ * template table of a forgotten set with the caller's rights (it is
+ * pg_partmgr's configuration: no action, no maintenance_log row), and takes
+ * ACCESS EXCLUSIVE on it through DROP TABLE.
  *
  * Copyright (c) 2026, the pg_partmgr authors
  * Licensed under the PostgreSQL License; see LICENSE.
@@ -31,11 +40,15 @@
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/syscache.h"
 
 #include "bounds.h"
 #include "catalog.h"
+#include "config.h"
 #include "ddl.h"
+#include "execute.h"
+#include "plan.h"
 #include "properties.h"
 #include "rights.h"
 #include "spi_util.h"
@@ -62,12 +75,8 @@ partmgr_template_name(const char *schema, const char *table)
 void
 partmgr_drop_unused_template(const PartmgrSet *set)
 {
-	static const char *const used_sql =
-	"SELECT 1 FROM partmgr.part_config WHERE template_table = $1";
 	char	   *made;
 	Oid			relid;
-	Oid			types[1] = {TEXTOID};
-	Datum		values[1];
 
 	if (set->template_table == NULL)
 		return;
@@ -94,14 +103,14 @@ partmgr_drop_unused_template(const PartmgrSet *set)
 			return;
 		}
 	}
-	values[0] = CStringGetTextDatum(set->template_table);
-	/* not read-only: the caller may just have deleted the set's own row */
 	/*
 	 * The owner's own table, dropped with the caller's rights like the one
 	 * create_parent made in schema partmgr (where the owner need have no
-	 * grant): DROP TABLE evaluates nothing the owner defined.
+	 * grant): DROP TABLE evaluates nothing the owner defined.  A template is
+	 * pg_partmgr's configuration, not a table of the set: like the rows of
+	 * part_config it is not in the maintenance log.
 	 */
-	if (partmgr_spi_exec_cached(used_sql, 1, types, values, NULL, false, SPI_OK_SELECT) == 0)
+	if (!partmgr_config_template_in_use(set->template_table))
 		partmgr_spi_exec(partmgr_ddl_drop_table(get_namespace_name(get_rel_namespace(relid)),
 												get_rel_name(relid), false),
 						 0, NULL, NULL, NULL, false, SPI_OK_UTILITY);
@@ -474,6 +483,57 @@ partmgr_child_property_statements(const PartmgrSet *set, const PartmgrProperties
 	if (set->inherit_privileges)
 		statements = list_concat(statements, partmgr_grant_statements(props, schema, name));
 	return statements;
+}
+
+/*
+ * partmgr_plan_table_properties
+ *		Fill in what each table the plan creates gets (see PartmgrPlan): the
+ *		template's persistence and storage parameters for CREATE TABLE, and
+ *		per new child or default partition its indexes and the statements
+ *		that give it the parent's properties.  A child created partitioned
+ *		(plan->sub, already filled in) gets the parent's grants only: its
+ *		own children get the rest when they are made.  Allocated in the
+ *		plan's memory.
+ */
+void
+partmgr_plan_table_properties(PartmgrPlan *plan)
+{
+	MemoryContext caller = MemoryContextSwitchTo(GetMemoryChunkContext(plan));
+	PartmgrProperties props;
+	bool		read = false;
+	ListCell   *lc;
+
+	foreach(lc, plan->actions)
+	{
+		PartmgrAction *action = (PartmgrAction *) lfirst(lc);
+
+		if (action->kind != PARTMGR_ACTION_CREATE_CHILD &&
+			action->kind != PARTMGR_ACTION_CREATE_DEFAULT)
+			continue;
+		if (!read)
+		{
+			partmgr_read_properties(plan->set, &props);
+			plan->unlogged = props.unlogged;
+			plan->reloptions = props.reloptions;
+			read = true;
+		}
+		if (plan->sub != NULL && action->kind == PARTMGR_ACTION_CREATE_CHILD &&
+			!action->staged && !action->unattached)
+		{
+			if (plan->set->inherit_privileges)
+				action->property_sql = partmgr_grant_statements(&props, action->schema,
+																action->name);
+			continue;
+		}
+		action->index_sql = partmgr_child_index_statements(&props, action->schema,
+														   action->name,
+														   &action->plain_indexes);
+		action->property_sql = partmgr_child_property_statements(plan->set, &props,
+																 action->schema,
+																 action->name);
+	}
+	plan->tables_read = true;
+	MemoryContextSwitchTo(caller);
 }
 
 /*

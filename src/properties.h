@@ -92,6 +92,8 @@ extern List *partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties 
 extern List *partmgr_template_statements(const PartmgrSet *set,
 										 const PartmgrProperties *props, Oid child);
 
+struct PartmgrPlan;
+extern void partmgr_plan_table_properties(struct PartmgrPlan *plan);
 extern List *partmgr_grant_statements(const PartmgrProperties *props, const char *schema,
 									  const char *name);
 

@@ -37,15 +37,17 @@
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/syscache.h"
 
 #include "bounds.h"
 #include "catalog.h"
+#include "children.h"
 #include "config.h"
 #include "constraints.h"
 #include "ddl.h"
 #include "execute.h"
-#include "maintenance.h"
+#include "locks.h"
 #include "properties.h"
 #include "rights.h"
 #include "setup.h"
@@ -331,6 +333,7 @@ partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within,
 	PartmgrParentInfo parent;
 	PartmgrSet	proto;
 	PartmgrSet *set;
+	PartmgrPlan *plan;
 	PartmgrPoint start = 0;
 	PartmgrErrorContext argctx;
 	PartmgrRights rights;
@@ -437,23 +440,22 @@ partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within,
 		set->limit_lower = within->lower;
 		set->limit_upper = within->upper;
 	}
-	(void) partmgr_execute_or_raise(partmgr_plan_initial(set, partmgr_read_tree(set),
-														 a->start != NULL, start,
-														 a->with_default,
-														 GetCurrentTransactionStartTimestamp()),
-									run_by, NULL);
+	plan = partmgr_plan_initial(set, partmgr_read_tree(set), a->start != NULL, start,
+								a->with_default, GetCurrentTransactionStartTimestamp());
+	partmgr_plan_tables(plan);
+	(void) partmgr_execute_or_raise(plan, run_by, NULL);
 	partmgr_rights_leave(&rights);
 	return set;
 }
 
 /*
  * register_sub_set
- *		partmgr_sub_set_hook: register the child a CREATE_CHILD action has
- *		just made (partitioned, not yet attached) as a set of its own, as
- *		the part_config_sub row of the plan's set says, with its first
- *		children and default partition (see partmgr_create_sub_set).  Runs
- *		in the action's subtransaction: the child and its sub-set come into
- *		being together or not at all.
+ *		A plan's PartmgrRegisterSubSet (see partmgr_plan_tables): register
+ *		the child a CREATE_CHILD action has just made (partitioned, not yet
+ *		attached) as a set of its own, as the part_config_sub row of the
+ *		plan's set says, with its first children and default partition (see
+ *		partmgr_create_sub_set).  Runs in the action's subtransaction: the
+ *		child and its sub-set come into being together or not at all.
  */
 static void
 register_sub_set(const PartmgrPlan *plan, const PartmgrAction *action, const char *run_by)
@@ -474,6 +476,45 @@ register_sub_set(const PartmgrPlan *plan, const PartmgrAction *action, const cha
 }
 
 /*
+ * partmgr_plan_tables
+ *		What the tables a plan creates get, filled into the plan by the job
+ *		that made it, once every action is in it: how new children are
+ *		partitioned in turn (part_config_sub) and the registration of each
+ *		such child as a set of its own, then the template's and the
+ *		parent's properties (properties.c).  A plan that creates no table
+ *		reads nothing.
+ */
+void
+partmgr_plan_tables(PartmgrPlan *plan)
+{
+	bool		creates_child = false;
+	bool		creates_table = false;
+	ListCell   *lc;
+
+	foreach(lc, plan->actions)
+	{
+		const PartmgrAction *action = (const PartmgrAction *) lfirst(lc);
+
+		if (action->kind == PARTMGR_ACTION_CREATE_CHILD)
+			creates_child = creates_table = true;
+		else if (action->kind == PARTMGR_ACTION_CREATE_DEFAULT)
+			creates_table = true;
+	}
+	if (creates_child)
+	{
+		MemoryContext caller = MemoryContextSwitchTo(GetMemoryChunkContext(plan));
+
+		plan->sub = partmgr_sub_spec_load(plan->set->key);
+		MemoryContextSwitchTo(caller);
+		if (plan->sub != NULL)
+			plan->register_sub_set = register_sub_set;
+	}
+	if (creates_table)
+		partmgr_plan_table_properties(plan);
+	plan->tables_read = true;
+}
+
+/*
  * partmgr_create_sub_set
  *		Register a partitioned child of a sub-partitioned set as a set of its
  *		own, as the set's part_config_sub row (spec) says, starting at start
@@ -491,14 +532,4 @@ partmgr_create_sub_set(const PartmgrSubSpec *spec, const char *table, const char
 	set = partmgr_create_set(&args, within, run_by);
 	partmgr_sub_spec_apply(set->key, spec);
 	return set;
-}
-
-/*
- * partmgr_setup_init
- *		Called at load: lets execute.c register sub-sets.
- */
-void
-partmgr_setup_init(void)
-{
-	partmgr_sub_set_hook = register_sub_set;
 }

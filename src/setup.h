@@ -16,6 +16,7 @@
 
 #include "config.h"
 #include "pg_partmgr.h"
+#include "plan.h"
 
 /*
  * Where a sub-parent made before it is attached will be: the table above
@@ -31,10 +32,10 @@ typedef struct PartmgrSubLimits
 } PartmgrSubLimits;
 
 extern void partmgr_check_owner(Oid relid, const char *name);
-extern void partmgr_setup_init(void);
 extern void partmgr_check_create_args(const PartmgrCreateArgs *args);
 extern PartmgrSet *partmgr_create_set(const PartmgrCreateArgs *args,
 									  const PartmgrSubLimits *within, const char *run_by);
+extern void partmgr_plan_tables(PartmgrPlan *plan);
 extern PartmgrSet *partmgr_create_sub_set(const PartmgrSubSpec *spec, const char *table,
 										  const char *start, const PartmgrSubLimits *within,
 										  const char *run_by);

@@ -67,8 +67,8 @@
 #include "config.h"
 #include "execute.h"
 #include "log.h"
-#include "maintenance.h"
 #include "pg_partmgr.h"
+#include "runner.h"
 #include "spi_util.h"
 #include "worker.h"
 
@@ -495,208 +495,6 @@ extension_ready(void)
 }
 
 /*
- * record_crash
- *		After a set's transaction was aborted by an error that escaped its
- *		own handling, record the failure in a new transaction.
- */
-static void
-record_crash(const char *key, const ErrorData *edata, TimestampTz started)
-{
-	SetCurrentStatementStartTimestamp();
-	StartTransactionCommand();
-	SPI_connect();
-	PushActiveSnapshot(GetTransactionSnapshot());
-	partmgr_log_action(key, "worker", "maintain set", NULL, NULL, started,
-					   PARTMGR_OUTCOME_FAILED, edata);
-	SPI_finish();
-	PopActiveSnapshot();
-	CommitTransactionCommand();
-}
-
-/*
- * write_stamps
- *		maintenance_last_run of the sets this run maintained, in one
- *		transaction at its end (see PartmgrRunStamps).  A failure is
- *		reported and leaves the times as they were.
- */
-static void
-write_stamps(PartmgrRunStamps *stamps)
-{
-	MemoryContext cxt = CurrentMemoryContext;
-
-	if (stamps->n == 0)
-		return;
-	PG_TRY();
-	{
-		SetCurrentStatementStartTimestamp();
-		StartTransactionCommand();
-		SPI_connect();
-		PushActiveSnapshot(GetTransactionSnapshot());
-		pgstat_report_activity(STATE_RUNNING, "pg_partmgr: recording maintenance_last_run");
-		partmgr_stamps_write(stamps);
-		SPI_finish();
-		PopActiveSnapshot();
-		CommitTransactionCommand();
-	}
-	PG_CATCH();
-	{
-		MemoryContextSwitchTo(cxt);
-		EmitErrorReport();
-		FlushErrorState();
-		AbortCurrentTransaction();
-	}
-	PG_END_TRY();
-	MemoryContextSwitchTo(cxt);
-}
-
-/*
- * extension_present, report_dropped
- *		Whether the extension is still installed (asked in a transaction of
- *		its own, after an error aborted the set's), and the LOG line that
- *		says why the worker stops when it is not.
- */
-static bool
-extension_present(void)
-{
-	bool		present;
-
-	SetCurrentStatementStartTimestamp();
-	StartTransactionCommand();
-	present = OidIsValid(get_extension_oid("pg_partmgr", true));
-	CommitTransactionCommand();
-	return present;
-}
-
-static void
-report_dropped(void)
-{
-	char	   *dbname;
-
-	StartTransactionCommand();
-	dbname = get_database_name(MyDatabaseId);
-	ereport(LOG,
-			(errmsg("pg_partmgr: extension pg_partmgr was dropped from database \"%s\" during a maintenance run; the worker stops",
-					dbname ? dbname : "?")));
-	CommitTransactionCommand();
-}
-
-/* How maintain_in_transaction left a set. */
-typedef enum SetStep
-{
-	SET_DONE,
-	SET_MORE,					/* it needs another transaction */
-	SET_STOP					/* the extension is gone: stop the run */
-} SetStep;
-
-/*
- * maintain_in_transaction
- *		Maintain one set in a transaction of its own, then run the concurrent
- *		detaches its retention asked for.  Errors inside the set are handled
- *		by partmgr_maintain_set (logged, reported as WARNING); an error
- *		escaping it is reported, the transaction aborted, and the failure
- *		recorded.  A set whose owner's privileges the worker's role lacks is
- *		skipped with a WARNING.  Says whether the set needs another
- *		transaction (pg_partmgr.children_per_transaction), or whether the
- *		extension was dropped meanwhile.
- */
-static SetStep
-maintain_in_transaction(const char *key, MemoryContext cxt, PartmgrRunStamps *stamps)
-{
-	TimestampTz started = GetCurrentTimestamp();
-	ListCell   *lc;
-	volatile SetStep step = SET_DONE;
-
-	PG_TRY();
-	{
-		PartmgrSetOutcome outcome;
-
-		SetCurrentStatementStartTimestamp();
-		StartTransactionCommand();
-		if (!OidIsValid(get_extension_oid("pg_partmgr", true)))
-		{
-			CommitTransactionCommand();
-			report_dropped();
-			step = SET_STOP;
-		}
-		else
-		{
-			SPI_connect();
-			PushActiveSnapshot(GetTransactionSnapshot());
-			pgstat_report_activity(STATE_RUNNING,
-								   psprintf("pg_partmgr: maintaining partition set %s", key));
-			MemoryContextSwitchTo(cxt);
-			partmgr_maintain_set(key, NULL, false, "worker", true, &outcome);
-			if (outcome.not_permitted)
-				ereport(WARNING,
-						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-						 errmsg("pg_partmgr worker skipped partition set \"%s\": role \"%s\" lacks the privileges of the table's owner",
-								key, GetUserNameFromId(GetUserId(), false)),
-						 errhint("Run the worker as a superuser (pg_partmgr.role = ''), or GRANT the owner's role to \"%s\".",
-								 GetUserNameFromId(GetUserId(), false))));
-			if (outcome.more)
-				step = SET_MORE;
-			if (outcome.error != NULL)
-				partmgr_report_set_failure(key, outcome.error);
-			if (outcome.finished != 0)
-				partmgr_stamps_add(stamps, key, outcome.finished);
-			SPI_finish();
-			PopActiveSnapshot();
-			CommitTransactionCommand();
-			MemoryContextSwitchTo(cxt);
-
-			/* concurrent detaches run outside any transaction */
-			foreach(lc, outcome.deferred)
-				partmgr_retire_concurrently(outcome.deferred_plan,
-											(const PartmgrAction *) lfirst(lc),
-											"worker", cxt);
-
-			/* constraints added NOT VALID are validated once that is committed */
-			if (outcome.to_validate)
-			{
-				PartmgrSetOutcome validated;
-
-				SetCurrentStatementStartTimestamp();
-				StartTransactionCommand();
-				SPI_connect();
-				PushActiveSnapshot(GetTransactionSnapshot());
-				pgstat_report_activity(STATE_RUNNING,
-									   psprintf("pg_partmgr: validating constraints of partition set %s", key));
-				MemoryContextSwitchTo(cxt);
-				partmgr_validate_set(key, "worker", &validated);
-				if (validated.error != NULL)
-					partmgr_report_set_failure(key, validated.error);
-				SPI_finish();
-				PopActiveSnapshot();
-				CommitTransactionCommand();
-				MemoryContextSwitchTo(cxt);
-			}
-		}
-	}
-	PG_CATCH();
-	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(cxt);
-		edata = CopyErrorData();
-		EmitErrorReport();
-		FlushErrorState();
-		AbortCurrentTransaction();
-		if (extension_present())
-			record_crash(key, edata, started);
-		else
-		{
-			/* dropped while the set was maintained: nothing to record it in */
-			report_dropped();
-			step = SET_STOP;
-		}
-	}
-	PG_END_TRY();
-	pgstat_report_stat(false);
-	pgstat_report_activity(STATE_IDLE, NULL);
-	return step;
-}
-
-/*
  * pg_partmgr_worker_main
  *		Entry point of a per-database worker: maintain the database's sets
  *		once and exit.
@@ -706,11 +504,8 @@ pg_partmgr_worker_main(Datum arg)
 {
 	WorkerArgs	args;
 	MemoryContext keep;
-	MemoryContext per_set;
-	List	   *keys = NIL;
-	ListCell   *lc;
-	TimestampTz started;
-	PartmgrRunStamps stamps;
+	List	   *sets = NIL;
+	PartmgrRunOptions opts;
 
 	memcpy(&args, MyBgworkerEntry->bgw_extra, sizeof(args));
 	pqsignal(SIGHUP, SignalHandlerForConfigReload);
@@ -726,13 +521,8 @@ pg_partmgr_worker_main(Datum arg)
 	 */
 	SetConfigOption("synchronous_commit", "off", PGC_SUSET, PGC_S_OVERRIDE);
 
-	/* unattended: detach concurrently where PostgreSQL allows it */
-	partmgr_in_worker = true;
-
 	keep = AllocSetContextCreate(TopMemoryContext, "pg_partmgr worker",
 								 ALLOCSET_DEFAULT_SIZES);
-	per_set = AllocSetContextCreate(keep, "pg_partmgr worker set",
-									ALLOCSET_DEFAULT_SIZES);
 
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
@@ -743,7 +533,7 @@ pg_partmgr_worker_main(Datum arg)
 	{
 		MemoryContext outer = MemoryContextSwitchTo(keep);
 
-		keys = partmgr_config_list(true);
+		sets = partmgr_run_list(NULL);
 		MemoryContextSwitchTo(outer);
 		partmgr_log_prune(partmgr_log_retention);
 	}
@@ -751,37 +541,15 @@ pg_partmgr_worker_main(Datum arg)
 	PopActiveSnapshot();
 	CommitTransactionCommand();
 
-	started = GetCurrentTimestamp();
+	/*
+	 * Unattended, one transaction per set, committed: detaches run
+	 * concurrently where PostgreSQL allows it (see runner.c)
+	 */
 	MemoryContextSwitchTo(keep);
-	partmgr_stamps_init(&stamps);
-	foreach(lc, keys)
-	{
-		SetStep		step;
-
-		/* a set that needs more than one transaction's worth goes on at once */
-		do
-		{
-			CHECK_FOR_INTERRUPTS();
-			if (ConfigReloadPending)
-			{
-				ConfigReloadPending = false;
-				ProcessConfigFile(PGC_SIGHUP);
-			}
-			step = maintain_in_transaction((const char *) lfirst(lc), per_set, &stamps);
-			MemoryContextSwitchTo(keep);
-			MemoryContextReset(per_set);
-		} while (step == SET_MORE);
-		if (step == SET_STOP)
-		{
-			stamps.n = 0;
-			break;
-		}
-	}
-	write_stamps(&stamps);
-	if (keys != NIL)
-		ereport(DEBUG1,
-				(errmsg("pg_partmgr: maintained %d partition sets in database %u in %ld ms",
-						list_length(keys), MyDatabaseId,
-						TimestampDifferenceMilliseconds(started, GetCurrentTimestamp()))));
+	memset(&opts, 0, sizeof(opts));
+	opts.run_by = "worker";
+	opts.transactions = PARTMGR_RUN_OWN_TRANSACTIONS;
+	opts.warn_not_permitted = true;
+	partmgr_run_sets(sets, &opts);
 	proc_exit(0);
 }

@@ -1,0 +1,316 @@
+/*-------------------------------------------------------------------------
+ *
+ * children.c
+ *	  Which children a partition set needs: the initial children of
+ *	  create_parent, premake, gap fill, explicit bounds.
+ *
+ * Premake follows pg_partman 5: the "current" child is the newest child
+ * holding rows (rows in the default partition count only when
+ * ignore_default_data is false); with infinite_time_partitions a time set
+ * also treats now() as current when its data is older.  Children are added
+ * after the highest existing child until round(intervals from current to
+ * the highest child's lower bound) reaches premake, which also catches up
+ * after missed runs or a raised premake.  Emptiness of children is checked
+ * in C (a never-written child has no blocks), so an idle pass runs no query
+ * per child.  A sub-set keyed by the column of the table above gets no
+ * child outside the range its table covers there; once its children reach
+ * the end of that range it is marked sub_partition_set_full and premake
+ * leaves it alone (pg_partman).
+ *
+ * Each function returns a plan and changes nothing.  Locks: reading which
+ * children hold rows takes ACCESS SHARE on them, bounded (locks.c), inside
+ * the scope of the owner's rights the caller has entered.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/children.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/attnum.h"
+#include "nodes/pg_list.h"
+
+#include "bounds.h"
+#include "children.h"
+#include "contents.h"
+
+/*
+ * partmgr_slot_lower
+ *		Lower bound of the child a value belongs in, on the grid the existing
+ *		children define: the child that holds it, or a whole number of
+ *		intervals away from the nearest child below it (or from the lowest
+ *		child, for a value below all of them).  With no children, the value
+ *		aligned as create_parent aligns its first child.
+ */
+PartmgrPoint
+partmgr_slot_lower(const PartmgrSet *set, const PartmgrTree *tree,
+				   PartmgrPoint value)
+{
+	const PartmgrChild *anchor = NULL;
+	double		steps;
+
+	if (tree->nchildren == 0)
+		return partmgr_point_align(&set->axis, &set->step,
+								   set->date_trunc_interval, value);
+
+	for (int i = tree->nchildren - 1; i >= 0; i--)
+	{
+		if (tree->children[i].lower <= value)
+		{
+			anchor = &tree->children[i];
+			break;
+		}
+	}
+	if (anchor == NULL)
+		anchor = &tree->children[0];
+	else if (value < anchor->upper)
+		return anchor->lower;
+	if (anchor->lower == PARTMGR_POINT_MIN)
+		return partmgr_point_align(&set->axis, &set->step,
+								   set->date_trunc_interval, value);
+
+	steps = partmgr_steps_between(&set->axis, &set->step, anchor->lower, value);
+	return partmgr_point_add(&set->axis, &set->step, anchor->lower,
+							 (int64) floor(steps));
+}
+
+/*
+ * current_point
+ *		The point premake counts from (see the file header); false when the
+ *		set has nothing to count from (no data, and not an infinite time set).
+ */
+static bool
+current_point(const PartmgrSet *set, const PartmgrTree *tree,
+			  PartmgrPoint now, PartmgrPoint *current)
+{
+	bool		infinite = set->axis.kind == PARTMGR_KEY_TIME &&
+		set->infinite_time_partitions;
+	bool		found = false;
+	PartmgrPoint default_max;
+
+	for (int i = tree->nchildren - 1; i >= 0 && !found; i--)
+	{
+		const PartmgrChild *child = &tree->children[i];
+		PartmgrPoint newest;
+
+		if (child->detach_pending || !partmgr_child_has_rows(child))
+			continue;
+		found = true;
+		*current = child->lower;
+		if (!infinite || child->lower > now)
+			continue;
+		/* now() counts when the newest row is older than it */
+		if (child->upper <= now ||
+			(partmgr_max_control(set, child->schema, child->name, true, &newest) &&
+			 newest < now))
+			*current = now;
+	}
+	if (!found && infinite)
+	{
+		*current = now;
+		found = true;
+	}
+
+	if (!set->ignore_default_data && OidIsValid(tree->default_oid) &&
+		partmgr_max_control(set, tree->default_schema, tree->default_name, true,
+					&default_max))
+	{
+		PartmgrPoint slot = partmgr_slot_lower(set, tree, default_max);
+
+		if (!found || slot > *current)
+			*current = slot;
+		found = true;
+	}
+	return found;
+}
+
+/*
+ * add_initial_slots
+ *		The ranges create_parent makes, as pg_partman 5 does.  Time sets:
+ *		from the start (or premake intervals before now), aligned, up to
+ *		premake intervals after now.  Id sets: the child holding the start (or
+ *		the largest id in the set, or 0) and premake children above it, plus up
+ *		to premake positive children below it when no start was given.
+ */
+static void
+add_initial_slots(PartmgrPlan *plan, bool have_start, PartmgrPoint start,
+				  TimestampTz now)
+{
+	PartmgrSet *set = plan->set;
+	const PartmgrAxis *axis = &set->axis;
+	const PartmgrStep *step = &set->step;
+	PartmgrPoint base;
+
+	if (axis->kind == PARTMGR_KEY_TIME)
+	{
+		PartmgrPoint now_point = partmgr_point_now(axis, now);
+		PartmgrPoint end = partmgr_point_add(axis, step, now_point, set->premake);
+
+		if (!have_start)
+			start = partmgr_point_add(axis, step, now_point, -set->premake);
+		base = partmgr_point_align(axis, step, set->date_trunc_interval, start);
+		for (int64 k = 0;; k++)
+		{
+			PartmgrPoint lower = partmgr_point_add(axis, step, base, k);
+			PartmgrSlotResult added;
+
+			if (k > 0 && lower >= end)
+				break;
+			added = partmgr_plan_add_child(plan, lower, partmgr_point_add(axis, step, base, k + 1));
+			if (added == PARTMGR_SLOT_OUT_OF_RANGE || added == PARTMGR_SLOT_LIMIT)
+				break;
+		}
+		return;
+	}
+
+	if (!have_start &&
+		!partmgr_max_control(set, set->parent_schema, set->parent_name, false, &start))
+		start = 0;
+	base = partmgr_point_align(axis, step, NULL, start);
+	for (int64 k = have_start ? 0 : -set->premake; k <= set->premake; k++)
+	{
+		PartmgrPoint lower = partmgr_point_add(axis, step, base, k);
+		PartmgrSlotResult added;
+
+		/* pg_partman makes children below the base only for positive ids */
+		if (k < 0 && lower <= 0)
+			continue;
+		added = partmgr_plan_add_child(plan, lower, partmgr_point_add(axis, step, base, k + 1));
+		if (added == PARTMGR_SLOT_OUT_OF_RANGE || added == PARTMGR_SLOT_LIMIT)
+			break;
+	}
+}
+
+/*
+ * partmgr_plan_initial
+ *		Plan create_parent's children (see add_initial_slots) and, when asked
+ *		and the parent has none, the default partition, created last so that
+ *		attaching the children scans nothing.
+ */
+PartmgrPlan *
+partmgr_plan_initial(PartmgrSet *set, PartmgrTree *tree, bool have_start,
+					 PartmgrPoint start, bool with_default, TimestampTz now)
+{
+	PartmgrPlan *plan = partmgr_plan_new(set, tree);
+
+	add_initial_slots(plan, have_start, start, now);
+	if (set->has_limits && plan->actions == NIL && tree->nchildren == 0)
+	{
+		/*
+		 * A sub-set whose first children would all lie outside the range
+		 * its table covers: start at the bottom of that range instead, as
+		 * pg_partman does
+		 */
+		PartmgrPoint lower = partmgr_point_align(&set->axis, &set->step,
+												 set->date_trunc_interval,
+												 set->limit_lower);
+
+		(void) partmgr_plan_add_child(plan, lower,
+									  partmgr_point_add(&set->axis, &set->step, lower, 1));
+	}
+	if (with_default && !OidIsValid(tree->default_oid))
+		partmgr_plan_add_default(plan);
+	return plan;
+}
+
+/*
+ * partmgr_plan_premake
+ *		Plan the children that keep premake intervals ready ahead of the
+ *		current point (see the file header), at most limit of them (0: no
+ *		limit; the plan says when it left some out).  A set that has lost all
+ *		its children gets create_parent's initial children again.
+ */
+PartmgrPlan *
+partmgr_plan_premake(PartmgrSet *set, PartmgrTree *tree, TimestampTz now, int limit)
+{
+	PartmgrPlan *plan = partmgr_plan_new(set, tree);
+	const PartmgrAxis *axis = &set->axis;
+	const PartmgrStep *step = &set->step;
+	const PartmgrChild *last;
+	PartmgrPoint now_point = 0;
+	PartmgrPoint current = 0;
+	PartmgrPoint lower;
+	double		premade;
+
+	plan->limit = limit;
+	if (tree->nchildren == 0)
+	{
+		add_initial_slots(plan, false, 0, now);
+		return plan;
+	}
+
+	last = &tree->children[tree->nchildren - 1];
+	if (last->upper == PARTMGR_POINT_MAX)
+		return plan;			/* the top child takes every higher value */
+
+	if (axis->kind == PARTMGR_KEY_TIME)
+		now_point = partmgr_point_now(axis, now);
+	if (!current_point(set, tree, now_point, &current))
+		return plan;
+
+	premade = round(partmgr_steps_between(axis, step, current, last->lower));
+	lower = last->upper;
+	while (premade < set->premake)
+	{
+		PartmgrPoint upper = partmgr_point_add(axis, step, lower, 1);
+
+		if (partmgr_plan_add_child(plan, lower, upper) != PARTMGR_SLOT_ADDED)
+			break;
+		premade = round(partmgr_steps_between(axis, step, current, lower));
+		lower = upper;
+	}
+	return plan;
+}
+
+/*
+ * partmgr_plan_gap_fill
+ *		Plan the children missing between the lowest and the highest child:
+ *		whole intervals from each child's upper bound, the last one cut at the
+ *		next child's lower bound so nothing overlaps.
+ */
+PartmgrPlan *
+partmgr_plan_gap_fill(PartmgrSet *set, PartmgrTree *tree)
+{
+	PartmgrPlan *plan = partmgr_plan_new(set, tree);
+
+	for (int i = 1; i < tree->nchildren; i++)
+	{
+		PartmgrPoint lower = tree->children[i - 1].upper;
+		PartmgrPoint next = tree->children[i].lower;
+
+		while (lower < next)
+		{
+			PartmgrPoint upper = partmgr_point_add(&set->axis, &set->step, lower, 1);
+
+			if (upper > next)
+				upper = next;
+			if (partmgr_plan_add_child(plan, lower, upper) == PARTMGR_SLOT_OUT_OF_RANGE)
+				break;
+			lower = upper;
+		}
+	}
+	return plan;
+}
+
+/*
+ * partmgr_plan_explicit
+ *		Plan one child of one interval per given lower bound.
+ */
+PartmgrPlan *
+partmgr_plan_explicit(PartmgrSet *set, PartmgrTree *tree,
+					  const PartmgrPoint *lowers, int n)
+{
+	PartmgrPlan *plan = partmgr_plan_new(set, tree);
+
+	for (int i = 0; i < n; i++)
+		(void) partmgr_plan_add_child(plan, lowers[i],
+									  partmgr_point_add(&set->axis, &set->step,
+														lowers[i], 1));
+	return plan;
+}

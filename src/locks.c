@@ -1,0 +1,248 @@
+/*-------------------------------------------------------------------------
+ *
+ * locks.c
+ *	  Locks that never make another session wait, the advisory lock that
+ *	  marks a set as being maintained, and subtransactions that keep an
+ *	  error from ending the caller's transaction.
+ *
+ * A leaf: state (contents.c), jobs and entry points use it as well as the
+ * executor.  Every table lock pg_partmgr takes ahead of a statement goes
+ * through partmgr_lock_relation: asked for conditionally, never queued, so
+ * no query ever waits behind maintenance; retried with a growing pause
+ * until pg_partmgr.lock_timeout has passed, then 55P03 with the processes
+ * that hold conflicting locks.  Locks last to the end of the transaction
+ * (or of the subtransaction, if that aborts), as DDL requires.  The set's
+ * advisory lock (partmgr_try_lock_set) is transaction-level too: two runs
+ * never maintain one set at once, and neither waits for the other.
+ * partmgr_pause_seconds is the pause procedures make between sets or
+ * batches, with nothing held but what the caller holds.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/locks.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "storage/latch.h"
+#include "storage/lmgr.h"
+#include "storage/lock.h"
+#include "storage/proc.h"
+#include "storage/sinvaladt.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/resowner.h"
+#include "utils/syscache.h"
+#include "utils/timestamp.h"
+
+#include "locks.h"
+#include "pg_partmgr.h"
+
+/* longest pause between two attempts to take a lock */
+#define MAX_LOCK_RETRY_PAUSE_MS 20
+
+/*
+ * partmgr_lock_mode_name
+ *		The SQL name of a lock mode, as LOCK TABLE spells it.
+ */
+const char *
+partmgr_lock_mode_name(LOCKMODE mode)
+{
+	switch (mode)
+	{
+		case AccessShareLock:
+			return "ACCESS SHARE";
+		case RowShareLock:
+			return "ROW SHARE";
+		case RowExclusiveLock:
+			return "ROW EXCLUSIVE";
+		case ShareUpdateExclusiveLock:
+			return "SHARE UPDATE EXCLUSIVE";
+		case ShareLock:
+			return "SHARE";
+		case ShareRowExclusiveLock:
+			return "SHARE ROW EXCLUSIVE";
+		case ExclusiveLock:
+			return "EXCLUSIVE";
+		case AccessExclusiveLock:
+			return "ACCESS EXCLUSIVE";
+	}
+	return "unknown";
+}
+
+/*
+ * conflicting_pids
+ *		Comma-separated PIDs of the processes holding locks on relid that
+ *		conflict with mode, and how many there are.
+ */
+static char *
+conflicting_pids(Oid relid, LOCKMODE mode, int *count)
+{
+	LOCKTAG		tag;
+	VirtualTransactionId *vxids;
+	StringInfoData buf;
+
+	SET_LOCKTAG_RELATION(tag, MyDatabaseId, relid);
+	vxids = GetLockConflicts(&tag, mode, count);
+	initStringInfo(&buf);
+	for (int i = 0; i < *count; i++)
+	{
+		PGPROC	   *proc;
+
+#if PG_VERSION_NUM >= 170000
+		proc = ProcNumberGetProc(vxids[i].procNumber);
+#else
+		proc = BackendIdGetProc(vxids[i].backendId);
+#endif
+		if (proc == NULL)
+			continue;
+		appendStringInfo(&buf, "%s%d", buf.len > 0 ? ", " : "", proc->pid);
+	}
+	return buf.data;
+}
+
+/* Raise 55P03 for a lock on relid in mode, naming who holds what conflicts. */
+static void
+report_lock_unavailable(Oid relid, LOCKMODE mode)
+{
+	int			count = 0;
+	char	   *pids = conflicting_pids(relid, mode, &count);
+	char	   *relname = get_rel_name(relid);
+	char	   *nspname = get_namespace_name(get_rel_namespace(relid));
+
+	ereport(ERROR,
+			(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+			 errmsg("could not lock table \"%s\" in %s mode within %d ms",
+					relname ? quote_qualified_identifier(nspname, relname) : "?",
+					partmgr_lock_mode_name(mode), partmgr_lock_timeout),
+			 pids[0] != '\0' ?
+			 errdetail_plural("Process %s holds a conflicting lock.",
+							  "Processes %s hold conflicting locks.",
+							  count, pids) :
+			 errdetail("A conflicting lock request is queued ahead of it."),
+			 errhint("The work is left for the next maintenance run; pg_partmgr.lock_timeout sets how long to try.")));
+}
+
+/*
+ * partmgr_lock_relation
+ *		Take a lock on a table without ever queueing for it: ask
+ *		conditionally, and on refusal wait a little (1, 2, 4 ... up to 20 ms)
+ *		and ask again, until pg_partmgr.lock_timeout has passed, then raise
+ *		55P03.  A request already held is granted at once.  Raises 42P01 if
+ *		the table was dropped meanwhile.  The lock lasts until the end of the
+ *		transaction (or of the subtransaction, if that aborts).
+ */
+void
+partmgr_lock_relation(Oid relid, LOCKMODE mode)
+{
+	TimestampTz start = GetCurrentTimestamp();
+	long		pause_ms = 1;
+
+	while (!ConditionalLockRelationOid(relid, mode))
+	{
+		long		waited = TimestampDifferenceMilliseconds(start, GetCurrentTimestamp());
+		long		left = partmgr_lock_timeout - waited;
+
+		if (left <= 0)
+			report_lock_unavailable(relid, mode);
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 Min(pause_ms, left), PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+		pause_ms = Min(pause_ms * 2, MAX_LOCK_RETRY_PAUSE_MS);
+	}
+
+	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("table with OID %u was dropped while maintenance ran", relid)));
+}
+
+/*
+ * partmgr_try_lock_set
+ *		Take the transaction-level advisory lock that marks a set as being
+ *		maintained, without waiting.  False if another session holds it.
+ */
+bool
+partmgr_try_lock_set(Oid parent_oid)
+{
+	LOCKTAG		tag;
+
+	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, PARTMGR_ADVISORY_KEY, parent_oid, 2);
+	return LockAcquire(&tag, ExclusiveLock, false, true) != LOCKACQUIRE_NOT_AVAIL;
+}
+
+/*
+ * partmgr_run_subxact
+ *		Run fn(arg) in a subtransaction.  On success the subtransaction is
+ *		committed into the caller's transaction and true is returned.  On
+ *		error it is rolled back, *error receives a copy of the error
+ *		(allocated in the caller's memory context) and false is returned --
+ *		except for a query cancel, which is re-thrown: a cancelled call stops.
+ */
+bool
+partmgr_run_subxact(void (*fn) (void *arg), void *arg, ErrorData **error)
+{
+	MemoryContext caller = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	volatile bool ok = true;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(caller);
+	PG_TRY();
+	{
+		fn(arg);
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(caller);
+		CurrentResourceOwner = owner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(caller);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(caller);
+		CurrentResourceOwner = owner;
+		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED)
+			ReThrowError(edata);
+		*error = edata;
+		ok = false;
+	}
+	PG_END_TRY();
+	return ok;
+}
+
+/*
+ * partmgr_pause_seconds
+ *		Sleep, interruptibly, until the given number of seconds has passed
+ *		(a latch set by someone else does not cut it short).
+ */
+void
+partmgr_pause_seconds(int seconds)
+{
+	TimestampTz until = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
+												   seconds * 1000L);
+
+	for (;;)
+	{
+		long		left = TimestampDifferenceMilliseconds(GetCurrentTimestamp(), until);
+
+		if (left <= 0)
+			break;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 left, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+}

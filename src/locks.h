@@ -1,0 +1,27 @@
+/*-------------------------------------------------------------------------
+ *
+ * locks.h
+ *	  Bounded, conditional table locks; the per-set advisory lock;
+ *	  subtransactions.  See locks.c.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/locks.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PARTMGR_LOCKS_H
+#define PARTMGR_LOCKS_H
+
+#include "storage/lockdefs.h"
+
+extern void partmgr_lock_relation(Oid relid, LOCKMODE mode);
+extern bool partmgr_try_lock_set(Oid parent_oid);
+extern bool partmgr_run_subxact(void (*fn) (void *arg), void *arg,
+								ErrorData **error);
+extern const char *partmgr_lock_mode_name(LOCKMODE mode);
+extern void partmgr_pause_seconds(int seconds);
+
+#endif							/* PARTMGR_LOCKS_H */

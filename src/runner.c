@@ -1,0 +1,449 @@
+/*-------------------------------------------------------------------------
+ *
+ * runner.c
+ *	  Maintain a list of partition sets: the one loop that the background
+ *	  worker, run_maintenance() and run_maintenance_proc() share.
+ *
+ * The sets are taken in maintenance_order (then by name), each maintained
+ * by partmgr_maintain_set: isolated from the others (a failing set is a
+ * WARNING and the loop goes on), with its owner's rights, and left out
+ * quietly when the caller lacks its owner's privileges -- the worker says
+ * so in a WARNING.  What differs between the callers is in the
+ * PartmgrRunOptions they pass, never in a global:
+ *
+ * Transactions.  PARTMGR_RUN_IN_CALLERS maintains every set in the
+ * caller's transaction (run_maintenance(), or run_maintenance_proc()
+ * called where it cannot commit); a set that needs more than
+ * pg_partmgr.children_per_transaction children gets a NOTICE and the rest
+ * waits for the next run.  PARTMGR_RUN_COMMIT_SPI commits through SPI
+ * after each set (run_maintenance_proc() in a CALL of its own), and
+ * PARTMGR_RUN_OWN_TRANSACTIONS starts and commits a transaction per set
+ * (the worker, which holds no transaction between sets); both maintain a
+ * set again in a new transaction until it has what it needs, validate the
+ * constraints it added NOT VALID in a transaction of their own once those
+ * are committed, and the worker runs the concurrent detaches retention
+ * asked for outside any transaction.  In a transaction of its own, an
+ * error that escapes a set's handling is reported, the transaction rolled
+ * back and the failure recorded in a new one; if the extension was dropped
+ * meanwhile the run stops.
+ *
+ * maintenance_last_run of the sets that finished is written at the end, in
+ * one statement (see PartmgrRunStamps).  Memory: what one set allocates is
+ * freed before the next, however many sets there are.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/runner.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "access/xlog.h"
+#include "commands/dbcommands.h"
+#include "commands/extension.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/interrupt.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+#include "utils/timestamp.h"
+
+#include "config.h"
+#include "detach.h"
+#include "execute.h"
+#include "locks.h"
+#include "log.h"
+#include "maintenance.h"
+#include "runner.h"
+
+/* How run_set left a set. */
+typedef enum SetStep
+{
+	SET_DONE,
+	SET_MORE,					/* it needs another transaction */
+	SET_STOP					/* the extension is gone: stop the run */
+} SetStep;
+
+/*
+ * begin_step, end_step
+ *		The transaction one step of a set runs in, as opts says: the
+ *		caller's (nothing to do, but a snapshot when the caller holds none);
+ *		the caller's, committed through SPI at the end; or one started here
+ *		and committed at the end, connected to SPI.  begin_step returns false
+ *		when, in a transaction of its own, it finds the extension dropped
+ *		(the transaction is then over).  activity is what pg_stat_activity
+ *		shows meanwhile.
+ */
+static bool
+begin_step(const PartmgrRunOptions *opts, const char *activity, bool *snapshot)
+{
+	*snapshot = false;
+	if (opts->transactions == PARTMGR_RUN_OWN_TRANSACTIONS)
+	{
+		SetCurrentStatementStartTimestamp();
+		StartTransactionCommand();
+		if (!OidIsValid(get_extension_oid("pg_partmgr", true)))
+		{
+			CommitTransactionCommand();
+			return false;
+		}
+		SPI_connect();
+		pgstat_report_activity(STATE_RUNNING, activity);
+	}
+	if (!ActiveSnapshotSet())
+	{
+		PushActiveSnapshot(GetTransactionSnapshot());
+		*snapshot = true;
+	}
+	return true;
+}
+
+static void
+end_step(const PartmgrRunOptions *opts, bool snapshot)
+{
+	if (snapshot)
+		PopActiveSnapshot();
+	switch (opts->transactions)
+	{
+		case PARTMGR_RUN_IN_CALLERS:
+			break;
+		case PARTMGR_RUN_COMMIT_SPI:
+			SPI_commit();
+			break;
+		case PARTMGR_RUN_OWN_TRANSACTIONS:
+			SPI_finish();
+			CommitTransactionCommand();
+			break;
+	}
+}
+
+/*
+ * report_dropped
+ *		The LOG line that says why a run in transactions of its own stops:
+ *		the extension was dropped while it ran.
+ */
+static void
+report_dropped(void)
+{
+	char	   *dbname;
+
+	StartTransactionCommand();
+	dbname = get_database_name(MyDatabaseId);
+	ereport(LOG,
+			(errmsg("pg_partmgr: extension pg_partmgr was dropped from database \"%s\" during a maintenance run; the worker stops",
+					dbname ? dbname : "?")));
+	CommitTransactionCommand();
+}
+
+/*
+ * partmgr_report_more
+ *		Tell a caller that cannot commit that a set needs more than one
+ *		transaction's worth of children (or retirements).
+ */
+void
+partmgr_report_more(const char *key)
+{
+	ereport(NOTICE,
+			(errmsg("partition set \"%s\" needs more changes than one transaction makes", key),
+			 errdetail("Maintenance creates and retires at most %d children of a set per transaction (pg_partmgr.children_per_transaction).",
+					   partmgr_children_per_transaction),
+			 errhint("The next maintenance run goes on; the background worker and run_maintenance_proc() go on at once.")));
+}
+
+/*
+ * partmgr_report_set_failure
+ *		Tell the caller a set could not be (fully) maintained: a WARNING that
+ *		keeps the original SQLSTATE, message, detail and hint.
+ */
+void
+partmgr_report_set_failure(const char *key, const ErrorData *edata)
+{
+	bool		lock_timeout = edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE;
+
+	ereport(WARNING,
+			(errcode(edata->sqlerrcode),
+			 lock_timeout ?
+			 errmsg("skipped partition set \"%s\" for this run: %s", key, edata->message) :
+			 errmsg("maintenance of partition set \"%s\" failed: %s", key, edata->message),
+			 edata->detail ? errdetail_internal("%s", edata->detail) : 0,
+			 edata->hint ? errhint("%s", edata->hint) : 0,
+			 edata->context ? errcontext("%s", edata->context) : 0));
+}
+
+/*
+ * maintain_once
+ *		One pass over one set in one transaction step (see begin_step), then,
+ *		where the caller commits, the concurrent detaches and the validation
+ *		of constraints that pass asked for.  Errors of the set are handled
+ *		by partmgr_maintain_set and reported here; only a named set in the
+ *		caller's transaction raises its error (a lock timeout excepted).
+ */
+static SetStep
+maintain_once(PartmgrSet *read, const PartmgrRunOptions *opts, MemoryContext cxt,
+			  PartmgrRunStamps *stamps, bool *not_permitted)
+{
+	const char *key = read->key;
+	PartmgrMaintainOptions mopts;
+	PartmgrSetOutcome outcome;
+	SetStep		step = SET_DONE;
+	bool		snapshot;
+	ListCell   *lc;
+
+	if (!begin_step(opts, psprintf("pg_partmgr: maintaining partition set %s", key), &snapshot))
+		return SET_STOP;
+	MemoryContextSwitchTo(cxt);
+	mopts.run_by = opts->run_by;
+	mopts.analyze = opts->analyze;
+	mopts.all_sets = opts->table == NULL;
+	mopts.concurrent_detach = opts->transactions == PARTMGR_RUN_OWN_TRANSACTIONS;
+	/* the configuration read with the list is current only in that transaction */
+	partmgr_maintain_set(key, opts->transactions == PARTMGR_RUN_IN_CALLERS ? read : NULL,
+						 &mopts, &outcome);
+	*not_permitted = outcome.not_permitted;
+	if (outcome.not_permitted && opts->warn_not_permitted)
+		ereport(WARNING,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("pg_partmgr worker skipped partition set \"%s\": role \"%s\" lacks the privileges of the table's owner",
+						key, GetUserNameFromId(GetUserId(), false)),
+				 errhint("Run the worker as a superuser (pg_partmgr.role = ''), or GRANT the owner's role to \"%s\".",
+						 GetUserNameFromId(GetUserId(), false))));
+	if (outcome.error != NULL)
+	{
+		if (opts->table != NULL && opts->transactions == PARTMGR_RUN_IN_CALLERS &&
+			outcome.error->sqlerrcode != ERRCODE_LOCK_NOT_AVAILABLE)
+			ReThrowError(outcome.error);
+		partmgr_report_set_failure(key, outcome.error);
+	}
+	if (outcome.finished != 0)
+		partmgr_stamps_add(stamps, key, outcome.finished);
+	if (outcome.more)
+	{
+		if (opts->transactions == PARTMGR_RUN_IN_CALLERS)
+			partmgr_report_more(key);
+		else
+			step = SET_MORE;
+	}
+	end_step(opts, snapshot);
+	MemoryContextSwitchTo(cxt);
+	if (opts->transactions == PARTMGR_RUN_IN_CALLERS)
+		return step;
+
+	/* concurrent detaches run outside any transaction */
+	foreach(lc, outcome.deferred)
+		partmgr_retire_concurrently(outcome.deferred_plan,
+									(const PartmgrAction *) lfirst(lc),
+									opts->run_by, cxt);
+
+	/* constraints added NOT VALID are validated once that is committed */
+	if (outcome.to_validate)
+	{
+		PartmgrSetOutcome validated;
+
+		if (!begin_step(opts, psprintf("pg_partmgr: validating constraints of partition set %s", key),
+						&snapshot))
+			return SET_STOP;
+		MemoryContextSwitchTo(cxt);
+		partmgr_validate_set(key, opts->run_by, &validated);
+		if (validated.error != NULL)
+			partmgr_report_set_failure(key, validated.error);
+		end_step(opts, snapshot);
+		MemoryContextSwitchTo(cxt);
+	}
+	return step;
+}
+
+/*
+ * record_crash
+ *		After a set's transaction was aborted by an error that escaped its
+ *		own handling, record the failure in a new transaction.
+ */
+static void
+record_crash(const char *key, const char *run_by, const ErrorData *edata,
+			 TimestampTz started)
+{
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	SPI_connect();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	partmgr_log_action(key, run_by, "maintain set", NULL, NULL, started,
+					   PARTMGR_OUTCOME_FAILED, edata);
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+}
+
+/*
+ * maintain_in_transaction
+ *		maintain_once in a transaction of its own: an error escaping it is
+ *		reported, the transaction rolled back and the failure recorded --
+ *		or, if the extension is gone, the run stops.
+ */
+static SetStep
+maintain_in_transaction(PartmgrSet *read, const PartmgrRunOptions *opts,
+						MemoryContext cxt, PartmgrRunStamps *stamps, bool *not_permitted)
+{
+	TimestampTz started = GetCurrentTimestamp();
+	volatile SetStep step = SET_DONE;
+
+	PG_TRY();
+	{
+		step = maintain_once(read, opts, cxt, stamps, not_permitted);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+		bool		present;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		EmitErrorReport();
+		FlushErrorState();
+		AbortCurrentTransaction();
+		SetCurrentStatementStartTimestamp();
+		StartTransactionCommand();
+		present = OidIsValid(get_extension_oid("pg_partmgr", true));
+		CommitTransactionCommand();
+		if (present)
+			record_crash(read->key, opts->run_by, edata, started);
+		else
+			step = SET_STOP;	/* nothing left to record it in */
+	}
+	PG_END_TRY();
+	if (step == SET_STOP)
+		report_dropped();
+	pgstat_report_stat(false);
+	pgstat_report_activity(STATE_IDLE, NULL);
+	return step;
+}
+
+/*
+ * write_stamps
+ *		maintenance_last_run of the sets that finished, at the end of the
+ *		run: in the caller's (last) transaction, or in one of its own, where a
+ *		failure is reported and leaves the times as they were.
+ */
+static void
+write_stamps(const PartmgrRunOptions *opts, PartmgrRunStamps *stamps)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	bool		snapshot;
+
+	if (stamps->n == 0)
+		return;
+	if (opts->transactions != PARTMGR_RUN_OWN_TRANSACTIONS)
+	{
+		snapshot = !ActiveSnapshotSet();
+		if (snapshot)
+			PushActiveSnapshot(GetTransactionSnapshot());
+		partmgr_stamps_write(stamps);
+		if (snapshot)
+			PopActiveSnapshot();
+		return;
+	}
+	PG_TRY();
+	{
+		if (begin_step(opts, "pg_partmgr: recording maintenance_last_run", &snapshot))
+		{
+			partmgr_stamps_write(stamps);
+			end_step(opts, snapshot);
+		}
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(cxt);
+		EmitErrorReport();
+		FlushErrorState();
+		AbortCurrentTransaction();
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(cxt);
+}
+
+/*
+ * partmgr_run_list
+ *		The sets a run maintains, in maintenance_order: the one named (whatever
+ *		its automatic_maintenance says), or every set with automatic
+ *		maintenance on.  In the caller's transaction, which must be open.
+ */
+List *
+partmgr_run_list(const char *table)
+{
+	if (table != NULL)
+		return list_make1(partmgr_config_load_table(table));
+	return partmgr_config_list_sets(true);
+}
+
+/*
+ * partmgr_run_sets
+ *		Maintain the sets (of PartmgrSet *, from partmgr_run_list) as opts
+ *		says (see the file header), pausing opts->pause_seconds between two
+ *		sets the caller may maintain.  Does nothing during recovery.  For
+ *		PARTMGR_RUN_OWN_TRANSACTIONS no transaction may be open on entry and
+ *		none is on return; sets must then live in memory that outlasts them.
+ */
+void
+partmgr_run_sets(List *sets, const PartmgrRunOptions *opts)
+{
+	MemoryContext caller = CurrentMemoryContext;
+	MemoryContext per_set;
+	TimestampTz started = GetCurrentTimestamp();
+	PartmgrRunStamps stamps;
+	ListCell   *lc;
+	int			done = 0;
+
+	Assert((opts->transactions == PARTMGR_RUN_OWN_TRANSACTIONS) == !IsTransactionState());
+	if (RecoveryInProgress())
+		return;
+	partmgr_stamps_init(&stamps);
+	per_set = AllocSetContextCreate(caller, "pg_partmgr set maintenance",
+									ALLOCSET_DEFAULT_SIZES);
+	foreach(lc, sets)
+	{
+		PartmgrSet *read = (PartmgrSet *) lfirst(lc);
+		SetStep		step;
+		bool		not_permitted = false;
+
+		/* a set that needs more than one transaction's worth goes on at once */
+		do
+		{
+			CHECK_FOR_INTERRUPTS();
+			if (opts->transactions == PARTMGR_RUN_OWN_TRANSACTIONS)
+			{
+				/* between two transactions, a background process rereads its settings */
+				if (ConfigReloadPending)
+				{
+					ConfigReloadPending = false;
+					ProcessConfigFile(PGC_SIGHUP);
+				}
+				step = maintain_in_transaction(read, opts, per_set, &stamps, &not_permitted);
+			}
+			else
+				step = maintain_once(read, opts, per_set, &stamps, &not_permitted);
+			MemoryContextSwitchTo(caller);
+			MemoryContextReset(per_set);
+		} while (step == SET_MORE);
+		if (step == SET_STOP)
+		{
+			stamps.n = 0;
+			break;
+		}
+		if (not_permitted)
+			continue;			/* not the caller's: no pause for it */
+		done++;
+		if (opts->pause_seconds > 0 && lnext(sets, lc) != NULL)
+			partmgr_pause_seconds(opts->pause_seconds);
+	}
+	MemoryContextDelete(per_set);
+	write_stamps(opts, &stamps);
+	if (sets != NIL)
+		ereport(DEBUG1,
+			(errmsg_internal("pg_partmgr: %s maintained %d of %d partition sets in database %u in %ld ms",
+							 opts->run_by, done, list_length(sets), MyDatabaseId,
+							 TimestampDifferenceMilliseconds(started, GetCurrentTimestamp()))));
+}

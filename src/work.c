@@ -1,0 +1,810 @@
+/*-------------------------------------------------------------------------
+ *
+ * work.c
+ *	  Work out an action of a plan: the locks it takes, in the order it
+ *	  takes them, the statements it runs, and the tables they read in full.
+ *
+ * One function, partmgr_action_work, serves the executor and the dry run
+ * (plan_maintenance): the executor takes each lock as it is listed --
+ * conditionally and bounded (locks.c), in a fixed order: the parent, then
+ * the default partition, then the child, then tables that reference it --
+ * so that decisions that depend on the data (rows of a new child's range
+ * in the default partition, rows to move) are made under the locks; the
+ * dry run lists the same without taking them, but ACCESS SHARE where a
+ * table's contents decide.  The statements come from ddl.c and, for what
+ * a new table gets, from the plan (the job filled it in).  Runs in the
+ * caller's transaction, inside the scope of the set owner's rights.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/work.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "catalog/namespace.h"
+#include "catalog/partition.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_namespace.h"
+#include "executor/spi.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "storage/latch.h"
+#include "storage/lmgr.h"
+#include "storage/lock.h"
+#include "storage/proc.h"
+#include "storage/sinvaladt.h"
+#include "tcop/pquery.h"
+#include "tcop/tcopprot.h"
+#include "tcop/utility.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/portal.h"
+#include "utils/resowner.h"
+#include "utils/snapmgr.h"
+#include "utils/syscache.h"
+#include "utils/timestamp.h"
+
+#include "bounds.h"
+#include "catalog.h"
+#include "config.h"
+#include "contents.h"
+#include "ddl.h"
+#include "work.h"
+#include "locks.h"
+#include "log.h"
+#include "rights.h"
+#include "spi_util.h"
+
+/*
+ * Working out an action.
+ *
+ * partmgr_action_work lists, from the catalogs (and for rows in the default
+ * partition, the data) as they are now, the locks an action takes in the
+ * order it takes them, the statements it runs in the order it runs them,
+ * and the tables they read in full.  The executor takes each lock as it is
+ * listed (so decisions that depend on the data are made under the locks)
+ * and then runs exactly the listed statements; plan_maintenance() shows the
+ * same lists without taking the locks.  That is why a dry run and a run
+ * cannot disagree.
+ */
+static void
+work_lock(PartmgrActionWork *work, Oid relid, LOCKMODE mode)
+{
+	PartmgrWorkLock *lock = palloc(sizeof(PartmgrWorkLock));
+
+	lock->relid = relid;
+	lock->mode = mode;
+	work->locks = lappend(work->locks, lock);
+	/* a dry run takes ACCESS SHARE, to look at what a table holds */
+	if (work->take_locks || mode == AccessShareLock)
+		partmgr_lock_relation(relid, mode);
+}
+
+/* Whether the work holds (or, in a dry run, would hold) a lock at least this strong. */
+static bool
+work_holds(const PartmgrActionWork *work, Oid relid, LOCKMODE mode)
+{
+	ListCell   *lc;
+
+	foreach(lc, work->locks)
+	{
+		PartmgrWorkLock *lock = (PartmgrWorkLock *) lfirst(lc);
+
+		if (lock->relid == relid && lock->mode >= mode)
+			return true;
+	}
+	return false;
+}
+
+static PartmgrWorkStatement *
+work_sql(PartmgrActionWork *work, char *sql)
+{
+	PartmgrWorkStatement *stmt = palloc0(sizeof(PartmgrWorkStatement));
+
+	stmt->sql = sql;
+	stmt->kind = PARTMGR_STMT_UTILITY;
+	work->statements = lappend(work->statements, stmt);
+	return stmt;
+}
+
+static void
+work_read(PartmgrActionWork *work, Oid relid, const char *why)
+{
+	work->reads = lappend(work->reads,
+						  psprintf("%s: %s",
+								   quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
+															  get_rel_name(relid)),
+								   why));
+}
+
+/*
+ * check_no_deferrable_triggers
+ *		Raise 42501 if a table rows are moved out of or into has a trigger
+ *		that can be deferred to commit: the owner's trigger would run then,
+ *		after the owner's rights are gone, with the rights of whoever
+ *		commits (a superuser's, when the worker or a cron job maintains the
+ *		set).  PostgreSQL's own foreign-key triggers run as the table owner
+ *		and are fine.
+ */
+static void
+check_no_deferrable_triggers(Oid relid)
+{
+	char	   *trigger = OidIsValid(relid) ? partmgr_user_trigger(relid, InvalidOid, true) : NULL;
+
+	/* a table not made yet gets no trigger before it is filled */
+	if (trigger != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("pg_partmgr does not move rows of table %s, which has the deferrable trigger \"%s\"",
+						quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
+												   get_rel_name(relid)),
+						trigger),
+				 errdetail("A deferred trigger runs at commit with the rights of whoever commits, not with the table owner's."),
+				 errhint("Make the trigger NOT DEFERRABLE, or move the rows with a statement of your own.")));
+}
+
+/*
+ * work_move
+ *		The statements that move the rows of a source with keys in [lower,
+ *		upper) into a table.  A source held in ACCESS EXCLUSIVE mode (the
+ *		default partition) is copied, then emptied of that range, in two
+ *		statements; any other in one, so that rows written meanwhile are
+ *		never deleted without being copied.
+ */
+static void
+work_move(PartmgrActionWork *work, const PartmgrSet *set, const PartmgrRowSource *from,
+		  const char *to_schema, const char *to_name, PartmgrPoint lower,
+		  PartmgrPoint upper)
+{
+	const char *name = quote_qualified_identifier(from->schema, from->name);
+
+	check_no_deferrable_triggers(from->relid);
+	check_no_deferrable_triggers(get_relname_relid(to_name, get_namespace_oid(to_schema, false)));
+	work_read(work, from->relid, "the rows to move are read");
+	if (work_holds(work, from->relid, AccessExclusiveLock))
+	{
+		work_sql(work, partmgr_ddl_copy_rows(set, from, to_schema, to_name, lower, upper))->kind = PARTMGR_STMT_COPY;
+		work_sql(work, partmgr_ddl_delete_rows(set, from->schema, from->name, lower, upper))->kind = PARTMGR_STMT_DELETE;
+	}
+	else
+		work_sql(work, partmgr_ddl_move_rows(set, from, to_schema, to_name, lower, upper))->kind = PARTMGR_STMT_MOVE;
+	((PartmgrWorkStatement *) llast(work->statements))->rows_from = name;
+}
+
+/*
+ * count_in_default
+ *		How many rows of the new child's range the default partition holds,
+ *		counting no further than limit + 1.
+ */
+static int64
+count_in_default(const PartmgrSet *set, const PartmgrAction *action, Oid default_oid,
+				 int64 limit)
+{
+	bool		isnull;
+
+	partmgr_spi_table_exec(partmgr_ddl_count_range(set,
+											 get_namespace_name(get_rel_namespace(default_oid)),
+											 get_rel_name(default_oid),
+											 action->lower, action->upper, limit),
+					 0, NULL, NULL, NULL, false, SPI_OK_SELECT);
+	return DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
+}
+
+/*
+ * rows_in_default
+ *		Whether the default partition holds rows of a new child's range, and
+ *		then *source describes it as where to fill the child from.  Unless
+ *		the plan moves data at the caller's request, maintenance moves at
+ *		most pg_partmgr.default_move_limit such rows itself: more raises
+ *		23514 with the count and the call that moves them (a dry run notes
+ *		it instead), and the child is left for later.
+ */
+static bool
+rows_in_default(const PartmgrPlan *plan, const PartmgrAction *action, Oid default_oid,
+				PartmgrActionWork *work, PartmgrRowSource *source)
+{
+	const PartmgrSet *set = plan->set;
+	char	   *schema = get_namespace_name(get_rel_namespace(default_oid));
+	char	   *name = get_rel_name(default_oid);
+	int64		limit = plan->moving_data ? 0 : partmgr_default_move_limit;
+	int64		found = count_in_default(set, action, default_oid, limit);
+
+	if (found == 0)
+		return false;
+	if (!plan->moving_data && found > limit)
+	{
+		if (!work->take_locks)
+		{
+			work->skip = psprintf("the default partition holds more than " INT64_FORMAT
+								  " rows of its range (pg_partmgr.default_move_limit)", limit);
+			return false;
+		}
+		ereport(ERROR,
+				(errcode(ERRCODE_CHECK_VIOLATION),
+				 errmsg("the default partition of \"%s\" holds rows for the new child \"%s\"",
+						set->key, action->name),
+				 errdetail("%s rows with %s from %s (inclusive) to %s (exclusive) are in %s; maintenance moves at most pg_partmgr.default_move_limit (" INT64_FORMAT ") such rows itself.",
+						   limit > 0 ? psprintf("More than " INT64_FORMAT, limit) : "Some",
+						   quote_identifier(set->control),
+						   partmgr_point_display(&set->axis, action->lower),
+						   partmgr_point_display(&set->axis, action->upper),
+						   quote_qualified_identifier(schema, name), limit),
+				 errhint("Move them with SELECT partmgr.partition_data_%s(%s) or CALL partmgr.partition_data_proc(%s), which create the child.",
+						 set->axis.kind == PARTMGR_KEY_TIME ? "time" : "id",
+						 quote_literal_cstr(set->key), quote_literal_cstr(set->key))));
+	}
+
+	memset(source, 0, sizeof(*source));
+	source->relid = default_oid;
+	source->schema = schema;
+	source->name = name;
+	source->columns = partmgr_movable_columns(set->parent_oid, NIL);
+	return true;
+}
+
+/*
+ * work_fill_sources
+ *		For a new child, with the parent listed in SHARE UPDATE EXCLUSIVE
+ *		mode: the default partition, which attaching scans, and the tables
+ *		the child is filled from -- the default partition when it holds rows
+ *		of the child's range, then the action's own source.  Returns how many
+ *		sources were put in fills.
+ *
+ *		A child filled as it is attached takes the parent in ACCESS
+ *		EXCLUSIVE mode, before the default partition: a query that planned
+ *		against the old list of partitions and then waited for the default
+ *		partition would otherwise read the default after the rows left it,
+ *		and never see them in the new child.  A default partition without a
+ *		block (the usual case) is not queried.
+ */
+static int
+work_fill_sources(const PartmgrPlan *plan, const PartmgrAction *action,
+				  PartmgrActionWork *work, PartmgrRowSource *fills)
+{
+	const PartmgrSet *set = plan->set;
+	Oid			default_oid = get_default_partition_oid(set->parent_oid);
+	bool		empty_default = true;
+	int			n = 0;
+
+	if (OidIsValid(default_oid))
+	{
+		work_lock(work, default_oid, AccessShareLock);
+		empty_default = partmgr_has_no_blocks(default_oid);
+	}
+	if (OidIsValid(action->from.relid) ||
+		(!empty_default && count_in_default(set, action, default_oid, 0) > 0))
+		work_lock(work, set->parent_oid, AccessExclusiveLock);
+	if (OidIsValid(default_oid))
+	{
+		work_lock(work, default_oid, AccessExclusiveLock);
+		/* asked again now that nothing can add rows */
+		if (action->from.relid != default_oid &&
+			!partmgr_has_no_blocks(default_oid) &&
+			rows_in_default(plan, action, default_oid, work, &fills[n]))
+			n++;
+		if (!partmgr_has_no_blocks(default_oid))
+			work_read(work, default_oid, "ATTACH checks that it holds no row of the new range");
+	}
+	if (OidIsValid(action->from.relid))
+	{
+		if (action->from.relid != default_oid)
+			work_lock(work, action->from.relid, RowExclusiveLock);
+		fills[n++] = action->from;
+	}
+	if (n > 0 && !work_holds(work, set->parent_oid, AccessExclusiveLock))
+		work_lock(work, set->parent_oid, AccessExclusiveLock);
+	return n;
+}
+
+/*
+ * retire_statements
+ *		What happens to a child once detached, as the retirement says:
+ *		DROP TABLE, or -- kept -- its indexes dropped, its publications left
+ *		(its schema is changed by work_retire).  Read from the catalogs; the
+ *		same before and after the detach (the child's indexes keep their
+ *		names).
+ */
+static List *
+retire_statements(const PartmgrAction *action)
+{
+	const PartmgrRetirement *retire = &action->retire;
+	Oid			types[1] = {OIDOID};
+	Datum		values[1];
+	List	   *statements = NIL;
+	uint64		n;
+
+	if (!retire->keep_table && retire->schema == NULL)
+		return list_make1(partmgr_ddl_drop_table(action->schema, action->name,
+												 retire->cascade));
+
+	values[0] = ObjectIdGetDatum(action->relid);
+	if (!retire->keep_index)
+	{
+		static const char *const sql =
+		"SELECT c.relname, con.conname FROM pg_catalog.pg_index i"
+		"  JOIN pg_catalog.pg_class c ON c.oid = i.indexrelid"
+		"  LEFT JOIN pg_catalog.pg_constraint con"
+		"    ON con.conindid = i.indexrelid AND con.conrelid = i.indrelid"
+		" WHERE i.indrelid = $1 ORDER BY c.relname";
+
+		n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT);
+		for (uint64 i = 0; i < n; i++)
+		{
+			char	   *index = partmgr_spi_text(i, 1);
+			char	   *constraint = partmgr_spi_text(i, 2);
+
+			statements = lappend(statements, constraint ?
+								 partmgr_ddl_drop_constraint(action->schema, action->name, constraint) :
+								 partmgr_ddl_drop_index(action->schema, index));
+		}
+	}
+	if (!retire->keep_publication)
+	{
+		static const char *const sql =
+		"SELECT p.pubname FROM pg_catalog.pg_publication_rel r"
+		"  JOIN pg_catalog.pg_publication p ON p.oid = r.prpubid"
+		" WHERE r.prrelid = $1 ORDER BY p.pubname";
+
+		n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT);
+		for (uint64 i = 0; i < n; i++)
+			statements = lappend(statements,
+								 partmgr_ddl_drop_from_publication(partmgr_spi_text(i, 1),
+																   action->schema,
+																   action->name));
+	}
+	return statements;
+}
+
+/*
+ * work_retire
+ *		The statements of retire_statements, then the move to the retention
+ *		schema: as the owner when the schema comes from the set's
+ *		configuration (the owner's choice, the owner's right to create there),
+ *		with the caller's rights when the caller named it in the call (the
+ *		caller's choice; SET SCHEMA evaluates nothing the owner defined).
+ */
+void
+partmgr_work_retire(PartmgrActionWork *work, const PartmgrAction *action)
+{
+	ListCell   *lc;
+
+	foreach(lc, retire_statements(action))
+		work_sql(work, (char *) lfirst(lc));
+	if (action->retire.rename_to != NULL)
+		work_sql(work, partmgr_ddl_rename_table(action->schema, action->name,
+												action->retire.rename_to));
+	if (action->retire.schema != NULL)
+		work_sql(work, partmgr_ddl_set_schema(action->schema, action->name,
+											  action->retire.schema))->kind =
+			action->retire.schema_by_caller ? PARTMGR_STMT_CALLER_UTILITY : PARTMGR_STMT_UTILITY;
+}
+
+/*
+ * work_forget_sub_sets
+ *		A child that is partitioned itself leaves the set with the sets
+ *		registered for it and below it: their configuration goes (as
+ *		pg_partman's retention and undo do), whether the tables are dropped
+ *		or kept.  Listed before the detach, so that it runs with our rights,
+ *		not the owner's.
+ */
+static void
+work_forget_sub_sets(PartmgrActionWork *work, Oid child)
+{
+	List	   *keys;
+	PartmgrWorkStatement *stmt;
+
+	if (get_rel_relkind(child) != RELKIND_PARTITIONED_TABLE)
+		return;
+	keys = partmgr_sub_parents_below(child);
+	stmt = work_sql(work, partmgr_ddl_forget_sets(keys));
+	stmt->kind = PARTMGR_STMT_FORGET;
+	stmt->keys = keys;
+}
+
+/*
+ * work_referencing_tables
+ *		Every table whose foreign key references the child: detaching the
+ *		child drops the key's clone on it (ACCESS EXCLUSIVE), and PostgreSQL
+ *		reads it to check that no row references the child.
+ */
+static void
+work_referencing_tables(PartmgrActionWork *work, Oid child)
+{
+	static const char *const sql =
+	"SELECT DISTINCT conrelid FROM pg_catalog.pg_constraint"
+	" WHERE contype = 'f' AND confrelid = $1 ORDER BY conrelid";
+	Oid			types[1] = {OIDOID};
+	Datum		values[1];
+	uint64		n;
+	Oid		   *tables;
+
+	values[0] = ObjectIdGetDatum(child);
+	n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT);
+	tables = palloc(sizeof(Oid) * (n + 1));
+	for (uint64 i = 0; i < n; i++)
+	{
+		bool		isnull;
+
+		tables[i] = DatumGetObjectId(partmgr_spi_value(i, 1, &isnull));
+	}
+	for (uint64 i = 0; i < n; i++)
+	{
+		work_lock(work, tables[i], AccessExclusiveLock);
+		work_read(work, tables[i], "DETACH checks that no row references the child");
+	}
+}
+
+/*
+ * check_tables_read
+ *		A plan that creates tables says what they get (partmgr_plan_tables):
+ *		an executor that read it there itself would run a job's code.
+ */
+static void
+check_tables_read(const PartmgrPlan *plan)
+{
+	if (!plan->tables_read)
+		elog(ERROR, "plan for partition set \"%s\" creates tables but does not say what they get",
+			 plan->set->key);
+	Assert(plan->sub == NULL || plan->register_sub_set != NULL);
+}
+
+/*
+ * work_new_table
+ *		The CREATE TABLE sql of a table in the parent's schema (a child, the
+ *		default partition, a staging table), run as the parent's owner.  An
+ *		owner that may not create tables in the schema its own table lives in
+ *		(the table was made by someone else and given to it) gets the table
+ *		made with the caller's rights and then given to it: CREATE TABLE
+ *		(LIKE ...) on an empty table evaluates nothing the owner defined --
+ *		defaults, CHECKs, generated columns and statistics are copied, not
+ *		run -- and everything after it (rows, ATTACH) is done as the owner
+ *		again.  Returns whether the owner creates it.
+ */
+static bool
+work_new_table(PartmgrActionWork *work, const PartmgrSet *set, char *sql,
+			   const char *schema, const char *name)
+{
+	PartmgrWorkStatement *create = work_sql(work, sql);
+	Oid			nspid = get_namespace_oid(schema, false);
+
+#if PG_VERSION_NUM >= 160000
+	if (object_aclcheck(NamespaceRelationId, nspid, set->parent_owner, ACL_CREATE) == ACLCHECK_OK)
+#else
+	if (pg_namespace_aclcheck(nspid, set->parent_owner, ACL_CREATE) == ACLCHECK_OK)
+#endif
+		return true;
+	create->kind = PARTMGR_STMT_CALLER_UTILITY;
+	work_sql(work, partmgr_ddl_set_owner(schema, name, set->parent_owner))->kind =
+		PARTMGR_STMT_CALLER_UTILITY;
+	return false;
+}
+
+/*
+ * work_create_table
+ *		CREATE TABLE for a new child or default partition, then what the
+ *		template and the parent give it beyond that (see properties.c), all
+ *		before it holds a row or is attached.
+ */
+static void
+work_create_table(PartmgrActionWork *work, const PartmgrPlan *plan,
+				  const PartmgrAction *action)
+{
+	bool		owner_creates;
+	ListCell   *lc;
+
+	check_tables_read(plan);
+	owner_creates = work_new_table(work, plan->set,
+								   partmgr_ddl_create_like(plan->set, plan->unlogged,
+														   plan->reloptions, action->schema,
+														   action->name),
+								   action->schema, action->name);
+	if (action->index_sql != NIL && !owner_creates && !action->plain_indexes)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("role \"%s\", which owns \"%s\", may not create the indexes of the template on new children in schema \"%s\"",
+						GetUserNameFromId(plan->set->parent_owner, false), plan->set->key,
+						action->schema),
+				 errdetail("An expression or partial index evaluates code of the owner's, so only the owner may build it."),
+				 errhint("GRANT CREATE ON SCHEMA %s TO %s.", quote_identifier(action->schema),
+						 quote_identifier(GetUserNameFromId(plan->set->parent_owner, false)))));
+	/* a plain index evaluates nothing: built with the caller's rights if need be */
+	foreach(lc, action->index_sql)
+		work_sql(work, (char *) lfirst(lc))->kind = owner_creates ? PARTMGR_STMT_UTILITY :
+			PARTMGR_STMT_CALLER_UTILITY;
+	foreach(lc, action->property_sql)
+		work_sql(work, (char *) lfirst(lc));
+}
+
+/* The first child of a plan that is filled through the staging table. */
+static bool
+first_staged(const PartmgrPlan *plan, const PartmgrAction *action)
+{
+	ListCell   *lc;
+
+	foreach(lc, plan->actions)
+	{
+		if (((const PartmgrAction *) lfirst(lc))->staged)
+			return lfirst(lc) == action;
+	}
+	return false;
+}
+
+/*
+ * work_staged_child
+ *		A child of a partition_data plan that moves rows into several new
+ *		children at once: created like any child, with its bound CHECK, and
+ *		attached to the plan's staging table (created with the first child),
+ *		whose tuple routing lets one statement fill every child.  The fill
+ *		action attaches it to the parent.  Locks: the parent, then the
+ *		default partition, ACCESS EXCLUSIVE (see work_fill_sources).
+ */
+static void
+work_staged_child(const PartmgrPlan *plan, const PartmgrAction *action,
+				  PartmgrActionWork *work)
+{
+	const PartmgrSet *set = plan->set;
+	Oid			default_oid = get_default_partition_oid(set->parent_oid);
+
+	work_lock(work, set->parent_oid, AccessExclusiveLock);
+	if (OidIsValid(default_oid))
+		work_lock(work, default_oid, AccessExclusiveLock);
+	if (first_staged(plan, action))
+		work_new_table(work, set, partmgr_ddl_create_stage(set, plan->stage_name),
+					   set->parent_schema, plan->stage_name);
+	work_create_table(work, plan, action);
+	work_sql(work, partmgr_ddl_add_bound_check(set, action->schema, action->name,
+											   action->lower, action->upper));
+	work_sql(work, partmgr_ddl_attach_range_to(set, set->parent_schema, plan->stage_name,
+											   action->schema, action->name,
+											   action->lower, action->upper));
+}
+
+/*
+ * work_fill_staged
+ *		Move the default partition's rows of the action's range into the
+ *		staged children in one pass, then make the default partition prove
+ *		it holds none of that range (one scan), move the children from the
+ *		staging table to the parent (no scan of them, thanks to their bound
+ *		CHECK, nor of the default) and drop the staging table and the
+ *		temporary CHECKs.
+ */
+static void
+work_fill_staged(const PartmgrPlan *plan, const PartmgrAction *fill, PartmgrActionWork *work)
+{
+	const PartmgrSet *set = plan->set;
+	Oid			default_oid = get_default_partition_oid(set->parent_oid);
+	ListCell   *lc;
+
+	work_lock(work, set->parent_oid, AccessExclusiveLock);
+	if (OidIsValid(default_oid))
+		work_lock(work, default_oid, AccessExclusiveLock);
+	work_move(work, set, &fill->from, fill->to_schema, fill->to_name, fill->lower,
+			  fill->upper);
+	work_sql(work, partmgr_ddl_add_range_exclusion(set, fill->schema, fill->name,
+												   fill->lower, fill->upper));
+	work_read(work, fill->from.relid, "its CHECK excluding the moved range is validated");
+	foreach(lc, plan->actions)
+	{
+		const PartmgrAction *child = (const PartmgrAction *) lfirst(lc);
+
+		if (child->staged)
+			work_sql(work, partmgr_ddl_detach_from(fill->to_schema, fill->to_name,
+												   child->schema, child->name));
+	}
+	work_sql(work, partmgr_ddl_drop_table(fill->to_schema, fill->to_name, false));
+	foreach(lc, plan->actions)
+	{
+		const PartmgrAction *child = (const PartmgrAction *) lfirst(lc);
+
+		if (!child->staged)
+			continue;
+		work_sql(work, partmgr_ddl_attach_range(set, child->schema, child->name,
+												child->lower, child->upper));
+		work_sql(work, partmgr_ddl_drop_bound_check(child->schema, child->name));
+	}
+	work_sql(work, partmgr_ddl_drop_range_exclusion(fill->schema, fill->name));
+}
+
+/*
+ * work_create
+ *		A new child (or default partition): created with our rights, given
+ *		to the parent's owner, and attached with the owner's rights when the
+ *		background worker acts (see execute_action).  A child that is filled
+ *		is loaded before it is attached, behind a CHECK that says what its
+ *		bound will say: attaching then needs no scan of it.  A child of a
+ *		sub-partitioned set is created partitioned, given to the owner and
+ *		registered as a set of its own (plan->register_sub_set, with its first
+ *		children and default partition) before it is filled and attached.
+ */
+static void
+work_create(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrActionWork *work)
+{
+	const PartmgrSet *set = plan->set;
+	const PartmgrSubSpec *sub = NULL;
+	PartmgrRowSource fills[2];
+	int			nfills = 0;
+
+	if (action->unattached)
+	{
+		/*
+		 * partition_data_async's child: made like any, behind the CHECK its
+		 * bound will say, and left unattached to be filled batch by batch
+		 */
+		work_create_table(work, plan, action);
+		work_sql(work, partmgr_ddl_add_bound_check(set, action->schema, action->name,
+												   action->lower, action->upper));
+		return;
+	}
+	work_lock(work, set->parent_oid, ShareUpdateExclusiveLock);
+	if (action->kind == PARTMGR_ACTION_CREATE_CHILD)
+	{
+		nfills = work_fill_sources(plan, action, work, fills);
+		check_tables_read(plan);
+		sub = plan->sub;
+	}
+	if (work->skip != NULL)
+		return;
+	if (sub != NULL)
+	{
+		ListCell   *lc;
+
+		/*
+		 * A sub-parent: registered as a set of its own, with its first
+		 * children and default, before it is filled or attached
+		 */
+		work_new_table(work, set,
+					   partmgr_ddl_create_sub_parent(set, action->schema, action->name,
+													 sub->args.type, sub->args.control),
+					   action->schema, action->name);
+		foreach(lc, action->property_sql)
+			work_sql(work, (char *) lfirst(lc));
+		work_sql(work, partmgr_ddl_describe_sub_set(action->schema, action->name,
+													sub->args.control, sub->args.interval,
+													sub->args.type))->kind = PARTMGR_STMT_SUB_SET;
+	}
+	else
+		work_create_table(work, plan, action);
+	if (nfills > 0)
+	{
+		work_sql(work, partmgr_ddl_add_bound_check(set, action->schema, action->name,
+												   action->lower, action->upper));
+		for (int i = 0; i < nfills; i++)
+			work_move(work, set, &fills[i], action->schema, action->name,
+					  action->lower, action->upper);
+	}
+	if (action->kind == PARTMGR_ACTION_CREATE_CHILD)
+		work_sql(work, partmgr_ddl_attach_range(set, action->schema, action->name,
+												action->lower, action->upper));
+	else
+		work_sql(work, partmgr_ddl_attach_default(set, action->schema, action->name));
+	if (nfills > 0)
+		work_sql(work, partmgr_ddl_drop_bound_check(action->schema, action->name));
+}
+
+/*
+ * partmgr_action_work
+ *		Work out an action (see "Working out an action" above): with
+ *		work->take_locks, each lock is taken as it is listed, conditionally
+ *		and bounded; without, nothing is locked beyond ACCESS SHARE where a
+ *		table's contents decide what happens.  work->skip says why a run
+ *		would skip the action.
+ */
+void
+partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
+					PartmgrActionWork *work)
+{
+	const PartmgrSet *set = plan->set;
+	Oid			default_oid;
+	ListCell   *lc;
+
+	switch (action->kind)
+	{
+		case PARTMGR_ACTION_CREATE_CHILD:
+		case PARTMGR_ACTION_CREATE_DEFAULT:
+			if (action->staged)
+				work_staged_child(plan, action, work);
+			else
+				work_create(plan, action, work);
+			break;
+
+		case PARTMGR_ACTION_FILL_STAGED:
+			work_fill_staged(plan, action, work);
+			break;
+
+		case PARTMGR_ACTION_ATTACH_CHILD:
+			/*
+			 * the rows of its range that reached the default partition
+			 * since the last batch, then the attach, which checks the
+			 * default partition under the same lock
+			 */
+			work_lock(work, set->parent_oid, ShareUpdateExclusiveLock);
+			default_oid = get_default_partition_oid(set->parent_oid);
+			if (OidIsValid(default_oid))
+				work_lock(work, default_oid, AccessExclusiveLock);
+			work_lock(work, action->relid, AccessExclusiveLock);
+			if (OidIsValid(action->from.relid))
+				work_move(work, set, &action->from, action->schema, action->name,
+						  action->lower, action->upper);
+			if (OidIsValid(default_oid))
+				work_read(work, default_oid, "ATTACH checks that it holds no row of the new range");
+			work_sql(work, partmgr_ddl_attach_range(set, action->schema, action->name,
+													action->lower, action->upper));
+			work_sql(work, partmgr_ddl_drop_bound_check(action->schema, action->name));
+			break;
+
+		case PARTMGR_ACTION_ADD_CONSTRAINTS:
+			/* catalog only (NOT VALID): the child is locked for a moment */
+			work_lock(work, action->relid, AccessExclusiveLock);
+			work_sql(work, partmgr_ddl_add_checks(action->schema, action->name,
+												  action->constraints, action->checks));
+			break;
+
+		case PARTMGR_ACTION_VALIDATE_CONSTRAINT:
+			/* reads and writes of the child go on meanwhile */
+			work_lock(work, action->relid, ShareUpdateExclusiveLock);
+			work_sql(work, partmgr_ddl_validate_constraint(action->schema, action->name,
+														   (const char *) linitial(action->constraints)))->kind = PARTMGR_STMT_VALIDATE;
+			work_read(work, action->relid, "VALIDATE CONSTRAINT checks every row");
+			break;
+
+		case PARTMGR_ACTION_DROP_CONSTRAINTS:
+			work_lock(work, action->relid, AccessExclusiveLock);
+			work_sql(work, partmgr_ddl_drop_constraints(action->schema, action->name,
+														action->constraints));
+			break;
+
+		case PARTMGR_ACTION_ALTER_CHILD:
+			/* ALTER OWNER, SET LOGGED and the like: the child alone */
+			work_lock(work, action->relid, AccessExclusiveLock);
+			foreach(lc, action->caller_statements)
+				work_sql(work, (char *) lfirst(lc))->kind = PARTMGR_STMT_CALLER_UTILITY;
+			foreach(lc, action->statements)
+				work_sql(work, (char *) lfirst(lc));
+			break;
+
+		case PARTMGR_ACTION_MOVE_ROWS:
+			work_lock(work, action->from.relid, RowExclusiveLock);
+			work_move(work, set, &action->from, action->to_schema, action->to_name,
+					  action->lower, action->upper);
+			break;
+
+		case PARTMGR_ACTION_RETIRE_CHILD:
+			/* a plain DETACH takes all of these in ACCESS EXCLUSIVE mode */
+			work_lock(work, set->parent_oid, AccessExclusiveLock);
+			default_oid = get_default_partition_oid(set->parent_oid);
+			if (OidIsValid(default_oid))
+				work_lock(work, default_oid, AccessExclusiveLock);
+			work_lock(work, action->relid, AccessExclusiveLock);
+			work_referencing_tables(work, action->relid);
+			work_forget_sub_sets(work, action->relid);
+			work_sql(work, partmgr_ddl_detach(set, action->schema, action->name, ""));
+			partmgr_work_retire(work, action);
+			break;
+
+		case PARTMGR_ACTION_ANALYZE:
+
+			/*
+			 * SHARE UPDATE EXCLUSIVE on each table as ANALYZE reaches it,
+			 * bounded by lock_timeout like any statement's
+			 */
+			work_sql(work, partmgr_ddl_analyze(set, action->skip_locked));
+			break;
+
+		case PARTMGR_ACTION_FINALIZE_DETACH:
+			work_lock(work, set->parent_oid, ShareUpdateExclusiveLock);
+			work_lock(work, action->relid, AccessExclusiveLock);
+			work_forget_sub_sets(work, action->relid);
+			work_sql(work, partmgr_ddl_detach(set, action->schema, action->name, " FINALIZE"));
+			partmgr_work_retire(work, action);
+			break;
+	}
+}

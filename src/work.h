@@ -1,0 +1,65 @@
+/*-------------------------------------------------------------------------
+ *
+ * work.h
+ *	  How an action of a plan is carried out (see work.c).
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/work.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PARTMGR_WORK_H
+#define PARTMGR_WORK_H
+
+#include "storage/lockdefs.h"
+
+#include "plan.h"
+
+/* How an action will be carried out: see partmgr_action_work. */
+typedef struct PartmgrWorkLock
+{
+	Oid			relid;
+	LOCKMODE	mode;
+} PartmgrWorkLock;
+
+typedef enum PartmgrStatementKind
+{
+	PARTMGR_STMT_UTILITY,		/* DDL */
+	PARTMGR_STMT_CALLER_UTILITY,	/* DDL with the caller's rights: a new
+									 * table, for an owner that may not
+									 * create it (see work_new_table) */
+	PARTMGR_STMT_MOVE,			/* one statement that moves rows */
+	PARTMGR_STMT_COPY,			/* copies rows ... */
+	PARTMGR_STMT_DELETE,		/* ... then deletes as many from the source */
+	PARTMGR_STMT_VALIDATE,		/* VALIDATE CONSTRAINT of a derived constraint */
+	PARTMGR_STMT_SUB_SET,		/* register the new child as a set of its own
+								 * (plan->register_sub_set) */
+	PARTMGR_STMT_FORGET			/* DELETE part_config rows of sub-sets */
+} PartmgrStatementKind;
+
+typedef struct PartmgrWorkStatement
+{
+	char	   *sql;
+	PartmgrStatementKind kind;
+	const char *rows_from;		/* MOVE, COPY, DELETE: the source */
+	List	   *keys;			/* FORGET: the sets */
+} PartmgrWorkStatement;
+
+typedef struct PartmgrActionWork
+{
+	bool		take_locks;		/* take each lock as it is listed (a run) */
+	List	   *locks;			/* of PartmgrWorkLock *, in the order taken */
+	List	   *statements;		/* of PartmgrWorkStatement *, in order */
+	List	   *reads;			/* of char *: "table: why" for each table read
+								 * in full */
+	const char *skip;			/* why a run would skip the action, or NULL */
+} PartmgrActionWork;
+
+extern void partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
+								PartmgrActionWork *work);
+extern void partmgr_work_retire(PartmgrActionWork *work, const PartmgrAction *action);
+
+#endif							/* PARTMGR_WORK_H */
