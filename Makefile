@@ -14,7 +14,12 @@ OBJS = \
 	src/api_data.o \
 	src/api_constraints.o \
 	src/api_config.o \
-	src/api_ops.o \
+	src/api_plan.o \
+	src/api_health.o \
+	src/api_import.o \
+	src/api_dump.o \
+	src/api_cleanup.o \
+	src/api_analyze.o \
 	src/api_sub.o \
 	src/maintenance.o \
 	src/runner.o \

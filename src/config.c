@@ -8,7 +8,9 @@
  * checked it against the catalogs: the parent still exists and is
  * partitioned by the control column, the interval parses for the key's
  * type, the time zone is known.  Users may UPDATE part_config directly, so
- * every load validates again; errors name the set.
+ * every load validates again; errors name the set.  A set imported from
+ * pg_partman is written from pg_partman's rows read as jsonb, so that 4.7's
+ * columns and 5.x's both do.
  *
  * Locks: none of its own; the statements take the usual row and table
  * locks on the configuration tables.  Runs in the caller's transaction,
@@ -34,6 +36,7 @@
 #include "nodes/pg_list.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/regproc.h"
 #include "utils/timestamp.h"
@@ -1005,4 +1008,180 @@ partmgr_config_forget(List *keys)
 												TYPALIGN_INT));
 	partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_DELETE);
 	note_forgotten(keys);
+}
+
+/*
+ * partmgr_config_keys
+ *		The keys of the sets a call with an optional p_parent_table works on:
+ *		the set of table (any spelling partmgr_resolve_table accepts; raises
+ *		unless it is registered and the caller has its owner's privileges),
+ *		or, when table is NULL, every set partmgr_config_list(automatic_only)
+ *		lists, whoever owns it (the caller leaves out those it may not act
+ *		on).  Allocated in the current memory context.
+ */
+List *
+partmgr_config_keys(const char *table, bool automatic_only)
+{
+	PartmgrSet *set;
+
+	if (table == NULL)
+		return partmgr_config_list(automatic_only);
+	set = partmgr_config_load_table(table);
+	partmgr_check_may_act_on(set->parent_owner, set->key);
+	return list_make1(set->key);
+}
+
+/*
+ * partmgr_config_clear_template
+ *		Forget the template table of a set (part_config.template_table set
+ *		to NULL), leaving the table itself alone.
+ */
+void
+partmgr_config_clear_template(const char *key)
+{
+	static const char *const sql =
+	"UPDATE partmgr.part_config SET template_table = NULL WHERE parent_table = $1";
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1];
+
+	values[0] = CStringGetTextDatum(key);
+	partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_UPDATE);
+}
+
+/*
+ * partmgr_config_insert_from_partman
+ *		Write the part_config row of a set imported from pg_partman, column
+ *		by column from partman_row, pg_partman's part_config row as jsonb
+ *		text (to_jsonb of the row), so that 4.7's columns and 5.x's both do:
+ *		a column pg_partman does not have gets pg_partmgr's default, its
+ *		"native" type reads as range.  default_table is whether the parent
+ *		has a default partition, as the catalog says (not pg_partman's row).
+ *		A set registered already fails on the primary key.
+ */
+void
+partmgr_config_insert_from_partman(const char *partman_row, bool default_table)
+{
+	static const char *const sql =
+	"INSERT INTO partmgr.part_config"
+	" (parent_table, control, partition_interval, partition_type, premake,"
+	"  automatic_maintenance, epoch, constraint_cols, optimize_constraint,"
+	"  retention, retention_schema, retention_keep_table, retention_keep_index,"
+	"  retention_keep_publication, infinite_time_partitions, datetime_string, jobmon,"
+	"  inherit_privileges, constraint_valid, ignore_default_data, default_table,"
+	"  date_trunc_interval, maintenance_order, template_table)"
+	" SELECT j->>'parent_table', j->>'control', j->>'partition_interval',"
+	"        CASE WHEN j->>'partition_type' = 'list' THEN 'list' ELSE 'range' END,"
+	"        coalesce((j->>'premake')::int, 4), coalesce(j->>'automatic_maintenance', 'on'),"
+	"        coalesce(j->>'epoch', 'none'), CASE WHEN jsonb_typeof(j->'constraint_cols') = 'array' THEN"
+	"          (SELECT array_agg(c) FROM jsonb_array_elements_text(j->'constraint_cols') c) END,"
+	"        coalesce((j->>'optimize_constraint')::int, 30), j->>'retention',"
+	"        j->>'retention_schema', coalesce((j->>'retention_keep_table')::boolean, true),"
+	"        coalesce((j->>'retention_keep_index')::boolean, true),"
+	"        coalesce((j->>'retention_keep_publication')::boolean, false),"
+	"        coalesce((j->>'infinite_time_partitions')::boolean, false),"
+	"        nullif(j->>'datetime_string', ''), coalesce((j->>'jobmon')::boolean, true),"
+	"        coalesce((j->>'inherit_privileges')::boolean, false),"
+	"        coalesce((j->>'constraint_valid')::boolean, true),"
+	"        coalesce((j->>'ignore_default_data')::boolean, true), $2,"
+	"        j->>'date_trunc_interval', (j->>'maintenance_order')::int,"
+	"        j->>'template_table'"
+	"   FROM (SELECT $1::jsonb AS j) AS config";
+	Oid			types[2] = {JSONBOID, BOOLOID};
+	Datum		values[2];
+
+	values[0] = DirectFunctionCall1(jsonb_in, CStringGetDatum(partman_row));
+	values[1] = BoolGetDatum(default_table);
+	partmgr_spi_exec_cached(sql, 2, types, values, NULL, false, SPI_OK_INSERT);
+}
+
+/*
+ * partmgr_sub_spec_insert_from_partman
+ *		Write the part_config_sub row of a set imported from pg_partman, from
+ *		partman_row, pg_partman's part_config_sub row as jsonb text (4.7's
+ *		columns or 5.x's; a column it does not have gets pg_partmgr's
+ *		default, an interval word of 4.7's create_sub_parent its interval).
+ */
+void
+partmgr_sub_spec_insert_from_partman(const char *partman_row)
+{
+	static const char *const sql =
+	"INSERT INTO partmgr.part_config_sub"
+	" (sub_parent, sub_control, sub_partition_interval, sub_partition_type, sub_premake,"
+	"  sub_automatic_maintenance, sub_template_table, sub_retention, sub_retention_schema,"
+	"  sub_retention_keep_index, sub_retention_keep_table, sub_epoch, sub_constraint_cols,"
+	"  sub_optimize_constraint, sub_infinite_time_partitions, sub_jobmon,"
+	"  sub_inherit_privileges, sub_constraint_valid, sub_ignore_default_data,"
+	"  sub_default_table, sub_date_trunc_interval, sub_maintenance_order,"
+	"  sub_retention_keep_publication, sub_control_not_null, sub_time_encoder,"
+	"  sub_time_decoder)"
+	" SELECT j->>'sub_parent', j->>'sub_control',"
+	/* pg_partman 4 keeps create_sub_parent's p_interval as given */
+	"        CASE j->>'sub_partition_interval' WHEN 'yearly' THEN '1 year'"
+	"          WHEN 'quarterly' THEN '3 mons' WHEN 'monthly' THEN '1 mon'"
+	"          WHEN 'weekly' THEN '7 days' WHEN 'daily' THEN '1 day'"
+	"          WHEN 'hourly' THEN '01:00:00' WHEN 'half-hour' THEN '00:30:00'"
+	"          WHEN 'quarter-hour' THEN '00:15:00' ELSE j->>'sub_partition_interval' END,"
+	"        CASE WHEN j->>'sub_partition_type' = 'list' THEN 'list' ELSE 'range' END,"
+	"        coalesce((j->>'sub_premake')::int, 4), coalesce(j->>'sub_automatic_maintenance', 'on'),"
+	"        j->>'sub_template_table', j->>'sub_retention', j->>'sub_retention_schema',"
+	"        coalesce((j->>'sub_retention_keep_index')::boolean, true),"
+	"        coalesce((j->>'sub_retention_keep_table')::boolean, true),"
+	"        coalesce(j->>'sub_epoch', 'none'),"
+	"        CASE WHEN jsonb_typeof(j->'sub_constraint_cols') = 'array' THEN"
+	"          (SELECT array_agg(c) FROM jsonb_array_elements_text(j->'sub_constraint_cols') c) END,"
+	"        coalesce((j->>'sub_optimize_constraint')::int, 30),"
+	"        coalesce((j->>'sub_infinite_time_partitions')::boolean, false),"
+	"        coalesce((j->>'sub_jobmon')::boolean, true),"
+	"        coalesce((j->>'sub_inherit_privileges')::boolean, false),"
+	"        coalesce((j->>'sub_constraint_valid')::boolean, true),"
+	"        coalesce((j->>'sub_ignore_default_data')::boolean, true),"
+	"        coalesce((j->>'sub_default_table')::boolean, true),"
+	"        j->>'sub_date_trunc_interval', (j->>'sub_maintenance_order')::int,"
+	"        coalesce((j->>'sub_retention_keep_publication')::boolean, false),"
+	"        coalesce((j->>'sub_control_not_null')::boolean, true),"
+	"        j->>'sub_time_encoder', j->>'sub_time_decoder'"
+	"   FROM (SELECT $1::jsonb AS j) AS config";
+	Oid			types[1] = {JSONBOID};
+	Datum		values[1];
+
+	values[0] = DirectFunctionCall1(jsonb_in, CStringGetDatum(partman_row));
+	partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_INSERT);
+}
+
+/*
+ * partmgr_config_insert_ext
+ *		Write the part_config_ext row of a set whose part_config row was
+ *		written by hand (an import): its time zone, and its time encoder and
+ *		decoder (pg_partman 5.2) when either is given -- the table's check
+ *		refuses one without the other.  The encoder columns are named only
+ *		then.
+ */
+void
+partmgr_config_insert_ext(const char *key, const char *zone, const char *encoder,
+						  const char *decoder)
+{
+	static const char *const codec_sql =
+	"INSERT INTO partmgr.part_config_ext (parent_table, time_zone, time_encoder, time_decoder)"
+	" VALUES ($1, $2, $3, $4)";
+	static const char *const zone_sql =
+	"INSERT INTO partmgr.part_config_ext (parent_table, time_zone) VALUES ($1, $2)";
+	Oid			types[4] = {TEXTOID, TEXTOID, TEXTOID, TEXTOID};
+	Datum		values[4];
+	char		nulls[4] = {' ', ' ', 'n', 'n'};
+	bool		codec = encoder != NULL || decoder != NULL;
+
+	values[0] = CStringGetTextDatum(key);
+	values[1] = CStringGetTextDatum(zone);
+	if (encoder != NULL)
+	{
+		values[2] = CStringGetTextDatum(encoder);
+		nulls[2] = ' ';
+	}
+	if (decoder != NULL)
+	{
+		values[3] = CStringGetTextDatum(decoder);
+		nulls[3] = ' ';
+	}
+	partmgr_spi_exec_cached(codec ? codec_sql : zone_sql, codec ? 4 : 2,
+							types, values, nulls, false, SPI_OK_INSERT);
 }

@@ -115,4 +115,13 @@ extern bool partmgr_sub_spec_delete(const char *key);
 extern void partmgr_config_set_full(const char *key);
 extern void partmgr_config_set_async(const char *key, const char *child);
 
+/* the sets a call with an optional p_parent_table works on */
+extern List *partmgr_config_keys(const char *table, bool automatic_only);
+/* what config_cleanup and import_partman_config write */
+extern void partmgr_config_clear_template(const char *key);
+extern void partmgr_config_insert_from_partman(const char *partman_row, bool default_table);
+extern void partmgr_sub_spec_insert_from_partman(const char *partman_row);
+extern void partmgr_config_insert_ext(const char *key, const char *zone,
+									  const char *encoder, const char *decoder);
+
 #endif							/* PARTMGR_CONFIG_H */

@@ -1,0 +1,401 @@
+/*-------------------------------------------------------------------------
+ *
+ * api_plan.c
+ *	  plan_maintenance(): every action the next maintenance run would take,
+ *	  of one set or of every set a run without arguments maintains, worked
+ *	  out as the run works it out and not taken (the dry run).
+ *
+ * A set is planned as a run plans it, step after step -- premake
+ * (maintenance.c), then retention (retention.c), then derived constraints
+ * (constraints.c) -- each step from the children the step before would
+ * leave (tree_after).  Each action of the plans becomes a row with the
+ * statements it would run, the locks it would take in that order, and the
+ * tables it would read in full, as execute.c works them out for a run
+ * (partmgr_action_work without taking locks).  Nothing is changed and
+ * nothing is logged.
+ *
+ * Locks: none of those the rows list.  Looking into a table whose contents
+ * decide what a run does (contents.c: whether it holds rows, its largest
+ * key) takes ACCESS SHARE on it, without queueing and bounded by
+ * pg_partmgr.lock_timeout, held to the end of the caller's transaction.
+ * No advisory lock: a set being maintained now is planned as it stands.
+ *
+ * Transactions: the caller's.  Each step of each set runs in a
+ * subtransaction of its own, with the set owner's rights (rights.c); a step
+ * that fails ends the set's rows with one that says so, as the failure
+ * would end a run's work on the set.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/api_plan.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "funcapi.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/timestamp.h"
+
+#include "api.h"
+#include "catalog.h"
+#include "children.h"
+#include "config.h"
+#include "constraints.h"
+#include "execute.h"
+#include "locks.h"
+#include "plan.h"
+#include "retention.h"
+#include "rights.h"
+#include "setup.h"
+#include "work.h"
+
+PG_FUNCTION_INFO_V1(pg_partmgr_plan_maintenance);
+
+/* One row of plan_maintenance, kept until the set is done. */
+typedef struct PlanRow
+{
+	char	   *action;
+	char	   *object;
+	char	   *detail;
+	List	   *statements;		/* of char * */
+	List	   *locks;			/* of char * */
+	List	   *reads;			/* of char * */
+	char	   *note;
+} PlanRow;
+
+typedef struct SetPlans
+{
+	const char *key;
+	List	   *rows;			/* of PlanRow * */
+} SetPlans;
+
+/* A text[] of the strings of a list; empty for NIL. */
+static Datum
+text_array(List *items)
+{
+	Datum	   *elems;
+	ListCell   *lc;
+
+	if (items == NIL)
+		return PointerGetDatum(construct_empty_array(TEXTOID));
+	elems = palloc(sizeof(Datum) * list_length(items));
+	foreach(lc, items)
+		elems[foreach_current_index(lc)] = CStringGetTextDatum((char *) lfirst(lc));
+	return PointerGetDatum(construct_array(elems, list_length(items), TEXTOID, -1, false,
+										   TYPALIGN_INT));
+}
+
+/*
+ * plan_rows
+ *		The rows of one plan: each action worked out as a run would, without
+ *		its locks.  note_add goes on the rows that add constraints.
+ */
+static void
+plan_rows(SetPlans *out, const PartmgrPlan *plan, const char *note_all, const char *note_add)
+{
+	ListCell   *lc;
+
+	foreach(lc, plan->actions)
+	{
+		const PartmgrAction *action = (const PartmgrAction *) lfirst(lc);
+		PartmgrActionWork work;
+		PlanRow    *row = palloc0(sizeof(PlanRow));
+		ListCell   *item;
+
+		memset(&work, 0, sizeof(work));
+		partmgr_action_work(plan, action, &work);
+		row->action = pstrdup(partmgr_action_name(action));
+		row->object = quote_qualified_identifier(action->schema, action->name);
+		row->detail = partmgr_action_bounds(plan, action);
+		foreach(item, work.statements)
+			row->statements = lappend(row->statements,
+									  ((PartmgrWorkStatement *) lfirst(item))->sql);
+		foreach(item, work.locks)
+		{
+			PartmgrWorkLock *lock = (PartmgrWorkLock *) lfirst(item);
+
+			/* a child this plan creates has no OID yet */
+			row->locks = lappend(row->locks,
+								 psprintf("%s %s",
+										  OidIsValid(lock->relid) ?
+										  quote_qualified_identifier(get_namespace_name(get_rel_namespace(lock->relid)),
+																	 get_rel_name(lock->relid)) :
+										  row->object,
+										  partmgr_lock_mode_name(lock->mode)));
+		}
+		row->reads = work.reads;
+		if (work.skip != NULL)
+			row->note = psprintf("a run would skip it: %s", work.skip);
+		else if (action->kind == PARTMGR_ACTION_ADD_CONSTRAINTS && note_add != NULL)
+			row->note = pstrdup(note_add);
+		else
+			row->note = note_all ? pstrdup(note_all) : NULL;
+		out->rows = lappend(out->rows, row);
+	}
+}
+
+static int
+compare_children(const void *a, const void *b)
+{
+	PartmgrPoint x = ((const PartmgrChild *) a)->lower;
+	PartmgrPoint y = ((const PartmgrChild *) b)->lower;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * tree_after
+ *		The children of a set as they will be once a plan has run: the
+ *		children it creates added (with no OID yet: they hold no rows), those
+ *		it retires removed.  The next step of a dry run is planned from it,
+ *		as the run plans it from the children it finds then.
+ */
+static PartmgrTree *
+tree_after(const PartmgrTree *tree, const PartmgrPlan *plan)
+{
+	PartmgrTree *after = palloc(sizeof(PartmgrTree));
+	int			n = 0;
+	ListCell   *lc;
+
+	*after = *tree;
+	after->children = palloc(sizeof(PartmgrChild) * (tree->nchildren + list_length(plan->actions) + 1));
+	for (int i = 0; i < tree->nchildren; i++)
+	{
+		bool		retired = false;
+
+		foreach(lc, plan->actions)
+		{
+			const PartmgrAction *action = (const PartmgrAction *) lfirst(lc);
+
+			if (action->kind == PARTMGR_ACTION_RETIRE_CHILD &&
+				strcmp(action->schema, tree->children[i].schema) == 0 &&
+				strcmp(action->name, tree->children[i].name) == 0)
+				retired = true;
+		}
+		if (!retired)
+			after->children[n++] = tree->children[i];
+	}
+	foreach(lc, plan->actions)
+	{
+		const PartmgrAction *action = (const PartmgrAction *) lfirst(lc);
+		PartmgrChild *child;
+
+		if (action->kind != PARTMGR_ACTION_CREATE_CHILD)
+			continue;
+		child = &after->children[n++];
+		memset(child, 0, sizeof(*child));
+		child->schema = action->schema;
+		child->name = action->name;
+		child->relkind = RELKIND_RELATION;
+		child->lower = action->lower;
+		child->upper = action->upper;
+	}
+	after->nchildren = n;
+	qsort(after->children, n, sizeof(PartmgrChild), compare_children);
+	return after;
+}
+
+/* The state of a dry run of one set, step to step. */
+typedef struct SetDryRun
+{
+	SetPlans   *out;
+	bool		all_sets;		/* leave out sets the caller may not maintain */
+	PartmgrSet *set;
+	PartmgrTree *tree;			/* the children as the step will find them */
+	TimestampTz now;
+} SetDryRun;
+
+/*
+ * note_truncated
+ *		A row saying that a plan stopped at pg_partmgr.children_per_transaction.
+ */
+static void
+note_truncated(SetPlans *out, const PartmgrPlan *plan, const char *action)
+{
+	PlanRow    *row;
+
+	if (!plan->truncated)
+		return;
+	row = palloc0(sizeof(PlanRow));
+	row->action = (char *) action;
+	row->note = psprintf("more is left than one transaction does (pg_partmgr.children_per_transaction = %d): the background worker and run_maintenance_proc() go on in a new transaction, run_maintenance() at its next call",
+						 partmgr_children_per_transaction);
+	out->rows = lappend(out->rows, row);
+}
+
+/* premake, as the run plans it */
+static void
+dry_premake(void *arg)
+{
+	SetDryRun  *dry = (SetDryRun *) arg;
+	PartmgrPlan *plan;
+	PartmgrRights rights;
+
+	dry->set = partmgr_config_load(dry->out->key, false);
+	if (dry->all_sets && !partmgr_may_act_on(dry->set->parent_owner))
+	{
+		dry->set = NULL;		/* not the caller's: a run leaves it out too */
+		return;
+	}
+	if (dry->set->undo_in_progress || dry->set->async_in_progress != NULL)
+	{
+		PlanRow    *row = palloc0(sizeof(PlanRow));
+
+		row->action = "maintain set";
+		row->note = dry->set->undo_in_progress ? "skipped: undo_partition is in progress" :
+			"skipped: partition_data_async is filling a child";
+		dry->out->rows = lappend(dry->out->rows, row);
+		dry->set = NULL;
+		return;
+	}
+	partmgr_rights_enter_set(dry->set, PARTMGR_RIGHTS_ACT, &rights);
+	dry->tree = partmgr_read_tree(dry->set);
+	plan = partmgr_plan_premake(dry->set, dry->tree, dry->now,
+								partmgr_children_per_transaction);
+	partmgr_plan_tables(plan);
+	plan_rows(dry->out, plan, NULL, NULL);
+	note_truncated(dry->out, plan, "maintain set");
+	dry->tree = tree_after(dry->tree, plan);
+	partmgr_rights_leave(&rights);
+}
+
+/* retention, planned from the children premake leaves */
+static void
+dry_retention(void *arg)
+{
+	SetDryRun  *dry = (SetDryRun *) arg;
+	PartmgrRetention retention;
+	PartmgrPlan *plan;
+	PartmgrRights rights;
+
+	partmgr_rights_enter_set(dry->set, PARTMGR_RIGHTS_ACT, &rights);
+	if (partmgr_retention_from_config(dry->set, &retention))
+	{
+		plan = partmgr_plan_retention(dry->set, dry->tree, &retention, dry->now,
+									  partmgr_children_per_transaction);
+		plan_rows(dry->out, plan,
+				  OidIsValid(dry->tree->default_oid) ? NULL :
+				  "the background worker detaches with DETACH ... CONCURRENTLY instead", NULL);
+		note_truncated(dry->out, plan, "apply retention");
+		dry->tree = tree_after(dry->tree, plan);
+	}
+	partmgr_rights_leave(&rights);
+}
+
+/* derived constraints, planned from the children retention leaves */
+static void
+dry_constraints(void *arg)
+{
+	SetDryRun  *dry = (SetDryRun *) arg;
+	PartmgrRights rights;
+
+	partmgr_rights_enter_set(dry->set, PARTMGR_RIGHTS_ACT, &rights);
+	plan_rows(dry->out, partmgr_plan_constraints(dry->set, dry->tree, PARTMGR_CONSTRAIN_PASS),
+			  NULL, dry->set->constraint_valid ?
+			  "validated in a later transaction (the worker and run_maintenance_proc: right after)" :
+			  NULL);
+	partmgr_rights_leave(&rights);
+}
+
+/*
+ * plan_set
+ *		What a run would do to one set, step by step as the run does it --
+ *		premake, then retention, then derived constraints, each planned from
+ *		the children the step before leaves -- each step in a
+ *		subtransaction: a step that would fail ends the set with a row that
+ *		says so, as it ends the run's work on the set.
+ */
+static void
+plan_set(SetPlans *out, bool all_sets)
+{
+	static void (*const steps[]) (void *) = {dry_premake, dry_retention, dry_constraints};
+	static const char *const names[] = {"maintain set", "apply retention", "apply constraints"};
+	SetDryRun	dry;
+
+	memset(&dry, 0, sizeof(dry));
+	dry.out = out;
+	dry.all_sets = all_sets;
+	dry.now = GetCurrentTransactionStartTimestamp();
+	for (int i = 0; i < lengthof(steps); i++)
+	{
+		ErrorData  *edata = NULL;
+
+		if (i > 0 && dry.set == NULL)
+			return;
+		if (!partmgr_run_subxact(steps[i], &dry, &edata))
+		{
+			PlanRow    *row = palloc0(sizeof(PlanRow));
+
+			row->action = (char *) names[i];
+			row->note = psprintf("a run would fail (%s): %s",
+								 unpack_sql_state(edata->sqlerrcode), edata->message);
+			out->rows = lappend(out->rows, row);
+			return;
+		}
+	}
+}
+
+/*
+ * pg_partmgr_plan_maintenance
+ *		plan_maintenance(p_parent_table): every action the next maintenance
+ *		run would take -- of that set, or of every set a run without
+ *		arguments maintains -- in order, with the SQL it would run, the
+ *		locks it would take (in that order) and the tables it would read in
+ *		full.  Changes nothing.
+ */
+Datum
+pg_partmgr_plan_maintenance(PG_FUNCTION_ARGS)
+{
+	char	   *table = partmgr_text_arg_or_null(fcinfo, 0);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	List	   *keys;
+	ListCell   *lc;
+
+	InitMaterializedSRF(fcinfo, 0);
+	SPI_connect();
+	keys = partmgr_config_keys(table, true);
+
+	foreach(lc, keys)
+	{
+		SetPlans	out;
+		ListCell   *r;
+
+		out.key = (const char *) lfirst(lc);
+		out.rows = NIL;
+		plan_set(&out, table == NULL);
+		foreach(r, out.rows)
+		{
+			PlanRow    *row = (PlanRow *) lfirst(r);
+			Datum		values[9];
+			bool		nulls[9] = {false};
+
+			values[0] = CStringGetTextDatum(out.key);
+			values[1] = Int32GetDatum(foreach_current_index(r) + 1);
+			values[2] = CStringGetTextDatum(row->action);
+			nulls[3] = row->object == NULL;
+			if (row->object)
+				values[3] = CStringGetTextDatum(row->object);
+			nulls[4] = row->detail == NULL;
+			if (row->detail)
+				values[4] = CStringGetTextDatum(row->detail);
+			values[5] = text_array(row->statements);
+			values[6] = text_array(row->locks);
+			values[7] = text_array(row->reads);
+			nulls[8] = row->note == NULL;
+			if (row->note)
+				values[8] = CStringGetTextDatum(row->note);
+			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		}
+	}
+	SPI_finish();
+	return (Datum) 0;
+}
