@@ -77,6 +77,7 @@ pg_partmgr_run_analyze(PG_FUNCTION_ARGS)
 		PartmgrParentInfo parent;
 		PartmgrSet *set;
 		PartmgrRights rights;
+		ErrorData  *edata;
 
 		if (!OidIsValid(relid))
 		{
@@ -90,8 +91,17 @@ pg_partmgr_run_analyze(PG_FUNCTION_ARGS)
 			continue;			/* someone else's set */
 		set = partmgr_config_load(key, false);
 		partmgr_rights_enter_set(set, PARTMGR_RIGHTS_ACT, &rights);
-		partmgr_analyze_set(set, skip_locked, "run_analyze");
+		edata = partmgr_analyze_set(set, skip_locked, "run_analyze", false);
 		partmgr_rights_leave(&rights);
+		if (edata != NULL)
+		{
+			/* a parent held by someone else is left for the next call */
+			if (edata->sqlerrcode != ERRCODE_LOCK_NOT_AVAILABLE || table != NULL)
+				ReThrowError(edata);
+			edata->elevel = WARNING;
+			ThrowErrorData(edata);
+			continue;
+		}
 		if (!quiet)
 			ereport(NOTICE,
 					(errmsg("analyzed %s in %ld ms", key,

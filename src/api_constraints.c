@@ -103,7 +103,7 @@ pg_partmgr_apply_constraints(PG_FUNCTION_ARGS)
 		plan = partmgr_plan_constraints(set, tree, PARTMGR_CONSTRAIN_ELIGIBLE);
 	(void) partmgr_execute_or_raise(plan, "apply_constraints", NULL);
 	if (analyze && set->constraint_cols != NIL)
-		partmgr_analyze_set(set, false, "apply_constraints");
+		(void) partmgr_analyze_set(set, false, "apply_constraints", true);
 	partmgr_rights_leave(&rights);
 	SPI_finish();
 	PG_RETURN_VOID();
@@ -310,7 +310,7 @@ pg_partmgr_reapply_constraints_proc(PG_FUNCTION_ARGS)
 			PushActiveSnapshot(GetTransactionSnapshot());
 		set = partmgr_config_load(table, false);
 		partmgr_rights_enter_set(set, PARTMGR_RIGHTS_ACT, &rights);
-		partmgr_analyze_set(set, false, "reapply_constraints_proc");
+		(void) partmgr_analyze_set(set, false, "reapply_constraints_proc", true);
 		partmgr_rights_leave(&rights);
 		if (snapshot)
 			PopActiveSnapshot();

@@ -198,8 +198,8 @@ partition_data(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 			batches += done;
 		}
 		if (analyze && batches > 0)
-			partmgr_analyze_set(set, false, kind == PARTMGR_KEY_TIME ?
-								"partition_data_time" : "partition_data_id");
+			(void) partmgr_analyze_set(set, false, kind == PARTMGR_KEY_TIME ?
+									   "partition_data_time" : "partition_data_id", true);
 		partmgr_rights_leave(&rights);
 	}
 	PG_FINALLY();

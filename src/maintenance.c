@@ -252,30 +252,31 @@ constrain_set(void *arg)
 static void
 analyze_set(SetRun *run)
 {
-	PartmgrExecResult result;
-	PartmgrPlan *plan = partmgr_plan_new(run->set, NULL);
 	PartmgrRights rights;
 
-	partmgr_plan_add_analyze(plan, false);
 	partmgr_rights_enter_set(run->set, PARTMGR_RIGHTS_ACT, &rights);
-	partmgr_execute_plan(plan, run->run_by, &result);
+	run->outcome->error = partmgr_analyze_set(run->set, false, run->run_by, false);
 	partmgr_rights_leave(&rights);
-	run->outcome->error = result.error;
 }
 
 /*
  * partmgr_analyze_set
  *		ANALYZE a set's parent now, as a one-action plan (so that it is
- *		logged like every change), raising any failure.  The caller is in
- *		the scope of the owner's rights.
+ *		logged like every change).  With raise, a failure is raised; else
+ *		it is returned (NULL: done).  The caller is in the scope of the
+ *		owner's rights.
  */
-void
-partmgr_analyze_set(PartmgrSet *set, bool skip_locked, const char *run_by)
+ErrorData *
+partmgr_analyze_set(PartmgrSet *set, bool skip_locked, const char *run_by, bool raise)
 {
 	PartmgrPlan *plan = partmgr_plan_new(set, NULL);
+	PartmgrExecResult result;
 
 	partmgr_plan_add_analyze(plan, skip_locked);
-	(void) partmgr_execute_or_raise(plan, run_by, NULL);
+	partmgr_execute_plan(plan, run_by, &result);
+	if (result.error != NULL && raise)
+		ReThrowError(result.error);
+	return result.error;
 }
 
 /*
