@@ -142,8 +142,10 @@ pg_partmgr_drop_constraints(PG_FUNCTION_ARGS)
 			PartmgrAction *action = (PartmgrAction *) lfirst(lc);
 
 			ereport(NOTICE,
-					(errmsg("%s %s", partmgr_action_verb(action),
-							partmgr_action_describe(plan, action))));
+					(errmsg("dropped constraints of partition %s of %s: %s",
+							quote_qualified_identifier(action->schema, action->name),
+							partmgr_key_display(set->key),
+							partmgr_action_bounds(plan, action))));
 		}
 	}
 	partmgr_rights_leave(&rights);
@@ -206,10 +208,25 @@ reapply_child(PartmgrSet *set, Oid child_relid, char what, bool dryrun)
 	foreach(lc, plan->actions)
 	{
 		PartmgrAction *action = (PartmgrAction *) lfirst(lc);
+		const char *child = quote_qualified_identifier(action->schema, action->name);
+		const char *key = partmgr_key_display(plan->set->key);
+		const char *list = partmgr_action_bounds(plan, action);
 
-		ereport(NOTICE,
-				(errmsg("dry run: %s: %s", partmgr_action_name(action),
-						partmgr_action_describe(plan, action))));
+		if (action->kind == PARTMGR_ACTION_DROP_CONSTRAINTS)
+			ereport(NOTICE,
+					(errmsg("dry run: would drop constraints of partition %s of %s: %s",
+							child, key, list)));
+		else if (action->kind == PARTMGR_ACTION_ADD_CONSTRAINTS)
+			ereport(NOTICE,
+					(errmsg("dry run: would add constraints to partition %s of %s: %s",
+							child, key, list)));
+		else
+		{
+			Assert(action->kind == PARTMGR_ACTION_VALIDATE_CONSTRAINT);
+			ereport(NOTICE,
+					(errmsg("dry run: would validate constraints of partition %s of %s: %s",
+							child, key, list)));
+		}
 	}
 }
 

@@ -173,9 +173,7 @@ partmgr_retire_concurrently(const PartmgrPlan *plan, const PartmgrAction *action
 		SPI_finish();
 		PopActiveSnapshot();
 		CommitTransactionCommand();
-		ereport(LOG,
-				(errmsg("pg_partmgr: %s %s (concurrently)", partmgr_action_verb(action),
-						partmgr_action_describe(plan, action))));
+		partmgr_report_done(plan, action, 0, NULL, true);
 	}
 	PG_CATCH();
 	{

@@ -206,12 +206,106 @@ execute_action(void *arg)
 	}
 
 	AtEOXact_GUC(true, nestlevel);
-	ereport(LOG,
-			(errmsg("pg_partmgr: %s %s%s", partmgr_action_verb(action),
-					partmgr_action_describe(ctx->plan, action),
-					ctx->rows_from ?
-					psprintf(" (" UINT64_FORMAT " rows moved in from %s)",
-							 ctx->rows, ctx->rows_from) : "")));
+	partmgr_report_done(ctx->plan, action, ctx->rows, ctx->rows_from, false);
+}
+
+/*
+ * partmgr_report_done
+ *		The LOG line of an action carried out: a whole sentence per kind of
+ *		action (names and bounds are its only variables), and, when rows
+ *		moved, a DETAIL that says how many and from where.  concurrently:
+ *		a retirement whose detach ran CONCURRENTLY.
+ */
+void
+partmgr_report_done(const PartmgrPlan *plan, const PartmgrAction *action, uint64 rows,
+					const char *rows_from, bool concurrently)
+{
+	const PartmgrAxis *axis = &plan->set->axis;
+	const char *table = quote_qualified_identifier(action->schema, action->name);
+	const char *set = partmgr_key_display(plan->set->key);
+	const char *list = partmgr_action_bounds(plan, action);
+
+	switch (action->kind)
+	{
+		case PARTMGR_ACTION_CREATE_CHILD:
+			ereport(LOG,
+					(errmsg("pg_partmgr: created partition %s of %s for values from %s to %s",
+							table, set, partmgr_point_literal(axis, action->lower),
+							partmgr_point_literal(axis, action->upper)),
+					 rows_from ? errdetail_plural("%llu row moved in from %s.",
+												  "%llu rows moved in from %s.", rows,
+												  (unsigned long long) rows, rows_from) : 0));
+			break;
+		case PARTMGR_ACTION_CREATE_DEFAULT:
+			ereport(LOG,
+					(errmsg("pg_partmgr: created default partition %s of %s", table, set)));
+			break;
+		case PARTMGR_ACTION_ATTACH_CHILD:
+			ereport(LOG,
+					(errmsg("pg_partmgr: attached partition %s of %s for values from %s to %s",
+							table, set, partmgr_point_literal(axis, action->lower),
+							partmgr_point_literal(axis, action->upper)),
+					 rows_from ? errdetail_plural("%llu row moved in from %s.",
+												  "%llu rows moved in from %s.", rows,
+												  (unsigned long long) rows, rows_from) : 0));
+			break;
+		case PARTMGR_ACTION_RETIRE_CHILD:
+			if (action->retire.schema != NULL)
+				ereport(LOG,
+						(errmsg("pg_partmgr: detached partition %s of %s and moved it to schema %s",
+								table, set, action->retire.schema),
+						 concurrently ? errdetail("It was detached CONCURRENTLY.") : 0));
+			else if (action->retire.rename_to != NULL)
+				ereport(LOG,
+						(errmsg("pg_partmgr: detached partition %s of %s and renamed it %s",
+								table, set, action->retire.rename_to),
+						 concurrently ? errdetail("It was detached CONCURRENTLY.") : 0));
+			else if (action->retire.keep_table)
+				ereport(LOG,
+						(errmsg("pg_partmgr: detached partition %s of %s", table, set),
+						 concurrently ? errdetail("It was detached CONCURRENTLY.") : 0));
+			else
+				ereport(LOG,
+						(errmsg("pg_partmgr: detached partition %s of %s and dropped it",
+								table, set),
+						 concurrently ? errdetail("It was detached CONCURRENTLY.") : 0));
+			break;
+		case PARTMGR_ACTION_FINALIZE_DETACH:
+			ereport(LOG,
+					(errmsg("pg_partmgr: finished detaching partition %s of %s", table, set)));
+			break;
+		case PARTMGR_ACTION_MOVE_ROWS:
+		case PARTMGR_ACTION_FILL_STAGED:
+			ereport(LOG,
+					(errmsg("pg_partmgr: moved rows of %s %s", table, list),
+					 rows_from ? errdetail_plural("%llu row moved in from %s.",
+												  "%llu rows moved in from %s.", rows,
+												  (unsigned long long) rows, rows_from) : 0));
+			break;
+		case PARTMGR_ACTION_ADD_CONSTRAINTS:
+			ereport(LOG,
+					(errmsg("pg_partmgr: added constraints to partition %s of %s: %s",
+							table, set, list)));
+			break;
+		case PARTMGR_ACTION_VALIDATE_CONSTRAINT:
+			ereport(LOG,
+					(errmsg("pg_partmgr: validated constraints of partition %s of %s: %s",
+							table, set, list)));
+			break;
+		case PARTMGR_ACTION_DROP_CONSTRAINTS:
+			ereport(LOG,
+					(errmsg("pg_partmgr: dropped constraints of partition %s of %s: %s",
+							table, set, list)));
+			break;
+		case PARTMGR_ACTION_ALTER_CHILD:
+			ereport(LOG,
+					(errmsg("pg_partmgr: altered partition %s of %s", table, set)));
+			break;
+		case PARTMGR_ACTION_ANALYZE:
+			ereport(LOG,
+					(errmsg("pg_partmgr: analyzed %s", table)));
+			break;
+	}
 }
 
 /*

@@ -394,45 +394,6 @@ partmgr_action_name(const PartmgrAction *action)
 }
 
 /*
- * partmgr_action_verb
- *		What was done, for the LOG line after an action ran.
- */
-const char *
-partmgr_action_verb(const PartmgrAction *action)
-{
-	switch (action->kind)
-	{
-		case PARTMGR_ACTION_CREATE_CHILD:
-		case PARTMGR_ACTION_CREATE_DEFAULT:
-			return "created";
-		case PARTMGR_ACTION_RETIRE_CHILD:
-			if (action->retire.schema != NULL)
-				return "detached and moved";
-			if (action->retire.rename_to != NULL)
-				return "detached and renamed";
-			return action->retire.keep_table ? "detached" : "detached and dropped";
-		case PARTMGR_ACTION_FINALIZE_DETACH:
-			return "finished detaching";
-		case PARTMGR_ACTION_MOVE_ROWS:
-		case PARTMGR_ACTION_FILL_STAGED:
-			return "moved rows of";
-		case PARTMGR_ACTION_ADD_CONSTRAINTS:
-			return "added constraints to";
-		case PARTMGR_ACTION_VALIDATE_CONSTRAINT:
-			return "validated constraints of";
-		case PARTMGR_ACTION_DROP_CONSTRAINTS:
-			return "dropped constraints of";
-		case PARTMGR_ACTION_ALTER_CHILD:
-			return "altered";
-		case PARTMGR_ACTION_ATTACH_CHILD:
-			return "attached";
-		case PARTMGR_ACTION_ANALYZE:
-			return "analyzed";
-	}
-	return NULL;				/* keep compiler quiet */
-}
-
-/*
  * partmgr_action_bounds
  *		"for values from .. to .." of an action that has bounds, else NULL.
  */
@@ -485,44 +446,4 @@ partmgr_action_bounds(const PartmgrPlan *plan, const PartmgrAction *action)
 	return psprintf("for values from %s to %s",
 					partmgr_point_literal(axis, action->lower),
 					partmgr_point_literal(axis, action->upper));
-}
-
-/*
- * partmgr_action_describe
- *		What an action creates, as a noun phrase for logs and messages
- *		("partition "s"."t" of "s"."p" for values from .. to ..").
- */
-char *
-partmgr_action_describe(const PartmgrPlan *plan, const PartmgrAction *action)
-{
-	const char *table = quote_qualified_identifier(action->schema, action->name);
-
-	switch (action->kind)
-	{
-		case PARTMGR_ACTION_CREATE_CHILD:
-		case PARTMGR_ACTION_ATTACH_CHILD:
-			return psprintf("partition %s of %s %s", table,
-							partmgr_key_display(plan->set->key),
-							partmgr_action_bounds(plan, action));
-		case PARTMGR_ACTION_CREATE_DEFAULT:
-			return psprintf("default partition %s of %s", table,
-							partmgr_key_display(plan->set->key));
-		case PARTMGR_ACTION_RETIRE_CHILD:
-		case PARTMGR_ACTION_FINALIZE_DETACH:
-		case PARTMGR_ACTION_ALTER_CHILD:
-			return psprintf("partition %s of %s", table,
-							partmgr_key_display(plan->set->key));
-		case PARTMGR_ACTION_MOVE_ROWS:
-		case PARTMGR_ACTION_FILL_STAGED:
-			return psprintf("%s %s", table, partmgr_action_bounds(plan, action));
-		case PARTMGR_ACTION_ADD_CONSTRAINTS:
-		case PARTMGR_ACTION_VALIDATE_CONSTRAINT:
-		case PARTMGR_ACTION_DROP_CONSTRAINTS:
-			return psprintf("partition %s of %s: %s", table,
-							partmgr_key_display(plan->set->key),
-							partmgr_action_bounds(plan, action));
-		case PARTMGR_ACTION_ANALYZE:
-			return pstrdup(table);
-	}
-	return NULL;				/* keep compiler quiet */
 }

@@ -179,10 +179,7 @@ extern void partmgr_plan_add_attach(PartmgrPlan *plan, const PartmgrRowSource *f
 									PartmgrPoint lower, PartmgrPoint upper);
 extern char *partmgr_child_name(const PartmgrSet *set, PartmgrPoint lower);
 extern const char *partmgr_action_name(const PartmgrAction *action);
-extern const char *partmgr_action_verb(const PartmgrAction *action);
 extern char *partmgr_action_bounds(const PartmgrPlan *plan,
 								   const PartmgrAction *action);
-extern char *partmgr_action_describe(const PartmgrPlan *plan,
-									 const PartmgrAction *action);
 
 #endif							/* PARTMGR_PLAN_H */
