@@ -125,6 +125,8 @@ partmgr_retire_concurrently(const PartmgrPlan *plan, const PartmgrAction *action
 	PartmgrActionWork work;
 	ListCell   *lc;
 
+	Assert(!IsTransactionState());
+	Assert(action->kind == PARTMGR_ACTION_RETIRE_CHILD && action->retire.concurrently);
 	GetUserIdAndSecContext(&save_userid, &save_sec_context);
 	SetConfigOption("lock_timeout", psprintf("%d", partmgr_lock_timeout),
 					PGC_SUSET, PGC_S_SESSION);

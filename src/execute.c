@@ -388,6 +388,7 @@ partmgr_execute_plan(const PartmgrPlan *plan, const char *run_by,
 {
 	ListCell   *lc;
 
+	Assert(plan->set != NULL);
 	(void) partmgr_rights_require(PARTMGR_RIGHTS_ACT, "executing a plan");
 	if (partmgr_rights_owner() != plan->set->parent_owner)
 		elog(ERROR, "pg_partmgr: plan of \"%s\" executed with another owner's rights",

@@ -146,6 +146,8 @@ partmgr_lock_relation(Oid relid, LOCKMODE mode)
 	TimestampTz start = GetCurrentTimestamp();
 	long		pause_ms = 1;
 
+	Assert(IsTransactionState());
+
 	while (!ConditionalLockRelationOid(relid, mode))
 	{
 		long		waited = TimestampDifferenceMilliseconds(start, GetCurrentTimestamp());
@@ -195,6 +197,7 @@ partmgr_run_subxact(void (*fn) (void *arg), void *arg, ErrorData **error)
 	ResourceOwner owner = CurrentResourceOwner;
 	volatile bool ok = true;
 
+	Assert(IsTransactionState());
 	BeginInternalSubTransaction(NULL);
 	MemoryContextSwitchTo(caller);
 	PG_TRY();

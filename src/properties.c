@@ -53,6 +53,9 @@
 #include "rights.h"
 #include "spi_util.h"
 
+static List *grant_statements(const PartmgrProperties *props, const char *schema,
+							  const char *name);
+
 /*
  * partmgr_template_name
  *		The name of the template create_parent makes: template_<schema>_<table>,
@@ -421,15 +424,15 @@ replica_index_name(const PartmgrUniqueIndex *index, const char *child)
 }
 
 /*
- * partmgr_child_index_statements
+ * child_index_statements
  *		The indexes a new, still empty and unattached child gets after CREATE
  *		TABLE: the template's unique indexes and, for a replica identity
  *		USING INDEX, the index it names (ATTACH adopts it as the child's
  *		index of the parent's).  *plain says whether all of them are plain
  *		(no expression, no predicate).
  */
-List *
-partmgr_child_index_statements(const PartmgrProperties *props, const char *schema,
+static List *
+child_index_statements(const PartmgrProperties *props, const char *schema,
 							   const char *name, bool *plain)
 {
 	List	   *statements = NIL;
@@ -460,13 +463,13 @@ partmgr_child_index_statements(const PartmgrProperties *props, const char *schem
 }
 
 /*
- * partmgr_child_property_statements
- *		What a new child gets after its indexes (partmgr_child_index_statements):
+ * child_property_statements
+ *		What a new child gets after its indexes (child_index_statements):
  *		the parent's replica identity and, with inherit_privileges, the
  *		parent's grants.
  */
-List *
-partmgr_child_property_statements(const PartmgrSet *set, const PartmgrProperties *props,
+static List *
+child_property_statements(const PartmgrSet *set, const PartmgrProperties *props,
 								  const char *schema, const char *name)
 {
 	List	   *statements = NIL;
@@ -481,7 +484,7 @@ partmgr_child_property_statements(const PartmgrSet *set, const PartmgrProperties
 							 partmgr_ddl_replica_identity(schema, name,
 														  props->replica_identity, NULL));
 	if (set->inherit_privileges)
-		statements = list_concat(statements, partmgr_grant_statements(props, schema, name));
+		statements = list_concat(statements, grant_statements(props, schema, name));
 	return statements;
 }
 
@@ -521,14 +524,14 @@ partmgr_plan_table_properties(PartmgrPlan *plan)
 			!action->staged && !action->unattached)
 		{
 			if (plan->set->inherit_privileges)
-				action->property_sql = partmgr_grant_statements(&props, action->schema,
+				action->property_sql = grant_statements(&props, action->schema,
 																action->name);
 			continue;
 		}
-		action->index_sql = partmgr_child_index_statements(&props, action->schema,
+		action->index_sql = child_index_statements(&props, action->schema,
 														   action->name,
 														   &action->plain_indexes);
-		action->property_sql = partmgr_child_property_statements(plan->set, &props,
+		action->property_sql = child_property_statements(plan->set, &props,
 																 action->schema,
 																 action->name);
 	}
@@ -537,11 +540,11 @@ partmgr_plan_table_properties(PartmgrPlan *plan)
 }
 
 /*
- * partmgr_grant_statements
+ * grant_statements
  *		GRANT statements that give a new table the parent's grants.
  */
-List *
-partmgr_grant_statements(const PartmgrProperties *props, const char *schema,
+static List *
+grant_statements(const PartmgrProperties *props, const char *schema,
 						 const char *name)
 {
 	List	   *statements = NIL;

@@ -60,12 +60,6 @@ extern char *partmgr_template_name(const char *schema, const char *table);
 extern Oid	partmgr_check_template(Oid parent, const char *template_table, Oid relid);
 extern void partmgr_drop_unused_template(const PartmgrSet *set);
 extern void partmgr_read_properties(const PartmgrSet *set, PartmgrProperties *props);
-extern List *partmgr_child_index_statements(const PartmgrProperties *props,
-											const char *schema, const char *name,
-											bool *plain);
-extern List *partmgr_child_property_statements(const PartmgrSet *set,
-												const PartmgrProperties *props,
-												const char *schema, const char *name);
 
 /* How one existing child differs from what the parent and template say. */
 typedef enum PartmgrDriftKind
@@ -94,7 +88,5 @@ extern List *partmgr_template_statements(const PartmgrSet *set,
 
 struct PartmgrPlan;
 extern void partmgr_plan_table_properties(struct PartmgrPlan *plan);
-extern List *partmgr_grant_statements(const PartmgrProperties *props, const char *schema,
-									  const char *name);
 
 #endif							/* PARTMGR_PROPERTIES_H */

@@ -142,12 +142,12 @@ report_dropped(void)
 }
 
 /*
- * partmgr_report_more
+ * report_more
  *		Tell a caller that cannot commit that a set needs more than one
  *		transaction's worth of children (or retirements).
  */
-void
-partmgr_report_more(const char *key)
+static void
+report_more(const char *key)
 {
 	ereport(NOTICE,
 			(errmsg("partition set \"%s\" needs more changes than one transaction makes", key),
@@ -157,12 +157,12 @@ partmgr_report_more(const char *key)
 }
 
 /*
- * partmgr_report_set_failure
+ * report_set_failure
  *		Tell the caller a set could not be (fully) maintained: a WARNING that
  *		keeps the original SQLSTATE, message, detail and hint.
  */
-void
-partmgr_report_set_failure(const char *key, const ErrorData *edata)
+static void
+report_set_failure(const char *key, const ErrorData *edata)
 {
 	bool		lock_timeout = edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE;
 
@@ -218,14 +218,14 @@ maintain_once(PartmgrSet *read, const PartmgrRunOptions *opts, MemoryContext cxt
 		if (opts->table != NULL && opts->transactions == PARTMGR_RUN_IN_CALLERS &&
 			outcome.error->sqlerrcode != ERRCODE_LOCK_NOT_AVAILABLE)
 			ReThrowError(outcome.error);
-		partmgr_report_set_failure(key, outcome.error);
+		report_set_failure(key, outcome.error);
 	}
 	if (outcome.finished != 0)
 		partmgr_stamps_add(stamps, key, outcome.finished);
 	if (outcome.more)
 	{
 		if (opts->transactions == PARTMGR_RUN_IN_CALLERS)
-			partmgr_report_more(key);
+			report_more(key);
 		else
 			step = SET_MORE;
 	}
@@ -251,7 +251,7 @@ maintain_once(PartmgrSet *read, const PartmgrRunOptions *opts, MemoryContext cxt
 		MemoryContextSwitchTo(cxt);
 		partmgr_validate_set(key, opts->run_by, &validated);
 		if (validated.error != NULL)
-			partmgr_report_set_failure(key, validated.error);
+			report_set_failure(key, validated.error);
 		end_step(opts, snapshot);
 		MemoryContextSwitchTo(cxt);
 	}

@@ -42,7 +42,5 @@ typedef struct PartmgrRunOptions
 
 extern List *partmgr_run_list(const char *table);
 extern void partmgr_run_sets(List *sets, const PartmgrRunOptions *opts);
-extern void partmgr_report_more(const char *key);
-extern void partmgr_report_set_failure(const char *key, const ErrorData *edata);
 
 #endif							/* PARTMGR_RUNNER_H */

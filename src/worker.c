@@ -18,9 +18,10 @@
  * the launcher keeps running and picks up the corrected value on reload.
  *
  * A worker connects to its database as pg_partmgr.role, checks that the
- * extension is installed at the version this library was built for, and
- * maintains each set with automatic maintenance on, in maintenance_order,
- * each in its own transaction: an error in one set is reported, recorded in
+ * extension is installed at the version this library was built for, prunes
+ * the maintenance log, and hands the sets with automatic maintenance on to
+ * runner.c, which maintains them in maintenance_order, each in a
+ * transaction of its own: an error in one set is reported, recorded in
  * partmgr.maintenance_log, and the worker goes on with the next set.  It
  * holds no transaction or snapshot between sets, and exits when done.
  *
@@ -65,7 +66,6 @@
 #include "utils/varlena.h"
 
 #include "config.h"
-#include "execute.h"
 #include "log.h"
 #include "pg_partmgr.h"
 #include "runner.h"
