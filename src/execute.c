@@ -209,6 +209,14 @@ execute_action(void *arg)
 	partmgr_report_done(ctx->plan, action, ctx->rows, ctx->rows_from, false);
 }
 
+/* The DETAIL of a LOG line whose action moved rows. */
+static int
+rows_moved_detail(uint64 rows, const char *from)
+{
+	return errdetail_plural("%llu row moved in from %s.", "%llu rows moved in from %s.",
+							rows, (unsigned long long) rows, from);
+}
+
 /*
  * partmgr_report_done
  *		The LOG line of an action carried out: a whole sentence per kind of
@@ -224,17 +232,21 @@ partmgr_report_done(const PartmgrPlan *plan, const PartmgrAction *action, uint64
 	const char *table = quote_qualified_identifier(action->schema, action->name);
 	const char *set = partmgr_key_display(plan->set->key);
 	const char *list = partmgr_action_bounds(plan, action);
+	const char *lower = NULL;
+	const char *upper = NULL;
 
+	if (action->kind == PARTMGR_ACTION_CREATE_CHILD || action->kind == PARTMGR_ACTION_ATTACH_CHILD)
+	{
+		lower = partmgr_point_literal(axis, action->lower);
+		upper = partmgr_point_literal(axis, action->upper);
+	}
 	switch (action->kind)
 	{
 		case PARTMGR_ACTION_CREATE_CHILD:
 			ereport(LOG,
 					(errmsg("pg_partmgr: created partition %s of %s for values from %s to %s",
-							table, set, partmgr_point_literal(axis, action->lower),
-							partmgr_point_literal(axis, action->upper)),
-					 rows_from ? errdetail_plural("%llu row moved in from %s.",
-												  "%llu rows moved in from %s.", rows,
-												  (unsigned long long) rows, rows_from) : 0));
+							table, set, lower, upper),
+					 rows_from ? rows_moved_detail(rows, rows_from) : 0));
 			break;
 		case PARTMGR_ACTION_CREATE_DEFAULT:
 			ereport(LOG,
@@ -243,11 +255,8 @@ partmgr_report_done(const PartmgrPlan *plan, const PartmgrAction *action, uint64
 		case PARTMGR_ACTION_ATTACH_CHILD:
 			ereport(LOG,
 					(errmsg("pg_partmgr: attached partition %s of %s for values from %s to %s",
-							table, set, partmgr_point_literal(axis, action->lower),
-							partmgr_point_literal(axis, action->upper)),
-					 rows_from ? errdetail_plural("%llu row moved in from %s.",
-												  "%llu rows moved in from %s.", rows,
-												  (unsigned long long) rows, rows_from) : 0));
+							table, set, lower, upper),
+					 rows_from ? rows_moved_detail(rows, rows_from) : 0));
 			break;
 		case PARTMGR_ACTION_RETIRE_CHILD:
 			if (action->retire.schema != NULL)
@@ -278,9 +287,7 @@ partmgr_report_done(const PartmgrPlan *plan, const PartmgrAction *action, uint64
 		case PARTMGR_ACTION_FILL_STAGED:
 			ereport(LOG,
 					(errmsg("pg_partmgr: moved rows of %s %s", table, list),
-					 rows_from ? errdetail_plural("%llu row moved in from %s.",
-												  "%llu rows moved in from %s.", rows,
-												  (unsigned long long) rows, rows_from) : 0));
+					 rows_from ? rows_moved_detail(rows, rows_from) : 0));
 			break;
 		case PARTMGR_ACTION_ADD_CONSTRAINTS:
 			ereport(LOG,
