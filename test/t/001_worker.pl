@@ -17,8 +17,33 @@ pg_partmgr.interval = 1
 timezone = 'UTC'
 # tells which transaction made a table: subtransactions share its commit time
 track_commit_timestamp = on
+# DEBUG1 shows what leaves no other trace: the postmaster starting each
+# worker and seeing it exit with code 0, a worker finding no extension
+log_min_messages = debug1
 });
 $node->start;
+
+# the time of the next run, from the line the launcher logs when it takes
+# up a new interval (the new settings of that reload are then in force)
+sub next_run_logged
+{
+	my ($offset) = @_;
+	my ($at) = slurp_file($node->logfile, $offset)
+	  =~ /pg_partmgr launcher: maintenance every \d+ s, next run at (.+)$/m;
+	die "no next run time in the log after offset $offset" unless defined $at;
+	return $at;
+}
+
+# no worker runs now: one started before a reload has ended
+sub wait_no_worker
+{
+	$node->poll_query_until('postgres',
+		"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'pg_partmgr worker'")
+	  or die 'timed out waiting for the running pg_partmgr worker to end';
+}
+
+# a worker started by the postmaster, as DEBUG1 says
+my $worker_started = qr/starting background worker process "pg_partmgr worker for database/;
 
 # two databases with the extension, one without
 $node->safe_psql('postgres', 'CREATE DATABASE second');
@@ -121,6 +146,9 @@ $node->safe_psql('postgres', q{
 });
 
 # nothing happens in a database without the extension, and nothing goes wrong
+ok( $node->wait_for_log(
+		qr/extension pg_partmgr is not installed in database "plain"; the worker has nothing to do/),
+	'a worker visits the database without the extension and finds nothing to do');
 ok(!$node->log_contains('database "plain".*ERROR|ERROR.*plain'),
 	'no error for a database without the extension');
 
@@ -149,25 +177,49 @@ pg_partmgr.role = 'no_such_role'
 pg_partmgr.databases = 'no_such_db, postgres'
 });
 $node->reload;
-ok($node->wait_for_log(qr/role "no_such_role" named by pg_partmgr.role does not exist/, $offset),
-	'an unknown role is reported');
+my $unknown_role = qr/role "no_such_role" named by pg_partmgr.role does not exist/;
+ok($node->wait_for_log($unknown_role, $offset), 'an unknown role is reported');
+# The launcher says so at the start of every run.  A run with the unknown
+# role starts no worker: once the last one started before the reload has
+# ended, a row needing a child is added, and two runs are let begin after
+# it (the first would have had its worker done by the second).
+wait_no_worker();
 $node->safe_psql('postgres', 'INSERT INTO public.events VALUES (35)');
-sleep(3);
-is($node->safe_psql('postgres', "SELECT to_regclass('public.events_p40') IS NULL"),
-	't', 'with an unknown role nothing is maintained');
+my $inserted = $node->safe_psql('postgres', 'SELECT clock_timestamp()');
+my $since_insert = -s $node->logfile;
+$offset = $since_insert;
+$offset = $node->wait_for_log($unknown_role, $offset) for 1 .. 2;
+is( $node->safe_psql('postgres', qq{
+		SELECT (to_regclass('public.events_p40') IS NULL) || ' ' || (maintenance_last_run < '$inserted')
+		  FROM partmgr.part_config WHERE parent_table = 'public.events'}),
+	'true true',
+	'with an unknown role nothing is maintained: two runs later, no child and no run recorded');
+ok(!$node->log_contains($worker_started, $since_insert),
+	'and no worker was started');
 $node->append_conf('postgresql.conf', q{pg_partmgr.role = ''});
 $offset = -s $node->logfile;
 $node->reload;
-ok($node->wait_for_log(qr/database "no_such_db" named by pg_partmgr.databases does not exist/, $offset),
-	'an unknown database is reported');
+my $unknown_db = qr/database "no_such_db" named by pg_partmgr.databases does not exist/;
+ok($node->wait_for_log($unknown_db, $offset), 'an unknown database is reported');
 ok( $node->poll_query_until('postgres',
 		"SELECT to_regclass('public.events_p40') IS NOT NULL"),
 	'once the role is fixed, maintenance resumes for the databases that exist');
-# (database second has children up to events_p20)
+# (database second has children up to events_p20) The launcher names the
+# missing database at the start of every run: two runs begin after the row
+# needing a child is added, the database still listed is maintained, the
+# other is not.
 $node->safe_psql('second', 'INSERT INTO public.events VALUES (25)');
-sleep(5);
-is($node->safe_psql('second', "SELECT to_regclass('public.events_p30') IS NULL"),
-	't', 'a database left out of pg_partmgr.databases is not maintained');
+$inserted = $node->safe_psql('second', 'SELECT clock_timestamp()');
+$offset = -s $node->logfile;
+$offset = $node->wait_for_log($unknown_db, $offset) for 1 .. 2;
+ok( $node->poll_query_until('postgres',
+		"SELECT maintenance_last_run > '$inserted' FROM partmgr.part_config WHERE parent_table = 'public.events'"),
+	'meanwhile the database left in pg_partmgr.databases had a run');
+is( $node->safe_psql('second', qq{
+		SELECT (to_regclass('public.events_p30') IS NULL) || ' ' || (maintenance_last_run < '$inserted')
+		  FROM partmgr.part_config WHERE parent_table = 'public.events'}),
+	'true true',
+	'a database left out of pg_partmgr.databases is not maintained: no child, no run recorded');
 $node->append_conf('postgresql.conf', q{pg_partmgr.databases = ''});
 $node->reload;
 ok( $node->poll_query_until('second',
@@ -218,6 +270,9 @@ is( $node->safe_psql('postgres', q{
 # the same run
 $node->append_conf('postgresql.conf', 'pg_partmgr.children_per_transaction = 4');
 $node->reload;
+# a new session, forked by the postmaster as the next worker will be, has it
+$node->poll_query_until('postgres', "SELECT current_setting('pg_partmgr.children_per_transaction') = '4'")
+  or die 'timed out waiting for pg_partmgr.children_per_transaction = 4';
 $node->safe_psql('postgres', q{
 	CREATE TABLE public.behind (id bigint NOT NULL) PARTITION BY RANGE (id);
 	SELECT partmgr.create_parent('public.behind', 'id', '10', p_premake => 1,
@@ -240,14 +295,39 @@ is( $node->safe_psql('postgres', q{
 $node->append_conf('postgresql.conf', 'pg_partmgr.children_per_transaction = 100');
 $node->reload;
 
-# disabled: no runs
-$node->append_conf('postgresql.conf', 'pg_partmgr.enabled = off');
+# disabled: no runs.  A run that does not happen leaves no trace, so the
+# same reload changes the interval: the launcher's line about it shows that
+# the reload is in force and when it would run next; from there it would
+# run every second, aligned to the clock.  Once that time has passed and no
+# worker runs, a row needing a child is added, and two of the times the
+# launcher would have run pass (and half a second for a worker to finish).
+$offset = -s $node->logfile;
+$node->append_conf('postgresql.conf', q{
+pg_partmgr.enabled = off
+pg_partmgr.interval = 1
+});
 $node->reload;
-sleep(1);
+$node->wait_for_log(qr/pg_partmgr launcher: maintenance every 1 s, next run at/, $offset);
+my $would_run = next_run_logged($offset);
+$node->poll_query_until('postgres', "SELECT clock_timestamp() > '$would_run'")
+  or die "timed out waiting for $would_run";
+wait_no_worker();
 $node->safe_psql('postgres', 'INSERT INTO public.events VALUES (65)');
-sleep(5);
-is($node->safe_psql('postgres', "SELECT to_regclass('public.events_p70') IS NULL"),
-	't', 'pg_partmgr.enabled = off stops the runs');
+$inserted = $node->safe_psql('postgres', 'SELECT clock_timestamp()');
+$since_insert = -s $node->logfile;
+my $second_time = $node->safe_psql('postgres', qq{
+	SELECT '$would_run'::timestamptz
+		   + (floor(extract(epoch FROM '$inserted'::timestamptz - '$would_run'::timestamptz)) + 2)
+			 * interval '1 s'});
+$node->poll_query_until('postgres',
+	"SELECT clock_timestamp() > '$second_time'::timestamptz + interval '0.5 s'")
+  or die "timed out waiting for $second_time";
+is( $node->safe_psql('postgres', qq{
+		SELECT (to_regclass('public.events_p70') IS NULL) || ' ' || (maintenance_last_run < '$inserted')
+		  FROM partmgr.part_config WHERE parent_table = 'public.events'}),
+	'true true',
+	'pg_partmgr.enabled = off stops the runs: two run times later, no child and no run recorded');
+ok(!$node->log_contains($worker_started, $since_insert), 'and no worker was started');
 
 # the worker holds no transaction open between runs
 is( $node->safe_psql('postgres',
@@ -267,8 +347,18 @@ $offset = -s $node->logfile;
 $node->append_conf('postgresql.conf', q{
 pg_partmgr.children_per_transaction = 1
 pg_partmgr.enabled = on
+pg_partmgr.interval = 2
 });
 $node->reload;
+$node->wait_for_log(qr/pg_partmgr launcher: maintenance every 2 s, next run at/, $offset);
+my $resumed = next_run_logged($offset);
+ok( $node->poll_query_until('postgres',
+		"SELECT to_regclass('public.events_p70') IS NOT NULL"),
+	'with pg_partmgr.enabled on again, the runs resume');
+is( $node->safe_psql('postgres',
+		"SELECT pg_xact_commit_timestamp(xmin) >= '$resumed' FROM pg_class
+		  WHERE oid = 'public.events_p70'::regclass"),
+	't', 'events_p70 was made by a run after that reload, none while disabled');
 ok( $node->poll_query_until('postgres',
 		"SELECT to_regclass('public.far_p50') IS NOT NULL"),
 	'a run that catches up one child per transaction is under way');
@@ -277,8 +367,15 @@ ok( $node->wait_for_log(
 		qr/pg_partmgr: extension pg_partmgr was dropped from database "postgres" during a maintenance run; the worker stops/,
 		$offset),
 	'the worker logs that the extension was dropped during its run, and stops');
-ok(!$node->log_contains('pg_partmgr worker.*terminated by|background worker "pg_partmgr worker.*exited with exit code 1', $offset),
-	'and exits cleanly');
+# the postmaster logs how that process ended, naming it by its type (an
+# exit code of 0 at DEBUG1)
+my ($stopped_pid) = slurp_file($node->logfile, $offset)
+  =~ /\[(\d+)\] (?:\S+ )?LOG:  pg_partmgr: extension pg_partmgr was dropped from database "postgres"/;
+die 'no process id on the line about the dropped extension' unless defined $stopped_pid;
+my $ended = qr/background worker "pg_partmgr worker" \(PID $stopped_pid\) (?:exited with exit code \d+|was terminated by signal \d+)/;
+$node->wait_for_log($ended, $offset);
+my ($how) = slurp_file($node->logfile, $offset) =~ /($ended)/;
+like($how, qr/exited with exit code 0$/, 'and exits cleanly, with exit code 0');
 
 $node->stop;
 done_testing();

@@ -214,12 +214,16 @@ $node->safe_psql('older', "CREATE EXTENSION pg_partmgr VERSION '0.2.0'");
 my $offset = -s $node->logfile;
 $node->append_conf('postgresql.conf', 'pg_partmgr.enabled = on');
 $node->reload;
+# wait for the child, or for the WARNING that would mean it never comes
 my $made = 'f';
-for (my $i = 0; $i < 300 && $made ne 't'; $i++)
+my $deadline = time + $PostgreSQL::Test::Utils::timeout_default;
+while ($made ne 't'
+	&& !$node->log_contains('is installed in database "upgraded", but the loaded library', $offset))
 {
-	$made = $node->safe_psql('upgraded', "SELECT to_regclass('public.events_p40') IS NOT NULL");
-	last if $node->log_contains('is installed in database "upgraded", but the loaded library', $offset);
+	die 'timed out waiting for events_p40 or a WARNING about database "upgraded"'
+	  if time > $deadline;
 	usleep(100_000);
+	$made = $node->safe_psql('upgraded', "SELECT to_regclass('public.events_p40') IS NOT NULL");
 }
 is($made, 't', 'the worker maintains the updated set: events_p40 is made');
 ok(!$node->log_contains('is installed in database "upgraded", but the loaded library', $offset),

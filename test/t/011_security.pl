@@ -270,10 +270,22 @@ is($node->safe_psql('postgres', 'SELECT count(*) FROM tap_sec_v.vtt'),
 	'11', 'and none of its rows');
 assert_clean('background worker');
 
-$node->append_conf('postgresql.conf', 'pg_partmgr.enabled = off');
+# off before pg_cron's turn, or a worker could make the children the jobs
+# must make.  The interval changes with the same reload: the launcher's line
+# about it says the reload is in force and when it would run next; once
+# that time has passed no worker runs.
+my $offset = -s $node->logfile;
+$node->append_conf('postgresql.conf', q{
+pg_partmgr.enabled = off
+pg_partmgr.interval = 2
+});
 $node->reload;
-ok( $node->poll_query_until('postgres',
-		"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'pg_partmgr worker'"),
+$node->wait_for_log(qr/pg_partmgr launcher: maintenance every 2 s, next run at/, $offset);
+my ($would_run) = slurp_file($node->logfile, $offset)
+  =~ /pg_partmgr launcher: maintenance every 2 s, next run at (.+)$/m;
+ok( $node->poll_query_until('postgres', qq{
+		SELECT clock_timestamp() > '$would_run' AND count(*) = 0
+		  FROM pg_stat_activity WHERE backend_type = 'pg_partmgr worker'}),
 	'the worker is off');
 reset_canary();
 
