@@ -71,7 +71,6 @@
 #include "bounds.h"
 #include "catalog.h"
 #include "config.h"
-#include "contents.h"
 #include "ddl.h"
 #include "execute.h"
 #include "locks.h"

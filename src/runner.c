@@ -56,7 +56,6 @@
 
 #include "config.h"
 #include "detach.h"
-#include "execute.h"
 #include "locks.h"
 #include "log.h"
 #include "maintenance.h"

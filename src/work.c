@@ -60,7 +60,6 @@
 #include "ddl.h"
 #include "work.h"
 #include "locks.h"
-#include "log.h"
 #include "rights.h"
 #include "spi_util.h"
 
