@@ -29,6 +29,7 @@
 #include "catalog/namespace.h"
 #include "catalog/partition.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
 #include "catalog/pg_namespace.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
@@ -792,9 +793,17 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 		case PARTMGR_ACTION_ANALYZE:
 
 			/*
-			 * SHARE UPDATE EXCLUSIVE on each table as ANALYZE reaches it,
-			 * bounded by lock_timeout like any statement's
+			 * What ANALYZE of a partitioned table locks, taken first, in
+			 * its order: SHARE UPDATE EXCLUSIVE on the parent, then ACCESS
+			 * SHARE on every table below it (all levels), so that a table
+			 * held by another session is named when the wait is given up
 			 */
+			work_lock(work, set->parent_oid, ShareUpdateExclusiveLock);
+			foreach(lc, find_all_inheritors(set->parent_oid, NoLock, NULL))
+			{
+				if (lfirst_oid(lc) != set->parent_oid)
+					work_lock(work, lfirst_oid(lc), AccessShareLock);
+			}
 			work_sql(work, partmgr_ddl_analyze(set, action->skip_locked));
 			break;
 

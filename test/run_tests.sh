@@ -2,8 +2,9 @@
 #
 # Run every pg_partmgr test suite on throwaway PostgreSQL clusters:
 #   pg_regress (sql/, expected/), isolationtester (test/specs, test/expected),
-#   pgTAP (test/pgtap, run with pg_prove) and TAP (test/t, run with prove and
-#   PostgreSQL::Test::Cluster: the background worker, standbys, pg_cron).
+#   pgTAP (test/pgtap, run with pg_prove), TAP (test/t, run with prove and
+#   PostgreSQL::Test::Cluster: the background worker, standbys, pg_cron) and
+#   the tests of the layer check (test/layers).
 #
 # Run it as root: it installs the Debian packages the tests need if they are
 # missing (.ci/install-deps), builds and installs the extension, then runs
@@ -30,6 +31,9 @@ as_postgres() {
 		"$@"
 	fi
 }
+
+echo "== layers"
+bash "$top/test/layers/run.sh" || failed+=(layers)
 
 echo "== build and install"
 make -s -C "$top" PG_CONFIG="$PG_CONFIG" WERROR=1 || exit 1
