@@ -195,8 +195,13 @@ execute_action(void *arg)
 					break;
 				}
 				if (stmt->kind == PARTMGR_STMT_DELETE && n != copied)
-					elog(ERROR, "copied " UINT64_FORMAT " rows of %s but deleted " UINT64_FORMAT,
-						 copied, stmt->rows_from, n);
+					ereport(ERROR,
+							(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+							 errmsg("rows of %s changed while they were moved: %llu copied, %llu deleted",
+									stmt->rows_from, (unsigned long long) copied,
+									(unsigned long long) n),
+							 errdetail("The move is rolled back; no row was lost."),
+							 errhint("Run it again.")));
 				ctx->rows += n;
 				ctx->rows_from = ctx->rows_from == NULL ? stmt->rows_from :
 					psprintf("%s and %s", ctx->rows_from, stmt->rows_from);
