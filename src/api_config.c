@@ -101,12 +101,23 @@ pg_partmgr_config_owner_check(PG_FUNCTION_ARGS)
 					 errhint("DELETE the rows of your own sets instead.")));
 		return PointerGetDatum(NULL);
 	}
-	if (!TRIGGER_FIRED_FOR_ROW(trigdata->tg_event) || trigdata->tg_trigger->tgnargs != 1)
-		elog(ERROR, "partmgr.config_owner_check() fired in the wrong way");
+	/* anyone may put the function in a trigger of their own: check how */
+	if (!TRIGGER_FIRED_FOR_ROW(trigdata->tg_event))
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("partmgr.config_owner_check() must be fired for each row, or for TRUNCATE")));
+	if (trigdata->tg_trigger->tgnargs != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_TRIGGERED_ACTION_EXCEPTION),
+				 errmsg("trigger \"%s\" on %s must give partmgr.config_owner_check() one argument, the name of a column",
+						trigdata->tg_trigger->tgname, RelationGetRelationName(rel))));
 	column = SPI_fnumber(RelationGetDescr(rel), trigdata->tg_trigger->tgargs[0]);
 	if (column <= 0)
-		elog(ERROR, "column \"%s\" of %s does not exist", trigdata->tg_trigger->tgargs[0],
-			 RelationGetRelationName(rel));
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("column \"%s\" named by trigger \"%s\" does not exist in %s",
+						trigdata->tg_trigger->tgargs[0], trigdata->tg_trigger->tgname,
+						RelationGetRelationName(rel))));
 
 	if (!superuser())
 	{

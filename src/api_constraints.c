@@ -31,6 +31,7 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/rel.h"
 #include "utils/snapmgr.h"
 
 #include "api.h"
@@ -141,6 +142,8 @@ pg_partmgr_drop_constraints(PG_FUNCTION_ARGS)
 		{
 			PartmgrAction *action = (PartmgrAction *) lfirst(lc);
 
+			/* partmgr_plan_drop_constraints plans nothing else */
+			Assert(action->kind == PARTMGR_ACTION_DROP_CONSTRAINTS);
 			ereport(NOTICE,
 					(errmsg("dropped constraints of partition %s of %s: %s",
 							quote_qualified_identifier(action->schema, action->name),
@@ -180,6 +183,7 @@ reapply_child(PartmgrSet *set, Oid child_relid, char what, bool dryrun)
 	PartmgrPlan *plan;
 	ListCell   *lc;
 
+	Assert(what == 'd' || what == 'a' || what == 'v');
 	partmgr_lock_set_or_raise(set->parent_oid, set->key);
 	tree = partmgr_read_tree(set);
 	child = partmgr_tree_find_child(tree, child_relid);
@@ -191,15 +195,7 @@ reapply_child(PartmgrSet *set, Oid child_relid, char what, bool dryrun)
 	else if (what == 'a')
 		partmgr_plan_child_constraints(plan, child, false);
 	else
-	{
-		PartmgrPlan *all = partmgr_plan_constraints(set, tree, PARTMGR_CONSTRAIN_VALIDATE);
-
-		foreach(lc, all->actions)
-		{
-			if (((PartmgrAction *) lfirst(lc))->relid == child_relid)
-				plan->actions = lappend(plan->actions, lfirst(lc));
-		}
-	}
+		partmgr_plan_child_validations(plan, child);
 	if (!dryrun)
 	{
 		(void) partmgr_execute_or_raise(plan, "reapply_constraints_proc", NULL);
@@ -212,25 +208,30 @@ reapply_child(PartmgrSet *set, Oid child_relid, char what, bool dryrun)
 		const char *key = partmgr_key_display(plan->set->key);
 		const char *list = partmgr_action_bounds(plan, action);
 
+		/* a dry run drops or adds (NOT VALID); it never validates */
 		if (action->kind == PARTMGR_ACTION_DROP_CONSTRAINTS)
 			ereport(NOTICE,
 					(errmsg("dry run: would drop constraints of partition %s of %s: %s",
 							child, key, list)));
-		else if (action->kind == PARTMGR_ACTION_ADD_CONSTRAINTS)
-			ereport(NOTICE,
-					(errmsg("dry run: would add constraints to partition %s of %s: %s",
-							child, key, list)));
 		else
 		{
-			Assert(action->kind == PARTMGR_ACTION_VALIDATE_CONSTRAINT);
+			Assert(action->kind == PARTMGR_ACTION_ADD_CONSTRAINTS);
 			ereport(NOTICE,
-					(errmsg("dry run: would validate constraints of partition %s of %s: %s",
+					(errmsg("dry run: would add constraints to partition %s of %s: %s",
 							child, key, list)));
 		}
 	}
 }
 
-/* Run a step with a snapshot, then commit when the call can. */
+/*
+ * reapply_and_commit
+ *		Run a step with a snapshot, then commit when the call can.  The step
+ *		runs in an SPI connection of its own: everything it allocates, the
+ *		results of its queries included (SPI keeps those until the
+ *		connection ends, across the commits of a non-atomic one), goes when
+ *		it ends, so the procedure's memory does not grow with every child it
+ *		steps through.
+ */
 static void
 reapply_and_commit(const char *table, Oid child, char what, bool dryrun, bool nonatomic)
 {
@@ -238,7 +239,9 @@ reapply_and_commit(const char *table, Oid child, char what, bool dryrun, bool no
 
 	if (snapshot)
 		PushActiveSnapshot(GetTransactionSnapshot());
+	SPI_connect();
 	reapply_step(table, child, what, dryrun);
+	SPI_finish();
 	if (snapshot)
 		PopActiveSnapshot();
 	if (nonatomic)
@@ -267,6 +270,7 @@ pg_partmgr_reapply_constraints_proc(PG_FUNCTION_ARGS)
 	PartmgrSet *set;
 	PartmgrTree *tree;
 	List	   *all = NIL;
+	List	   *newest_first;
 	List	   *eligible = NIL;
 	bool		snapshot;
 	bool		validate;
@@ -289,8 +293,10 @@ pg_partmgr_reapply_constraints_proc(PG_FUNCTION_ARGS)
 	tree = partmgr_read_tree(set);
 	for (int i = 0; i < tree->nchildren; i++)
 		all = lappend_oid(all, tree->children[i].relid);
-	foreach(lc, partmgr_eligible_children(set, tree))
-		eligible = lcons_oid(tree->children[lfirst_int(lc)].relid, eligible);
+	/* the eligible children come newest first: walk them backwards */
+	newest_first = partmgr_eligible_children(set, tree);
+	for (int i = list_length(newest_first) - 1; i >= 0; i--)
+		eligible = lappend_oid(eligible, tree->children[list_nth_int(newest_first, i)].relid);
 	if (set->constraint_cols == NIL)
 		ereport(NOTICE,
 				(errmsg("partition set \"%s\" has no constraint_cols: nothing to apply", set->key)));
@@ -337,6 +343,26 @@ pg_partmgr_reapply_constraints_proc(PG_FUNCTION_ARGS)
 }
 
 /*
+ * config_column
+ *		The number of the column of part_config the trigger reads, after
+ *		checking that the table it fires on has it with the right type.
+ */
+static int
+config_column(Relation rel, const char *name, Oid type)
+{
+	int			attnum = SPI_fnumber(RelationGetDescr(rel), name);
+
+	if (attnum <= 0 || TupleDescAttr(RelationGetDescr(rel), attnum - 1)->atttypid != type)
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("partmgr.part_config_check() fires on a table without column \"%s\" of type %s",
+						name, format_type_be(type)),
+				 errdetail("It is the trigger of partmgr.part_config, and fired on %s.",
+						   RelationGetRelationName(rel))));
+	return attnum;
+}
+
+/*
  * pg_partmgr_part_config_check
  *		BEFORE INSERT OR UPDATE trigger on part_config: a constraint_cols
  *		list is checked against the parent table when it is written (see
@@ -363,17 +389,27 @@ pg_partmgr_part_config_check(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
 				 errmsg("partmgr.part_config_check() must be called as a trigger")));
+	/* anyone may put the function in a trigger of their own: check how */
+	if (!TRIGGER_FIRED_FOR_ROW(trigdata->tg_event) ||
+		!(TRIGGER_FIRED_BY_INSERT(trigdata->tg_event) ||
+		  TRIGGER_FIRED_BY_UPDATE(trigdata->tg_event)))
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("partmgr.part_config_check() must be fired for each row on INSERT or UPDATE")));
 	tuple = TRIGGER_FIRED_BY_UPDATE(trigdata->tg_event) ? trigdata->tg_newtuple :
 		trigdata->tg_trigtuple;
 	desc = trigdata->tg_relation->rd_att;
-	cols = heap_getattr(tuple, SPI_fnumber(desc, "constraint_cols"), desc, &isnull);
+	cols = heap_getattr(tuple, config_column(trigdata->tg_relation, "constraint_cols", TEXTARRAYOID),
+						desc, &isnull);
 	if (isnull)
 		return PointerGetDatum(tuple);
 
-	parent = partmgr_key_relid(SPI_getvalue(tuple, desc, SPI_fnumber(desc, "parent_table")));
+	parent = partmgr_key_relid(SPI_getvalue(tuple, desc,
+											config_column(trigdata->tg_relation, "parent_table",
+														  TEXTOID)));
 	if (!OidIsValid(parent))
 		return PointerGetDatum(tuple);
-	control = SPI_getvalue(tuple, desc, SPI_fnumber(desc, "control"));
+	control = SPI_getvalue(tuple, desc, config_column(trigdata->tg_relation, "control", TEXTOID));
 	deconstruct_array(DatumGetArrayTypeP(cols), TEXTOID, -1, false, TYPALIGN_INT,
 					  &elems, &nulls, &n);
 	for (int i = 0; i < n; i++)

@@ -73,19 +73,32 @@ is_descending(const char *order)
 }
 
 /*
- * set_lock_wait
+ * lock_wait_enter, lock_wait_leave
  *		p_lock_wait (seconds, when more than 0) replaces pg_partmgr.lock_timeout
- *		for the rest of the call, across the commits of a procedure.  Returns
- *		the value to restore.
+ *		until lock_wait_leave, at a GUC nest level of its own, as a function's
+ *		SET clause does: lock_wait_leave restores the caller's value, and an
+ *		error does through the abort of the (sub)transaction it was entered
+ *		in.  A nest level ends with its transaction, so the procedures enter
+ *		one for each batch (run_proc_batch), which is how the value lasts
+ *		across their commits.  Returns the level to give lock_wait_leave.
  */
 static int
-set_lock_wait(double seconds)
+lock_wait_enter(double seconds)
 {
-	int			saved = partmgr_lock_timeout;
+	int			nestlevel = NewGUCNestLevel();
 
 	if (seconds > 0)
-		partmgr_lock_timeout = (int) Min(ceil(seconds * 1000), (double) INT_MAX);
-	return saved;
+		(void) set_config_option("pg_partmgr.lock_timeout",
+								 psprintf("%d", (int) Min(ceil(seconds * 1000), (double) INT_MAX)),
+								 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+								 true, 0, false);
+	return nestlevel;
+}
+
+static void
+lock_wait_leave(int nestlevel)
+{
+	AtEOXact_GUC(true, nestlevel);
 }
 
 static bool
@@ -154,9 +167,9 @@ partition_data(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 	List	   *ignored = partmgr_text_array_arg(fcinfo, 7);
 	PartmgrSet *set;
 	PartmgrDataMove move;
-	volatile uint64 total = 0;
-	volatile int batches = 0;
-	int			saved_timeout;
+	uint64		total = 0;
+	int			batches = 0;
+	int			nestlevel;
 	PartmgrRights rights;
 	Oid			source_oid;
 
@@ -173,40 +186,33 @@ partition_data(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 	SPI_connect();
 	/* names the caller gives are looked up with the caller's search_path */
 	source_oid = source ? partmgr_resolve_table(source, false) : InvalidOid;
-	saved_timeout = set_lock_wait(PG_ARGISNULL(3) ? 0 :
-								  DatumGetFloat8(DirectFunctionCall1(numeric_float8,
-																	 PG_GETARG_DATUM(3))));
-	PG_TRY();
+	nestlevel = lock_wait_enter(PG_ARGISNULL(3) ? 0 :
+								DatumGetFloat8(DirectFunctionCall1(numeric_float8,
+																   PG_GETARG_DATUM(3))));
+	set = partmgr_load_set_of_kind(table, kind, kind == PARTMGR_KEY_TIME ?
+								   "partition_data_id()" : "partition_data_time()", &rights);
+	check_no_async(set);
+	partmgr_lock_set_or_raise(set->parent_oid, set->key);
+	partmgr_data_move_init(set, partmgr_read_tree(set), source_oid, batch_text,
+						   descending, ignored, &move);
+	while (batches < batch_count)
 	{
-		set = partmgr_load_set_of_kind(table, kind, kind == PARTMGR_KEY_TIME ?
-									   "partition_data_id()" : "partition_data_time()", &rights);
-		check_no_async(set);
-		partmgr_lock_set_or_raise(set->parent_oid, set->key);
-		partmgr_data_move_init(set, partmgr_read_tree(set), source_oid, batch_text,
-							   descending, ignored, &move);
-		while (batches < batch_count)
-		{
-			uint64		rows = 0;
-			int			done;
-			const char *child;
+		uint64		rows = 0;
+		int			done;
+		const char *child;
 
-			if (!data_batch(set, &move, kind == PARTMGR_KEY_TIME ?
-							"partition_data_time" : "partition_data_id",
-							batch_count - batches, &done, &rows, &child))
-				break;
-			total += rows;
-			batches += done;
-		}
-		if (analyze && batches > 0)
-			(void) partmgr_analyze_set(set, false, kind == PARTMGR_KEY_TIME ?
-									   "partition_data_time" : "partition_data_id", true);
-		partmgr_rights_leave(&rights);
+		if (!data_batch(set, &move, kind == PARTMGR_KEY_TIME ?
+						"partition_data_time" : "partition_data_id",
+						batch_count - batches, &done, &rows, &child))
+			break;
+		total += rows;
+		batches += done;
 	}
-	PG_FINALLY();
-	{
-		partmgr_lock_timeout = saved_timeout;
-	}
-	PG_END_TRY();
+	if (analyze && batches > 0)
+		(void) partmgr_analyze_set(set, false, kind == PARTMGR_KEY_TIME ?
+								   "partition_data_time" : "partition_data_id", true);
+	partmgr_rights_leave(&rights);
+	lock_wait_leave(nestlevel);
 	SPI_finish();
 	return (int64) total;
 }
@@ -302,7 +308,10 @@ async_step(const char *key, const PartmgrDataMove *move, const char *run_by, uin
 	return true;
 }
 
-/* One batch of a procedure, run in a subtransaction to catch lock waits. */
+/*
+ * One batch of a procedure, run in a subtransaction to catch lock waits,
+ * and in an SPI connection of its own (see run_proc_batch).
+ */
 typedef struct ProcBatch
 {
 	PartmgrSet *set;
@@ -310,18 +319,30 @@ typedef struct ProcBatch
 	const PartmgrUndo *undo;	/* undo_partition_proc */
 	const PartmgrDataMove *async;	/* partition_data_async */
 	const char *run_by;
+	double		lock_wait;		/* p_lock_wait, seconds; 0: not given */
 	bool		more;			/* there was something to do */
 	uint64		rows;
 	int			retired;
 	const char *child;
 } ProcBatch;
 
+/*
+ * run_proc_batch
+ *		One batch (see ProcBatch), with the owner's rights and p_lock_wait.
+ *		It runs in an SPI connection of its own: SPI keeps the results of a
+ *		connection's queries until it ends, across the commits of the
+ *		procedure's non-atomic one, so they would pile up batch after batch.
+ *		What the batch reports is copied out to the caller's memory context.
+ */
 static void
 run_proc_batch(void *arg)
 {
 	ProcBatch  *batch = (ProcBatch *) arg;
+	MemoryContext caller = CurrentMemoryContext;
 	PartmgrRights rights;
+	int			nestlevel = lock_wait_enter(batch->lock_wait);
 
+	SPI_connect();
 	partmgr_rights_enter_set(batch->set, PARTMGR_RIGHTS_ACT, &rights);
 	if (!partmgr_try_lock_set(batch->set->parent_oid))
 		ereport(ERROR,
@@ -342,6 +363,10 @@ run_proc_batch(void *arg)
 		batch->more = undo_step(batch->set, batch->undo, batch->run_by, &batch->rows,
 								&batch->retired, &batch->child);
 	partmgr_rights_leave(&rights);
+	if (batch->child != NULL)
+		batch->child = MemoryContextStrdup(caller, batch->child);
+	SPI_finish();
+	lock_wait_leave(nestlevel);
 }
 
 /*
@@ -446,7 +471,6 @@ data_procedure(FunctionCallInfo fcinfo, bool async)
 	int64		rows_at_start = 0;
 	uint64		total;
 	int			retired;
-	int			saved_timeout;
 	PartmgrRights rights;
 	Oid			source_oid;
 
@@ -461,43 +485,35 @@ data_procedure(FunctionCallInfo fcinfo, bool async)
 
 	SPI_connect_ext(nonatomic ? SPI_OPT_NONATOMIC : 0);
 	source_oid = source ? partmgr_resolve_table(source, false) : InvalidOid;
-	saved_timeout = set_lock_wait(lock_wait);
-	PG_TRY();
+	memset(&proto, 0, sizeof(proto));
+	proto.set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, &rights);
+	proto.run_by = what;
+	proto.lock_wait = lock_wait;
+	if (async)
 	{
-		memset(&proto, 0, sizeof(proto));
-		proto.set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, &rights);
-		proto.run_by = what;
-		if (async)
-		{
-			if (partmgr_sub_spec_load(proto.set->key) != NULL)
-				ereport(ERROR,
-						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-						 errmsg("partition_data_async does not fill children of the sub-partitioned set \"%s\"",
-								proto.set->key),
-						 errhint("Use partition_data_proc, which makes each child a sub-parent.")));
-			partmgr_async_init(proto.set, partmgr_read_tree(proto.set), batch_text, descending,
-							   ignored, &move);
-			proto.async = &move;
-		}
-		else
-		{
-			check_no_async(proto.set);
-			partmgr_data_move_init(proto.set, partmgr_read_tree(proto.set), source_oid,
-								   batch_text, descending, ignored, &move);
-			proto.move = &move;
-		}
-		if (OidIsValid(move.source.relid))
-			rows_at_start = partmgr_count_rows(move.source.schema, move.source.name, true);
-		/* each batch acts with the owner's rights in a transaction of its own */
-		partmgr_rights_leave(&rights);
-		run_batches(&proto, nonatomic, loop_count, lock_wait_tries, wait, quiet,
-					rows_at_start, what, &total, &retired);
+		if (partmgr_sub_spec_load(proto.set->key) != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("partition_data_async does not fill children of the sub-partitioned set \"%s\"",
+							proto.set->key),
+					 errhint("Use partition_data_proc, which makes each child a sub-parent.")));
+		partmgr_async_init(proto.set, partmgr_read_tree(proto.set), batch_text, descending,
+						   ignored, &move);
+		proto.async = &move;
 	}
-	PG_FINALLY();
+	else
 	{
-		partmgr_lock_timeout = saved_timeout;
+		check_no_async(proto.set);
+		partmgr_data_move_init(proto.set, partmgr_read_tree(proto.set), source_oid,
+							   batch_text, descending, ignored, &move);
+		proto.move = &move;
 	}
-	PG_END_TRY();
+	if (OidIsValid(move.source.relid))
+		rows_at_start = partmgr_count_rows(move.source.schema, move.source.name, true);
+	/* each batch acts with the owner's rights in a transaction of its own */
+	partmgr_rights_leave(&rights);
+	run_batches(&proto, nonatomic, loop_count, lock_wait_tries, wait, quiet,
+				rows_at_start, what, &total, &retired);
 	if (!quiet)
 		ereport(NOTICE,
 				(errmsg("%s: moved " UINT64_FORMAT " rows into \"%s\"", what, total,
@@ -617,10 +633,10 @@ pg_partmgr_undo_partition(PG_FUNCTION_ARGS)
 	TupleDesc	tupdesc;
 	PartmgrSet *set;
 	PartmgrUndo undo;
-	volatile int moved_batches = 0;
-	volatile int retired = 0;
-	volatile uint64 total = 0;
-	int			saved_timeout;
+	int			moved_batches = 0;
+	int			retired = 0;
+	uint64		total = 0;
+	int			nestlevel;
 	PartmgrRights rights;
 	Datum		values[2];
 	bool		nulls[2] = {false, false};
@@ -634,35 +650,28 @@ pg_partmgr_undo_partition(PG_FUNCTION_ARGS)
 		elog(ERROR, "return type must be a row type");
 
 	SPI_connect();
-	saved_timeout = set_lock_wait(PG_ARGISNULL(5) ? 0 :
-								  DatumGetFloat8(DirectFunctionCall1(numeric_float8,
-																	 PG_GETARG_DATUM(5))));
-	PG_TRY();
+	nestlevel = lock_wait_enter(PG_ARGISNULL(5) ? 0 :
+								DatumGetFloat8(DirectFunctionCall1(numeric_float8,
+																   PG_GETARG_DATUM(5))));
+	set = undo_setup(fcinfo, table, target, batch_text, keep_table, drop_cascade,
+					 ignored, &undo, &rights);
+	partmgr_lock_set_or_raise(set->parent_oid, set->key);
+	while (moved_batches < loop_count)
 	{
-		set = undo_setup(fcinfo, table, target, batch_text, keep_table, drop_cascade,
-						 ignored, &undo, &rights);
-		partmgr_lock_set_or_raise(set->parent_oid, set->key);
-		while (moved_batches < loop_count)
-		{
-			uint64		rows = 0;
-			int			retired_now = 0;
-			const char *child = NULL;
+		uint64		rows = 0;
+		int			retired_now = 0;
+		const char *child = NULL;
 
-			if (!undo_step(set, &undo, "undo_partition", &rows, &retired_now, &child))
-				break;
-			total += rows;
-			retired += retired_now;
-			if (rows > 0)
-				moved_batches++;
-		}
-		(void) undo_finish(set);
-		partmgr_rights_leave(&rights);
+		if (!undo_step(set, &undo, "undo_partition", &rows, &retired_now, &child))
+			break;
+		total += rows;
+		retired += retired_now;
+		if (rows > 0)
+			moved_batches++;
 	}
-	PG_FINALLY();
-	{
-		partmgr_lock_timeout = saved_timeout;
-	}
-	PG_END_TRY();
+	(void) undo_finish(set);
+	partmgr_rights_leave(&rights);
+	lock_wait_leave(nestlevel);
 
 	MemoryContextSwitchTo(caller);
 	values[0] = Int32GetDatum(retired);
@@ -698,7 +707,6 @@ pg_partmgr_undo_partition_proc(PG_FUNCTION_ARGS)
 	uint64		total;
 	int			retired;
 	int64		rows_at_start;
-	int			saved_timeout;
 	PartmgrRights rights;
 
 	if (!PG_ARGISNULL(2) && loop_count < 1)
@@ -711,35 +719,27 @@ pg_partmgr_undo_partition_proc(PG_FUNCTION_ARGS)
 				 errmsg("p_wait, p_lock_wait and p_lock_wait_tries must not be negative")));
 
 	SPI_connect_ext(nonatomic ? SPI_OPT_NONATOMIC : 0);
-	saved_timeout = set_lock_wait(lock_wait);
-	PG_TRY();
+	memset(&proto, 0, sizeof(proto));
+	proto.set = undo_setup(fcinfo, table, target, batch_text, keep_table, drop_cascade,
+						   ignored, &undo, &rights);
+	proto.undo = &undo;
+	proto.run_by = "undo_partition_proc";
+	proto.lock_wait = lock_wait;
+	rows_at_start = partmgr_count_rows(proto.set->parent_schema,
+									   proto.set->parent_name, false);
+	partmgr_rights_leave(&rights);
+	if (nonatomic)
+		SPI_commit();			/* maintenance leaves the set alone from now on */
+	run_batches(&proto, nonatomic, loop_count, lock_wait_tries, wait, quiet,
+				rows_at_start, "undo_partition_proc", &total, &retired);
+	if (!ActiveSnapshotSet())
 	{
-		memset(&proto, 0, sizeof(proto));
-		proto.set = undo_setup(fcinfo, table, target, batch_text, keep_table, drop_cascade,
-							   ignored, &undo, &rights);
-		proto.undo = &undo;
-		proto.run_by = "undo_partition_proc";
-		rows_at_start = partmgr_count_rows(proto.set->parent_schema,
-										   proto.set->parent_name, false);
-		partmgr_rights_leave(&rights);
-		if (nonatomic)
-			SPI_commit();		/* maintenance leaves the set alone from now on */
-		run_batches(&proto, nonatomic, loop_count, lock_wait_tries, wait, quiet,
-					rows_at_start, "undo_partition_proc", &total, &retired);
-		if (!ActiveSnapshotSet())
-		{
-			PushActiveSnapshot(GetTransactionSnapshot());
-			undo_finish_as_owner(proto.set);
-			PopActiveSnapshot();
-		}
-		else
-			undo_finish_as_owner(proto.set);
+		PushActiveSnapshot(GetTransactionSnapshot());
+		undo_finish_as_owner(proto.set);
+		PopActiveSnapshot();
 	}
-	PG_FINALLY();
-	{
-		partmgr_lock_timeout = saved_timeout;
-	}
-	PG_END_TRY();
+	else
+		undo_finish_as_owner(proto.set);
 	if (!quiet)
 		ereport(NOTICE,
 				(errmsg("undo_partition_proc: moved " UINT64_FORMAT " rows into \"%s\", removed %d children",

@@ -150,14 +150,24 @@ reapply(FunctionCallInfo fcinfo, bool privileges, const char *caller)
 
 			if (is_privilege != privileges)
 				continue;
-			if (drift->fix == NIL)
+			/*
+			 * Only a replica identity that names the parent's index comes
+			 * without a fix: when the child has no partition of that index.
+			 */
+			if (drift->fix == NIL && drift->kind == PARTMGR_DRIFT_REPLICA_IDENTITY)
 				ereport(WARNING,
 						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-						 errmsg("%s of \"%s\" cannot be made %s",
-								drift->property,
-								quote_qualified_identifier(child->schema, child->name),
-								drift->expected),
+						 errmsg("replica identity of \"%s\" cannot be made the parent's",
+								quote_qualified_identifier(child->schema, child->name)),
 						 errhint("The parent's replica identity index has no matching index on this child; create one, or attach the child again.")));
+			else if (drift->fix == NIL)
+				ereport(WARNING,
+						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+						 errmsg("property \"%s\" of \"%s\" differs from what the set says, and no statement changes it",
+								drift->property,
+								quote_qualified_identifier(child->schema, child->name)),
+						 errdetail("It should be \"%s\"; it is \"%s\".",
+								   drift->expected, drift->actual)));
 			/* another role's table is given to the owner by the caller, not the owner */
 			if (drift->kind == PARTMGR_DRIFT_OWNER)
 				given = list_concat(given, drift->fix);

@@ -14,7 +14,8 @@
  * Pure functions: no SPI, no catalog access, no locks, no transactions --
  * except that a set whose text or uuid key stands for times calls its
  * owner's encoder and decoder, which rights.c runs with the owner's rights
- * (an internal error outside the scope of those rights).
+ * (an internal error outside the scope of those rights), and that reading a
+ * time given as text in the set's zone sets TimeZone for that one call.
  *
  * Copyright (c) 2026, the pg_partmgr authors
  * Licensed under the PostgreSQL License; see LICENSE.
@@ -36,6 +37,7 @@
 #include "utils/date.h"
 #include "utils/datetime.h"
 #include "utils/fmgrprotos.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
@@ -98,8 +100,13 @@ partmgr_zone_is_valid(const char *zone_name)
 void
 partmgr_axis_init(PartmgrAxis *axis, Oid typid, const char *zone_name)
 {
+	/* a part_config row written by hand can name a table of any key type */
 	if (!partmgr_key_kind_for_type(typid, &axis->kind))
-		elog(ERROR, "unsupported control column type %u", typid);
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("pg_partmgr cannot partition by a control column of type %s",
+						format_type_be(typid)),
+				 errhint("Supported types are timestamp with time zone, timestamp, date, smallint, integer, bigint and numeric; text, varchar and uuid with a time encoder and decoder.")));
 
 	if (!partmgr_zone_is_valid(zone_name))
 		ereport(ERROR,
@@ -297,16 +304,19 @@ interval_usecs(const Interval *span)
 }
 
 /*
- * partmgr_step_parse
- *		Parse an interval for a set on this axis ("what" names it in errors:
- *		"partition interval", "batch interval"): an interval of at
- *		least one second for time keys (whole days for date keys), a
- *		positive integer for id keys.  Raises 22023 otherwise.
+ * partmgr_step_parse_for
+ *		Parse an interval for a set on this axis, given as text for the use
+ *		named (each use has error messages of its own, as whole sentences):
+ *		an interval of at least one second for time keys (whole days for date
+ *		keys), a positive integer for id keys.  Raises 22023 otherwise.
  */
 void
-partmgr_step_parse(const PartmgrAxis *axis, const char *text, const char *what,
-				   PartmgrStep *step)
+partmgr_step_parse_for(const PartmgrAxis *axis, const char *text, PartmgrStepUse use,
+					   PartmgrStep *step)
 {
+	bool		batch = use == PARTMGR_STEP_BATCH;
+
+	Assert(use == PARTMGR_STEP_PARTITION || use == PARTMGR_STEP_BATCH);
 	memset(step, 0, sizeof(*step));
 	step->kind = axis->kind;
 
@@ -322,12 +332,16 @@ partmgr_step_parse(const PartmgrAxis *axis, const char *text, const char *what,
 		if (text[0] == '\0' || *end != '\0' || errno != 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s \"%s\" is not an integer", what, text),
+					 batch ?
+					 errmsg("batch interval \"%s\" is not an integer", text) :
+					 errmsg("partition interval \"%s\" is not an integer", text),
 					 errhint("An id partition set takes a whole number of key values per child, such as '1000'.")));
 		if (width <= 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s must be greater than zero, not %s", what, text)));
+					 batch ?
+					 errmsg("batch interval must be greater than zero, not %s", text) :
+					 errmsg("partition interval must be greater than zero, not %s", text)));
 		step->id = width;
 		return;
 	}
@@ -335,24 +349,53 @@ partmgr_step_parse(const PartmgrAxis *axis, const char *text, const char *what,
 	if (!partmgr_interval_parse(text, &step->time))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s \"%s\" is not a valid interval", what, text),
+				 batch ?
+				 errmsg("batch interval \"%s\" is not a valid interval", text) :
+				 errmsg("partition interval \"%s\" is not a valid interval", text),
 				 errhint("Use an interval such as '1 day', '1 hour', '15 minutes', '1 week', '1 month' or '1 year'.")));
 
 	if (step->time.month < 0 || step->time.day < 0 || step->time.time < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s \"%s\" has a negative part", what, text),
+				 batch ?
+				 errmsg("batch interval \"%s\" has a negative part", text) :
+				 errmsg("partition interval \"%s\" has a negative part", text),
 				 errdetail("Months, days and time of an interval must each be zero or more.")));
 	if (interval_usecs(&step->time) < (double) USECS_PER_SEC)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s \"%s\" is shorter than one second", what, text)));
+				 batch ?
+				 errmsg("batch interval \"%s\" is shorter than one second", text) :
+				 errmsg("partition interval \"%s\" is shorter than one second", text)));
 
 	if (axis->typid == DATEOID && step->time.time != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s \"%s\" is not a whole number of days", what, text),
+				 batch ?
+				 errmsg("batch interval \"%s\" is not a whole number of days", text) :
+				 errmsg("partition interval \"%s\" is not a whole number of days", text),
 				 errdetail("The control column has type date, so every bound must fall on midnight.")));
+}
+
+/*
+ * partmgr_step_parse
+ *		partmgr_step_parse_for the use named by what, "partition interval"
+ *		or "batch interval", for callers that name it in words.  Anything
+ *		else is a bug in the caller.
+ */
+void
+partmgr_step_parse(const PartmgrAxis *axis, const char *text, const char *what,
+				   PartmgrStep *step)
+{
+	PartmgrStepUse use;
+
+	if (strcmp(what, "partition interval") == 0)
+		use = PARTMGR_STEP_PARTITION;
+	else if (strcmp(what, "batch interval") == 0)
+		use = PARTMGR_STEP_BATCH;
+	else
+		elog(ERROR, "unrecognized use of an interval: \"%s\"", what);
+	partmgr_step_parse_for(axis, text, use, step);
 }
 
 /*
@@ -744,28 +787,24 @@ partmgr_point_from_datum(const PartmgrAxis *axis, Datum value)
 /*
  * with_zone_timestamptz_in
  *		timestamptz input read in the given zone when the text names none.
- *		timestamptz_in takes the zone from the session, so the session's zone
- *		is switched for the duration of the call and always restored.
+ *		timestamptz_in takes the zone from the session, so TimeZone is set to
+ *		it for the call at a GUC nest level of its own, as a function's SET
+ *		clause does: on success the session's zone is restored here, on error
+ *		by the abort of the (sub)transaction.  Needs a transaction.
  */
 static TimestampTz
-with_zone_timestamptz_in(const char *text, pg_tz *zone)
+with_zone_timestamptz_in(const char *text, const char *zone_name)
 {
-	pg_tz	   *saved = session_timezone;
+	int			nestlevel = NewGUCNestLevel();
 	TimestampTz result;
 
-	session_timezone = zone;
-	PG_TRY();
-	{
-		result = DatumGetTimestampTz(DirectFunctionCall3(timestamptz_in,
-														 CStringGetDatum(text),
-														 ObjectIdGetDatum(InvalidOid),
-														 Int32GetDatum(-1)));
-	}
-	PG_FINALLY();
-	{
-		session_timezone = saved;
-	}
-	PG_END_TRY();
+	(void) set_config_option("TimeZone", zone_name, PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	result = DatumGetTimestampTz(DirectFunctionCall3(timestamptz_in,
+													 CStringGetDatum(text),
+													 ObjectIdGetDatum(InvalidOid),
+													 Int32GetDatum(-1)));
+	AtEOXact_GUC(true, nestlevel);
 	return result;
 }
 
@@ -789,7 +828,7 @@ partmgr_point_parse(const PartmgrAxis *axis, const char *text)
 	}
 
 	if (axis->typid == TIMESTAMPTZOID)
-		return with_zone_timestamptz_in(text, axis->zone);
+		return with_zone_timestamptz_in(text, axis->zone_name);
 	if (axis->typid == TIMESTAMPOID)
 		return DatumGetTimestamp(DirectFunctionCall3(timestamp_in,
 													 CStringGetDatum(text),

@@ -35,8 +35,18 @@ extern void partmgr_axis_set_codec(PartmgrAxis *axis, Oid column_typid, Oid enco
 								   Oid decoder);
 extern void partmgr_check_list_set(const PartmgrAxis *axis, const PartmgrStep *step);
 
+/* What an interval given as text is for; its error messages name it. */
+typedef enum PartmgrStepUse
+{
+	PARTMGR_STEP_PARTITION,		/* a set's partition interval */
+	PARTMGR_STEP_BATCH			/* the width of a batch of moved rows */
+} PartmgrStepUse;
+
 /* Intervals */
 extern bool partmgr_interval_parse(const char *text, Interval *result);
+extern void partmgr_step_parse_for(const PartmgrAxis *axis, const char *text,
+								   PartmgrStepUse use, PartmgrStep *step);
+/* the same, for a use named in words: "partition interval" or "batch interval" */
 extern void partmgr_step_parse(const PartmgrAxis *axis, const char *text,
 							   const char *what, PartmgrStep *step);
 extern char *partmgr_step_text(const PartmgrStep *step);

@@ -145,10 +145,11 @@ partmgr_eligible_children(const PartmgrSet *set, const PartmgrTree *tree)
 /*
  * existing_constraints
  *		The derived constraints (CHECK, named partmanconstr_...) on the given
- *		children, one per column they cover.
+ *		children (nchildren of them), one per column they cover, ordered by
+ *		child and name.
  */
 static List *
-existing_constraints(const PartmgrTree *tree)
+existing_constraints(const PartmgrChild *children, int nchildren)
 {
 	static const char *const sql =
 	"SELECT c.conrelid, a.attname::text, c.conname::text, c.convalidated"
@@ -163,12 +164,12 @@ existing_constraints(const PartmgrTree *tree)
 	List	   *result = NIL;
 	uint64		n;
 
-	if (tree->nchildren == 0)
+	if (nchildren == 0)
 		return NIL;
-	oids = palloc(sizeof(Datum) * tree->nchildren);
-	for (int i = 0; i < tree->nchildren; i++)
-		oids[i] = ObjectIdGetDatum(tree->children[i].relid);
-	values[0] = PointerGetDatum(construct_array(oids, tree->nchildren, OIDOID,
+	oids = palloc(sizeof(Datum) * nchildren);
+	for (int i = 0; i < nchildren; i++)
+		oids[i] = ObjectIdGetDatum(children[i].relid);
+	values[0] = PointerGetDatum(construct_array(oids, nchildren, OIDOID,
 												sizeof(Oid), true, TYPALIGN_INT));
 	n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT);
 	for (uint64 i = 0; i < n; i++)
@@ -301,7 +302,7 @@ partmgr_plan_constraints(PartmgrSet *set, PartmgrTree *tree, PartmgrConstraintSc
 
 	if (set->constraint_cols == NIL)
 		return plan;
-	existing = existing_constraints(tree);
+	existing = existing_constraints(tree->children, tree->nchildren);
 	if (set->constraint_valid)
 	{
 		for (int i = 0; i < tree->nchildren; i++)
@@ -327,7 +328,8 @@ partmgr_plan_constraints(PartmgrSet *set, PartmgrTree *tree, PartmgrConstraintSc
  * partmgr_plan_child_constraints
  *		Append the derived constraints one child lacks, whether or not it is
  *		old enough, and with validate their validation (and that of its
- *		constraints still NOT VALID).
+ *		constraints still NOT VALID).  Reads the constraints of that child
+ *		only.
  */
 void
 partmgr_plan_child_constraints(PartmgrPlan *plan, const PartmgrChild *child, bool validate)
@@ -336,10 +338,26 @@ partmgr_plan_child_constraints(PartmgrPlan *plan, const PartmgrChild *child, boo
 
 	if (plan->set->constraint_cols == NIL)
 		return;
-	existing = existing_constraints(plan->tree);
+	existing = existing_constraints(child, 1);
 	if (validate)
 		plan_validations(plan, existing, child);
 	(void) plan_child(plan, existing, child, validate);
+}
+
+/*
+ * partmgr_plan_child_validations
+ *		Append the validation of one child's derived constraints still NOT
+ *		VALID, when the set validates its constraints (constraint_valid) --
+ *		what partmgr_plan_constraints plans for that child with
+ *		PARTMGR_CONSTRAIN_VALIDATE, reading the constraints of that child
+ *		only.
+ */
+void
+partmgr_plan_child_validations(PartmgrPlan *plan, const PartmgrChild *child)
+{
+	if (plan->set->constraint_cols == NIL || !plan->set->constraint_valid)
+		return;
+	plan_validations(plan, existing_constraints(child, 1), child);
 }
 
 /*
@@ -353,7 +371,7 @@ partmgr_plan_drop_constraints(PartmgrPlan *plan, const PartmgrChild *child)
 	List	   *names = NIL;
 	ListCell   *lc;
 
-	foreach(lc, existing_constraints(plan->tree))
+	foreach(lc, existing_constraints(child, 1))
 	{
 		ExistingConstraint *con = (ExistingConstraint *) lfirst(lc);
 

@@ -43,6 +43,7 @@ extern PartmgrPlan *partmgr_plan_constraints(PartmgrSet *set, PartmgrTree *tree,
 											 PartmgrConstraintScope scope);
 extern void partmgr_plan_child_constraints(PartmgrPlan *plan, const PartmgrChild *child,
 										   bool validate);
+extern void partmgr_plan_child_validations(PartmgrPlan *plan, const PartmgrChild *child);
 extern void partmgr_plan_drop_constraints(PartmgrPlan *plan, const PartmgrChild *child);
 
 #endif							/* PARTMGR_CONSTRAINTS_H */

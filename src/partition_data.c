@@ -110,7 +110,6 @@ check_columns(const PartmgrSet *set, Oid other, List *columns, List *ignored,
 {
 	Relation	parent = relation_open(set->parent_oid, AccessShareLock);
 	Relation	rel = relation_open(other, AccessShareLock);
-	const char *role = other_is_source ? "source" : "target";
 	const char *other_name = quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)),
 														RelationGetRelationName(rel));
 	TupleDesc	desc = RelationGetDescr(rel);
@@ -127,8 +126,11 @@ check_columns(const PartmgrSet *set, Oid other, List *columns, List *ignored,
 		if (!OidIsValid(have))
 			ereport(ERROR,
 					(errcode(ERRCODE_UNDEFINED_COLUMN),
-					 errmsg("%s table %s has no column \"%s\", which \"%s\" has",
-							role, other_name, name, set->key),
+					 other_is_source ?
+					 errmsg("source table %s has no column \"%s\", which \"%s\" has",
+							other_name, name, set->key) :
+					 errmsg("target table %s has no column \"%s\", which \"%s\" has",
+							other_name, name, set->key),
 					 errhint("Add the column, or name it in p_ignored_columns to leave it out.")));
 		/*
 		 * Other columns take the value with an assignment cast, as INSERT
@@ -142,8 +144,12 @@ check_columns(const PartmgrSet *set, Oid other, List *columns, List *ignored,
 							  other_is_source ? &want : &have, COERCION_ASSIGNMENT)))
 			ereport(ERROR,
 					(errcode(ERRCODE_DATATYPE_MISMATCH),
-					 errmsg("column \"%s\" of %s table %s has type %s, but in \"%s\" it has type %s",
-							name, role, other_name, format_type_be(have), set->key,
+					 other_is_source ?
+					 errmsg("column \"%s\" of source table %s has type %s, but in \"%s\" it has type %s",
+							name, other_name, format_type_be(have), set->key,
+							format_type_be(want)) :
+					 errmsg("column \"%s\" of target table %s has type %s, but in \"%s\" it has type %s",
+							name, other_name, format_type_be(have), set->key,
 							format_type_be(want)),
 					 strcmp(name, set->control) == 0 ?
 					 errdetail("The control column must have the same type in both.") :
@@ -236,45 +242,52 @@ parse_batch(const PartmgrSet *set, const char *text, PartmgrStep *batch)
 	/* a batch need not be whole days, even on a date key */
 	if (axis.kind == PARTMGR_KEY_TIME)
 		axis.typid = TIMESTAMPTZOID;
-	partmgr_step_parse(&axis, text, "batch interval", batch);
+	partmgr_step_parse_for(&axis, text, PARTMGR_STEP_BATCH, batch);
 }
 
 /*
  * check_move_table
- *		Raise 42501 unless a table rows are moved from or into (what says
- *		which) belongs to the set's owner (or to a superuser) -- its triggers,
+ *		Raise 42501 unless a table rows are moved from (is_source) or into
+ *		belongs to the set's owner (or to a superuser) -- its triggers,
  *		defaults and constraints run with the owner's rights while the rows
- *		move -- and the owner holds the privileges the move takes there
- *		(privileges, named in privilege_names).
+ *		move -- and the owner holds the privileges the move takes there:
+ *		SELECT and DELETE on a source, INSERT on a target.
  */
 static void
-check_move_table(const PartmgrSet *set, Oid relid, const char *what, AclMode privileges,
-				 const char *privilege_names)
+check_move_table(const PartmgrSet *set, Oid relid, bool is_source)
 {
 	PartmgrParentInfo info;
 	const char *owner = GetUserNameFromId(set->parent_owner, false);
+	const char *table;
 
 	partmgr_read_parent(relid, &info);
+	table = quote_qualified_identifier(info.schema, info.name);
 	if (!partmgr_owner_trusts(set->parent_owner, info.owner))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("%s table %s belongs to role \"%s\", not to \"%s\", the owner of \"%s\"",
-						what, quote_qualified_identifier(info.schema, info.name),
-						GetUserNameFromId(info.owner, false), owner, set->key),
+				 is_source ?
+				 errmsg("source table %s belongs to role \"%s\", not to \"%s\", the owner of \"%s\"",
+						table, GetUserNameFromId(info.owner, false), owner, set->key) :
+				 errmsg("target table %s belongs to role \"%s\", not to \"%s\", the owner of \"%s\"",
+						table, GetUserNameFromId(info.owner, false), owner, set->key),
 				 errdetail("Rows are moved with the rights of the set's owner, so only tables of that owner take part."),
-				 errhint("ALTER TABLE %s OWNER TO %s first.",
-						 quote_qualified_identifier(info.schema, info.name),
-						 quote_identifier(owner))));
-	if (pg_class_aclcheck(relid, set->parent_owner, privileges) != ACLCHECK_OK)
+				 errhint("ALTER TABLE %s OWNER TO %s first.", table, quote_identifier(owner))));
+	if (is_source &&
+		pg_class_aclcheck(relid, set->parent_owner, ACL_SELECT | ACL_DELETE) != ACLCHECK_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("role \"%s\", the owner of \"%s\", lacks %s on %s table %s",
-						owner, set->key, privilege_names, what,
-						quote_qualified_identifier(info.schema, info.name)),
+				 errmsg("role \"%s\", the owner of \"%s\", lacks SELECT, DELETE on source table %s",
+						owner, set->key, table),
 				 errdetail("Rows are moved with the rights of the set's owner."),
-				 errhint("GRANT %s ON %s TO %s.", privilege_names,
-						 quote_qualified_identifier(info.schema, info.name),
-						 quote_identifier(owner))));
+				 errhint("GRANT SELECT, DELETE ON %s TO %s.", table, quote_identifier(owner))));
+	if (!is_source &&
+		pg_class_aclcheck(relid, set->parent_owner, ACL_INSERT) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("role \"%s\", the owner of \"%s\", lacks INSERT on target table %s",
+						owner, set->key, table),
+				 errdetail("Rows are moved with the rights of the set's owner."),
+				 errhint("GRANT INSERT ON %s TO %s.", table, quote_identifier(owner))));
 }
 
 /*
@@ -331,7 +344,7 @@ partmgr_data_move_init(PartmgrSet *set, PartmgrTree *tree, Oid source_oid,
 				 errmsg("source table \"%s\" must be a plain table outside the partition set",
 						quote_qualified_identifier(move->source.schema, move->source.name)),
 				 errhint("Leave p_source_table NULL to move rows out of the default partition.")));
-	check_move_table(set, source_oid, "source", ACL_SELECT | ACL_DELETE, "SELECT, DELETE");
+	check_move_table(set, source_oid, true);
 	check_columns(set, move->source.relid, move->source.columns, ignored, true);
 	/* a batch never spans two children: it ends at its child's bound */
 	if (batch_text != NULL)
@@ -422,6 +435,61 @@ new_slot(const PartmgrSet *set, const PartmgrTree *tree, PartmgrPoint key,
 	return lower;
 }
 
+/*
+ * add_batch_child
+ *		Append "create the child for [lower, upper)" to the plan of a batch,
+ *		for a range new_slot found free; raise an error naming the child
+ *		when it cannot be made after all.
+ */
+static void
+add_batch_child(PartmgrPlan *plan, PartmgrPoint lower, PartmgrPoint upper)
+{
+	const PartmgrSet *set = plan->set;
+	PartmgrSlotResult result = partmgr_plan_add_child(plan, lower, upper);
+
+	switch (result)
+	{
+		case PARTMGR_SLOT_ADDED:
+			return;
+		case PARTMGR_SLOT_OUTSIDE_PARENT:
+			ereport(ERROR,
+					(errcode(ERRCODE_CHECK_VIOLATION),
+					 errmsg("no child of \"%s\" can be made for values from %s to %s",
+							set->key, partmgr_point_display(&set->axis, lower),
+							partmgr_point_display(&set->axis, upper)),
+					 errdetail("\"%s\" is a partition for values from %s to %s of its own parent, and its children stay inside that range.",
+							   set->key,
+							   partmgr_point_display(&set->axis, set->limit_lower),
+							   partmgr_point_display(&set->axis, set->limit_upper)),
+					 errhint("Rows outside that range belong in another partition of the parent of \"%s\".",
+							 set->key)));
+			break;
+		case PARTMGR_SLOT_OVERLAP:
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+					 errmsg("no child of \"%s\" can be made for values from %s to %s",
+							set->key, partmgr_point_display(&set->axis, lower),
+							partmgr_point_display(&set->axis, upper)),
+					 errdetail("It would overlap another child, as the warning before this error says.")));
+			break;
+		case PARTMGR_SLOT_OUT_OF_RANGE:
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+					 errmsg("no child of \"%s\" can be made for values from %s to %s",
+							set->key, partmgr_point_display(&set->axis, lower),
+							partmgr_point_display(&set->axis, upper)),
+					 errdetail("The values lie outside the range pg_partmgr can partition.")));
+			break;
+		case PARTMGR_SLOT_EXISTS:
+		case PARTMGR_SLOT_LIMIT:
+			/* new_slot found no child there, and a batch's plan has no limit */
+			break;
+	}
+	elog(ERROR, "unexpected result %d planning the child of \"%s\" for values from %s to %s",
+		 (int) result, set->key, partmgr_point_display(&set->axis, lower),
+		 partmgr_point_display(&set->axis, upper));
+}
+
 static int
 compare_points(const void *a, const void *b)
 {
@@ -457,6 +525,7 @@ plan_default_slots(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *mo
 	int			first;
 	int			count;
 
+	Assert(move->from_default);
 	for (int i = 0; i < tree->nchildren && anchor == PARTMGR_POINT_MIN; i++)
 		anchor = tree->children[i].lower;
 	if (anchor == PARTMGR_POINT_MIN)
@@ -501,8 +570,7 @@ plan_default_slots(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *mo
 	{
 		PartmgrPoint lower = new_slot(set, tree, slots[i], &upper);
 
-		if (partmgr_plan_add_child(plan, lower, upper) != PARTMGR_SLOT_ADDED)
-			elog(ERROR, "could not plan the child for a batch");
+		add_batch_child(plan, lower, upper);
 		((PartmgrAction *) llast(plan->actions))->staged = true;
 	}
 	partmgr_plan_add_fill_staged(plan, &move->source, slots[first], upper);
@@ -544,7 +612,7 @@ plan_data_batch(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *move)
 	else
 		lower = new_slot(set, tree, key, &upper);
 
-	/* the part of the slot this batch covers */
+	/* the part of the slot this batch covers: from the default, all of it */
 	from = lower;
 	to = upper;
 	if (!move->from_default)
@@ -554,6 +622,7 @@ plan_data_batch(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *move)
 		else
 			to = Min(upper, batch_end(set, &move->batch, key, false));
 	}
+	Assert(lower <= from && to <= upper);
 
 	if (child != NULL)
 	{
@@ -564,15 +633,13 @@ plan_data_batch(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *move)
 	{
 		PartmgrAction *action;
 
-		if (partmgr_plan_add_child(plan, lower, upper) != PARTMGR_SLOT_ADDED)
-			elog(ERROR, "could not plan the child for a batch");
+		add_batch_child(plan, lower, upper);
 		action = (PartmgrAction *) llast(plan->actions);
 		action->from = move->source;
 		return plan;
 	}
 	/* part of a new child's range: make the child, then move into it */
-	if (partmgr_plan_add_child(plan, lower, upper) != PARTMGR_SLOT_ADDED)
-		elog(ERROR, "could not plan the child for a batch");
+	add_batch_child(plan, lower, upper);
 	partmgr_plan_add_move(plan, &move->source, set->parent_schema,
 						  ((PartmgrAction *) llast(plan->actions))->name, from, to);
 	return plan;
@@ -672,7 +739,7 @@ partmgr_undo_init(PartmgrSet *set, Oid target_oid, const char *batch_text,
 				 errmsg("target table \"%s\" must be a table outside the partition set \"%s\"",
 						quote_qualified_identifier(undo->target_schema, undo->target_name),
 						set->key)));
-	check_move_table(set, target_oid, "target", ACL_INSERT, "INSERT");
+	check_move_table(set, target_oid, false);
 	undo->columns = undo_columns(set, undo->target_oid, ignored);
 	check_columns(set, undo->target_oid, undo->columns, ignored, false);
 	if (batch_text != NULL)
@@ -809,8 +876,7 @@ partmgr_plan_async_step(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMov
 			!end_key(set, move->source.schema, move->source.name, move->descending, &key))
 			return plan;
 		*lower = new_slot(set, tree, key, &upper);
-		if (partmgr_plan_add_child(plan, *lower, upper) != PARTMGR_SLOT_ADDED)
-			elog(ERROR, "could not plan the child for a batch");
+		add_batch_child(plan, *lower, upper);
 		((PartmgrAction *) llast(plan->actions))->unattached = true;
 		*outcome = PARTMGR_ASYNC_STARTED;
 		return plan;
@@ -826,9 +892,11 @@ partmgr_plan_async_step(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMov
 	if (!OidIsValid(relid) || get_rel_relispartition(relid))
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("partition_data_async of \"%s\" was filling \"%s\", which is %s",
-						set->key, quote_qualified_identifier(set->parent_schema, name),
-						OidIsValid(relid) ? "attached" : "gone"),
+				 OidIsValid(relid) ?
+				 errmsg("partition_data_async of \"%s\" was filling \"%s\", which is attached",
+						set->key, quote_qualified_identifier(set->parent_schema, name)) :
+				 errmsg("partition_data_async of \"%s\" was filling \"%s\", which is gone",
+						set->key, quote_qualified_identifier(set->parent_schema, name)),
 				 errhint("Clear it with UPDATE partmgr.part_config_ext SET async_partitioning_in_progress = NULL WHERE parent_table = '%s'.",
 						 set->key)));
 	if (OidIsValid(move->source.relid) &&

@@ -103,6 +103,10 @@ static bool callbacks_registered = false;
 static void
 forget_aborted_xact(XactEvent event, void *arg)
 {
+	/* a scope never spans a commit (rights.h): only an abort ends one */
+	Assert(nscopes == 0 ||
+		   (event != XACT_EVENT_COMMIT && event != XACT_EVENT_PARALLEL_COMMIT &&
+			event != XACT_EVENT_PREPARE));
 	if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT ||
 		event == XACT_EVENT_COMMIT || event == XACT_EVENT_PARALLEL_COMMIT ||
 		event == XACT_EVENT_PREPARE)

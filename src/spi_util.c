@@ -286,10 +286,12 @@ partmgr_spi_table_utility(const char *sql)
 /*
  * partmgr_spi_value
  *		Column col (1-based) of result row row, as a Datum in SPI memory.
+ *		The row must be one the last statement returned.
  */
 Datum
 partmgr_spi_value(uint64 row, int col, bool *isnull)
 {
+	Assert(SPI_tuptable != NULL && row < SPI_tuptable->numvals);
 	return SPI_getbinval(SPI_tuptable->vals[row], SPI_tuptable->tupdesc,
 						 col, isnull);
 }
@@ -302,5 +304,6 @@ partmgr_spi_value(uint64 row, int col, bool *isnull)
 char *
 partmgr_spi_text(uint64 row, int col)
 {
+	Assert(SPI_tuptable != NULL && row < SPI_tuptable->numvals);
 	return SPI_getvalue(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, col);
 }

@@ -87,7 +87,15 @@ typedef struct DatabaseSlot
 	BackgroundWorkerHandle *handle; /* NULL when no worker runs */
 } DatabaseSlot;
 
-/* launcher state, in TopMemoryContext */
+/*
+ * Launcher state, kept from round to round in launcher_context: the slots,
+ * the pending list and the worker handles.  Whatever a round needs only
+ * while it runs (the parsed pg_partmgr.databases, the scan of pg_database)
+ * goes in round_context, which the main loop resets at the top of each
+ * iteration.
+ */
+static MemoryContext launcher_context = NULL;
+static MemoryContext round_context = NULL;
 static DatabaseSlot *slots = NULL;
 static int	nslots = 0;
 static List *pending = NIL;		/* of Oid: databases due for a worker */
@@ -170,8 +178,9 @@ database_slot(Oid dboid, const char *name)
 
 	if (slot != NULL)
 		return slot;
+	/* repalloc keeps the array in launcher_context, where it was made */
 	if (slots == NULL)
-		slots = MemoryContextAllocZero(TopMemoryContext, sizeof(DatabaseSlot));
+		slots = MemoryContextAllocZero(launcher_context, sizeof(DatabaseSlot));
 	else
 		slots = repalloc(slots, sizeof(DatabaseSlot) * (nslots + 1));
 	slot = &slots[nslots++];
@@ -224,7 +233,9 @@ resolve_role(void)
  *		Put every database due for maintenance on the pending list: all that
  *		allow connections, or those named in pg_partmgr.databases (an unknown
  *		name is reported).  A database whose previous worker still runs is
- *		passed over this time.  Needs a transaction.
+ *		passed over this time.  Needs a transaction.  What it parses and
+ *		scans is allocated in the current memory context (the round's); the
+ *		pending list and the slots in launcher_context.
  */
 static void
 queue_databases(void)
@@ -255,6 +266,7 @@ queue_databases(void)
 		const char *name = NameStr(db->datname);
 		bool		listed = wanted == NIL;
 		DatabaseSlot *slot;
+		MemoryContext outer;
 
 		foreach(lc, wanted)
 		{
@@ -275,7 +287,9 @@ queue_databases(void)
 							name)));
 			continue;
 		}
+		outer = MemoryContextSwitchTo(launcher_context);
 		pending = lappend_oid(pending, db->oid);
+		MemoryContextSwitchTo(outer);
 	}
 	table_endscan(scan);
 	table_close(rel, AccessShareLock);
@@ -293,22 +307,20 @@ queue_databases(void)
 /*
  * start_round
  *		Begin a maintenance run: check the role and queue the databases.
+ *		Called in round_context, which its work is allocated in.
  */
 static void
 start_round(void)
 {
 	MemoryContext saved = CurrentMemoryContext;
 
+	Assert(saved == round_context);
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
+	MemoryContextSwitchTo(saved);
 	round_role = resolve_role();
 	if (OidIsValid(round_role))
-	{
-		MemoryContext outer = MemoryContextSwitchTo(TopMemoryContext);
-
 		queue_databases();
-		MemoryContextSwitchTo(outer);
-	}
 	CommitTransactionCommand();
 	MemoryContextSwitchTo(saved);
 }
@@ -361,6 +373,8 @@ start_pending(void)
 		BackgroundWorkerHandle *handle;
 		MemoryContext outer;
 
+		/* queue_databases makes a database's slot before it queues it */
+		Assert(slot != NULL && slot->handle == NULL);
 		memset(&worker, 0, sizeof(worker));
 		worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
 		worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
@@ -374,7 +388,8 @@ start_pending(void)
 		args.roleoid = round_role;
 		memcpy(worker.bgw_extra, &args, sizeof(args));
 
-		outer = MemoryContextSwitchTo(TopMemoryContext);
+		/* the handle lives until reap_workers sees the worker gone */
+		outer = MemoryContextSwitchTo(launcher_context);
 		if (!RegisterDynamicBackgroundWorker(&worker, &handle))
 		{
 			MemoryContextSwitchTo(outer);
@@ -410,6 +425,11 @@ pg_partmgr_launcher_main(Datum arg)
 	/* shared catalogs only: pg_database and pg_authid */
 	BackgroundWorkerInitializeConnection(NULL, NULL, 0);
 
+	launcher_context = AllocSetContextCreate(TopMemoryContext, "pg_partmgr launcher",
+											 ALLOCSET_DEFAULT_SIZES);
+	round_context = AllocSetContextCreate(TopMemoryContext, "pg_partmgr launcher round",
+										  ALLOCSET_DEFAULT_SIZES);
+
 	interval_seen = partmgr_interval;
 	next_run = next_run_time(GetCurrentTimestamp());
 	ereport(LOG,
@@ -421,6 +441,10 @@ pg_partmgr_launcher_main(Datum arg)
 		TimestampTz now;
 		long		sleep_ms;
 		bool		started = true;
+
+		/* nothing the last iteration allocated is needed any more */
+		MemoryContextSwitchTo(round_context);
+		MemoryContextReset(round_context);
 
 		CHECK_FOR_INTERRUPTS();
 		if (ConfigReloadPending)
