@@ -187,8 +187,9 @@ partmgr_load_set_of_kind(const char *table, PartmgrKeyKind kind, const char *oth
 	if (set->axis.kind != kind)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("\"%s\" is not a%s partition set", set->key,
-						kind == PARTMGR_KEY_TIME ? " time" : "n id"),
+				 kind == PARTMGR_KEY_TIME ?
+				 errmsg("\"%s\" is not a time partition set", set->key) :
+				 errmsg("\"%s\" is not an id partition set", set->key),
 				 errhint("Use %s for this set.", other_function)));
 	return set;
 }
@@ -632,7 +633,7 @@ pg_partmgr_show_partition_info(PG_FUNCTION_ARGS)
 	{
 		PartmgrStep step;
 
-		partmgr_step_parse(&set->axis, interval_text, "partition interval", &step);
+		partmgr_step_parse(&set->axis, interval_text, PARTMGR_STEP_PARTITION, &step);
 		upper = partmgr_point_add(&set->axis, &step, child->lower, 1);
 	}
 

@@ -86,7 +86,7 @@ check_sub_args(const PartmgrSet *set, const PartmgrCreateArgs *a)
 
 	partmgr_axis_init(&axis, kind == PARTMGR_KEY_TIME ? TIMESTAMPTZOID : type, a->zone);
 	partmgr_context_push(&ctx, "argument %s", "p_interval");
-	partmgr_step_parse(&axis, a->interval, "partition interval", &step);
+	partmgr_step_parse(&axis, a->interval, PARTMGR_STEP_PARTITION, &step);
 	partmgr_context_pop(&ctx);
 	if (kind != set->axis.kind || strcmp(a->type, "list") == 0)
 		return;
@@ -149,8 +149,8 @@ report_kept(const PartmgrSet *set, const PartmgrChild *child, const char *kept)
 			(errmsg("rows of child \"%s\" of \"%s\" are kept in table \"%s\"",
 					quote_qualified_identifier(child->schema, child->name), set->key,
 					quote_qualified_identifier(child->schema, kept)),
-			 errhint("Move them into the set with SELECT partmgr.partition_data_%s(%s, p_source_table => %s), then drop that table.",
-					 set->axis.kind == PARTMGR_KEY_TIME ? "time" : "id",
+			 errhint("Move them into the set with SELECT partmgr.%s(%s, p_source_table => %s), then drop that table.",
+					 set->axis.kind == PARTMGR_KEY_TIME ? "partition_data_time" : "partition_data_id",
 					 quote_literal_cstr(set->key),
 					 quote_literal_cstr(quote_qualified_identifier(child->schema, kept)))));
 }

@@ -304,15 +304,15 @@ interval_usecs(const Interval *span)
 }
 
 /*
- * partmgr_step_parse_for
+ * partmgr_step_parse
  *		Parse an interval for a set on this axis, given as text for the use
  *		named (each use has error messages of its own, as whole sentences):
  *		an interval of at least one second for time keys (whole days for date
  *		keys), a positive integer for id keys.  Raises 22023 otherwise.
  */
 void
-partmgr_step_parse_for(const PartmgrAxis *axis, const char *text, PartmgrStepUse use,
-					   PartmgrStep *step)
+partmgr_step_parse(const PartmgrAxis *axis, const char *text, PartmgrStepUse use,
+				   PartmgrStep *step)
 {
 	bool		batch = use == PARTMGR_STEP_BATCH;
 
@@ -375,27 +375,6 @@ partmgr_step_parse_for(const PartmgrAxis *axis, const char *text, PartmgrStepUse
 				 errmsg("batch interval \"%s\" is not a whole number of days", text) :
 				 errmsg("partition interval \"%s\" is not a whole number of days", text),
 				 errdetail("The control column has type date, so every bound must fall on midnight.")));
-}
-
-/*
- * partmgr_step_parse
- *		partmgr_step_parse_for the use named by what, "partition interval"
- *		or "batch interval", for callers that name it in words.  Anything
- *		else is a bug in the caller.
- */
-void
-partmgr_step_parse(const PartmgrAxis *axis, const char *text, const char *what,
-				   PartmgrStep *step)
-{
-	PartmgrStepUse use;
-
-	if (strcmp(what, "partition interval") == 0)
-		use = PARTMGR_STEP_PARTITION;
-	else if (strcmp(what, "batch interval") == 0)
-		use = PARTMGR_STEP_BATCH;
-	else
-		elog(ERROR, "unrecognized use of an interval: \"%s\"", what);
-	partmgr_step_parse_for(axis, text, use, step);
 }
 
 /*

@@ -44,11 +44,8 @@ typedef enum PartmgrStepUse
 
 /* Intervals */
 extern bool partmgr_interval_parse(const char *text, Interval *result);
-extern void partmgr_step_parse_for(const PartmgrAxis *axis, const char *text,
-								   PartmgrStepUse use, PartmgrStep *step);
-/* the same, for a use named in words: "partition interval" or "batch interval" */
 extern void partmgr_step_parse(const PartmgrAxis *axis, const char *text,
-							   const char *what, PartmgrStep *step);
+							   PartmgrStepUse use, PartmgrStep *step);
 extern char *partmgr_step_text(const PartmgrStep *step);
 extern const char *partmgr_default_datetime_string(const PartmgrStep *step);
 extern const char *partmgr_default_trunc_unit(const PartmgrStep *step);

@@ -341,7 +341,7 @@ partmgr_config_bind(PartmgrSet *set)
 	else
 		partmgr_axis_init(&set->axis, key_type, set->axis.zone_name);
 	partmgr_axis_set_epoch(&set->axis, set->epoch);
-	partmgr_step_parse(&set->axis, set->interval_text, "partition interval",
+	partmgr_step_parse(&set->axis, set->interval_text, PARTMGR_STEP_PARTITION,
 					   &set->step);
 	if (set->strategy == PARTITION_STRATEGY_LIST)
 		partmgr_check_list_set(&set->axis, &set->step);

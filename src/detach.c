@@ -181,6 +181,8 @@ partmgr_retire_concurrently(const PartmgrPlan *plan, const PartmgrAction *action
 		FlushErrorState();
 		AbortCurrentTransaction();
 		SetUserIdAndSecContext(save_userid, save_sec_context);
+		/* a session setting, outside any transaction: restored by hand */
+		SetConfigOption("lock_timeout", saved_timeout, PGC_SUSET, PGC_S_SESSION);
 		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
 			edata->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN)
 			ReThrowError(edata);

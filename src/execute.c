@@ -263,25 +263,33 @@ partmgr_report_done(const PartmgrPlan *plan, const PartmgrAction *action, uint64
 					 rows_from ? rows_moved_detail(rows, rows_from) : 0));
 			break;
 		case PARTMGR_ACTION_RETIRE_CHILD:
-			if (action->retire.schema != NULL)
+			if (action->retire.rename_to != NULL)
 				ereport(LOG,
-						(errmsg("pg_partmgr: detached partition %s of %s and moved it to schema %s",
-								table, set, action->retire.schema),
-						 concurrently ? errdetail("It was detached CONCURRENTLY.") : 0));
-			else if (action->retire.rename_to != NULL)
+						(errmsg("pg_partmgr: detached and renamed partition %s of %s to %s",
+								table, set, action->retire.rename_to)));
+			else if (action->retire.schema != NULL && concurrently)
 				ereport(LOG,
-						(errmsg("pg_partmgr: detached partition %s of %s and renamed it %s",
-								table, set, action->retire.rename_to),
-						 concurrently ? errdetail("It was detached CONCURRENTLY.") : 0));
+						(errmsg("pg_partmgr: detached and moved partition %s of %s to schema %s (concurrently)",
+								table, set, action->retire.schema)));
+			else if (action->retire.schema != NULL)
+				ereport(LOG,
+						(errmsg("pg_partmgr: detached and moved partition %s of %s to schema %s",
+								table, set, action->retire.schema)));
+			else if (action->retire.keep_table && concurrently)
+				ereport(LOG,
+						(errmsg("pg_partmgr: detached partition %s of %s (concurrently)",
+								table, set)));
 			else if (action->retire.keep_table)
 				ereport(LOG,
-						(errmsg("pg_partmgr: detached partition %s of %s", table, set),
-						 concurrently ? errdetail("It was detached CONCURRENTLY.") : 0));
+						(errmsg("pg_partmgr: detached partition %s of %s", table, set)));
+			else if (concurrently)
+				ereport(LOG,
+						(errmsg("pg_partmgr: detached and dropped partition %s of %s (concurrently)",
+								table, set)));
 			else
 				ereport(LOG,
-						(errmsg("pg_partmgr: detached partition %s of %s and dropped it",
-								table, set),
-						 concurrently ? errdetail("It was detached CONCURRENTLY.") : 0));
+						(errmsg("pg_partmgr: detached and dropped partition %s of %s",
+								table, set)));
 			break;
 		case PARTMGR_ACTION_FINALIZE_DETACH:
 			ereport(LOG,
@@ -342,9 +350,9 @@ partmgr_explain_failure(const PartmgrPlan *plan, const PartmgrAction *action,
 		edata->detail = psprintf("%s.%s%s", original,
 								 edata->detail ? " " : "",
 								 edata->detail ? edata->detail : "");
-		edata->message = psprintf("kept partition \"%s\" of \"%s\": rows in it are still referenced by a foreign key",
+		edata->message = psprintf(_("kept partition \"%s\" of \"%s\": rows in it are still referenced by a foreign key"),
 								  action->name, plan->set->key);
-		edata->hint = pstrdup("Delete or repoint the referencing rows; retention retries on the next run.");
+		edata->hint = pstrdup(_("Delete or repoint the referencing rows; retention retries on the next run."));
 		edata->context = NULL;
 		return true;
 	}
@@ -353,14 +361,14 @@ partmgr_explain_failure(const PartmgrPlan *plan, const PartmgrAction *action,
 		return false;
 	if (edata->hint != NULL)
 		return true;			/* ours (rows_in_default): it says it all */
-	edata->message = psprintf("the default partition of \"%s\" holds rows for the new child \"%s\"",
+	edata->message = psprintf(_("the default partition of \"%s\" holds rows for the new child \"%s\""),
 							  plan->set->key, action->name);
-	edata->detail = psprintf("Rows with %s from %s (inclusive) to %s (exclusive) are in the default partition, so the child cannot be attached.",
+	edata->detail = psprintf(_("Rows with %s from %s (inclusive) to %s (exclusive) are in the default partition, so the child cannot be attached."),
 							 quote_identifier(plan->set->control),
 							 partmgr_point_display(axis, action->lower),
 							 partmgr_point_display(axis, action->upper));
-	edata->hint = psprintf("Move them with SELECT partmgr.partition_data_%s(%s), which creates the child.",
-						   axis->kind == PARTMGR_KEY_TIME ? "time" : "id",
+	edata->hint = psprintf(_("Move them with SELECT partmgr.%s(%s), which creates the child."),
+						   axis->kind == PARTMGR_KEY_TIME ? "partition_data_time" : "partition_data_id",
 						   quote_literal_cstr(plan->set->key));
 	edata->context = NULL;
 	return true;

@@ -242,7 +242,7 @@ parse_batch(const PartmgrSet *set, const char *text, PartmgrStep *batch)
 	/* a batch need not be whole days, even on a date key */
 	if (axis.kind == PARTMGR_KEY_TIME)
 		axis.typid = TIMESTAMPTZOID;
-	partmgr_step_parse_for(&axis, text, PARTMGR_STEP_BATCH, batch);
+	partmgr_step_parse(&axis, text, PARTMGR_STEP_BATCH, batch);
 }
 
 /*

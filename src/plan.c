@@ -62,11 +62,12 @@ partmgr_child_name(const PartmgrSet *set, PartmgrPoint lower)
 
 /*
  * check_name_free
- *		Raise 42P07 if a relation already holds the name a new table of this
- *		plan needs, or if the plan itself already uses it.
+ *		Raise 42P07 if a relation already holds the name the new table of
+ *		action (a child or the default partition) needs, or if the plan
+ *		itself already uses it.
  */
 static void
-check_name_free(const PartmgrPlan *plan, const char *name, const char *purpose)
+check_name_free(const PartmgrPlan *plan, const char *name, const PartmgrAction *action)
 {
 	Oid			nspid = get_namespace_oid(plan->set->parent_schema, false);
 	ListCell   *lc;
@@ -90,14 +91,25 @@ check_name_free(const PartmgrPlan *plan, const char *name, const char *purpose)
 				(errcode(ERRCODE_DUPLICATE_TABLE),
 				 errmsg("relation \"%s\" already exists",
 						quote_qualified_identifier(plan->set->parent_schema, name)),
-				 errdetail("pg_partmgr needs this name for %s of \"%s\".",
-						   purpose, plan->set->key),
+				 action->kind == PARTMGR_ACTION_CREATE_DEFAULT ?
+				 errdetail("pg_partmgr needs this name for the default partition of \"%s\".",
+						   plan->set->key) :
+				 errdetail("pg_partmgr needs this name for the child of \"%s\" for values from %s to %s.",
+						   plan->set->key,
+						   partmgr_point_display(&plan->set->axis, action->lower),
+						   partmgr_point_display(&plan->set->axis, action->upper)),
 				 errhint("Rename or drop that table, or attach it to the set yourself.")));
 }
 
+/*
+ * warn_overlap
+ *		The WARNING for a child of [lower, upper) left out because it would
+ *		overlap an existing child (overlap) or one the plan creates already
+ *		(planned).
+ */
 static void
 warn_overlap(const PartmgrSet *set, PartmgrPoint lower, PartmgrPoint upper,
-			 const char *detail)
+			 const PartmgrChild *overlap, const PartmgrAction *planned)
 {
 	ereport(WARNING,
 			(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
@@ -105,7 +117,13 @@ warn_overlap(const PartmgrSet *set, PartmgrPoint lower, PartmgrPoint upper,
 					set->key,
 					partmgr_point_display(&set->axis, lower),
 					partmgr_point_display(&set->axis, upper)),
-			 errdetail_internal("%s", detail)));
+			 overlap != NULL ?
+			 errdetail("It would overlap \"%s\", which covers values from %s to %s.",
+					   quote_qualified_identifier(overlap->schema, overlap->name),
+					   partmgr_point_display(&set->axis, overlap->lower),
+					   partmgr_point_display(&set->axis, overlap->upper)) :
+			 errdetail("It would overlap \"%s\", which is also being created.",
+					   planned->name)));
 }
 
 /*
@@ -144,11 +162,7 @@ partmgr_plan_add_child(PartmgrPlan *plan, PartmgrPoint lower, PartmgrPoint upper
 	overlap = partmgr_tree_find_overlap(plan->tree, lower, upper);
 	if (overlap != NULL)
 	{
-		warn_overlap(set, lower, upper,
-					 psprintf("It would overlap \"%s\", which covers values from %s to %s.",
-							  quote_qualified_identifier(overlap->schema, overlap->name),
-							  partmgr_point_display(&set->axis, overlap->lower),
-							  partmgr_point_display(&set->axis, overlap->upper)));
+		warn_overlap(set, lower, upper, overlap, NULL);
 		return PARTMGR_SLOT_OVERLAP;
 	}
 	foreach(lc, plan->actions)
@@ -160,9 +174,7 @@ partmgr_plan_add_child(PartmgrPlan *plan, PartmgrPoint lower, PartmgrPoint upper
 		{
 			if (other->lower == lower && other->upper == upper)
 				return PARTMGR_SLOT_EXISTS;
-			warn_overlap(set, lower, upper,
-						 psprintf("It would overlap \"%s\", which is also being created.",
-								  other->name));
+			warn_overlap(set, lower, upper, NULL, other);
 			return PARTMGR_SLOT_OVERLAP;
 		}
 	}
@@ -173,16 +185,13 @@ partmgr_plan_add_child(PartmgrPlan *plan, PartmgrPoint lower, PartmgrPoint upper
 	}
 
 	name = partmgr_child_name(set, lower);
-	check_name_free(plan, name, psprintf("the child for values from %s to %s",
-										 partmgr_point_display(&set->axis, lower),
-										 partmgr_point_display(&set->axis, upper)));
-
 	action = palloc0(sizeof(PartmgrAction));
 	action->kind = PARTMGR_ACTION_CREATE_CHILD;
 	action->schema = set->parent_schema;
 	action->name = name;
 	action->lower = lower;
 	action->upper = upper;
+	check_name_free(plan, name, action);
 	plan->actions = lappend(plan->actions, action);
 	plan->ncreated++;
 	return PARTMGR_SLOT_ADDED;
@@ -299,7 +308,7 @@ partmgr_plan_add_default(PartmgrPlan *plan)
 	action->kind = PARTMGR_ACTION_CREATE_DEFAULT;
 	action->schema = plan->set->parent_schema;
 	action->name = partmgr_name_with_suffix(plan->set->parent_name, "_default");
-	check_name_free(plan, action->name, "the default partition");
+	check_name_free(plan, action->name, action);
 	plan->actions = lappend(plan->actions, action);
 }
 

@@ -72,9 +72,11 @@ typedef enum SetStep
 /*
  * begin_step, end_step
  *		The transaction one step of a set runs in, as opts says: the
- *		caller's (nothing to do, but a snapshot when the caller holds none);
- *		the caller's, committed through SPI at the end; or one started here
- *		and committed at the end, connected to SPI.  begin_step returns false
+ *		caller's (but a snapshot when the caller holds none); the caller's,
+ *		committed through SPI at the end; or one started here and committed
+ *		at the end.  Each step has an SPI connection of its own, so the
+ *		results of its queries are freed when it ends (a caller's connection
+ *		would keep them to the end of the run).  begin_step returns false
  *		when, in a transaction of its own, it finds the extension dropped
  *		(the transaction is then over).  activity is what pg_stat_activity
  *		shows meanwhile.
@@ -92,9 +94,10 @@ begin_step(const PartmgrRunOptions *opts, const char *activity, bool *snapshot)
 			CommitTransactionCommand();
 			return false;
 		}
-		SPI_connect();
 		pgstat_report_activity(STATE_RUNNING, activity);
 	}
+	/* the step's query results go when it ends, however many sets follow */
+	SPI_connect();
 	if (!ActiveSnapshotSet())
 	{
 		PushActiveSnapshot(GetTransactionSnapshot());
@@ -108,15 +111,16 @@ end_step(const PartmgrRunOptions *opts, bool snapshot)
 {
 	if (snapshot)
 		PopActiveSnapshot();
+	SPI_finish();
 	switch (opts->transactions)
 	{
 		case PARTMGR_RUN_IN_CALLERS:
 			break;
 		case PARTMGR_RUN_COMMIT_SPI:
+			/* the caller's nonatomic connection commits */
 			SPI_commit();
 			break;
 		case PARTMGR_RUN_OWN_TRANSACTIONS:
-			SPI_finish();
 			CommitTransactionCommand();
 			break;
 	}

@@ -101,8 +101,9 @@ check_create_parent_table(const char *table, const char *control,
 	if (parent->nkeys != 1 || parent->key_attnum == InvalidAttrNumber)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("table \"%s\" is partitioned by %s", table,
-						parent->nkeys != 1 ? "more than one column" : "an expression"),
+				 parent->nkeys != 1 ?
+				 errmsg("table \"%s\" is partitioned by more than one column", table) :
+				 errmsg("table \"%s\" is partitioned by an expression", table),
 				 errdetail("pg_partmgr manages tables partitioned by a single column.")));
 
 	attnum = get_attnum(relid, control);
@@ -383,7 +384,7 @@ partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within,
 	partmgr_axis_set_epoch(&proto.axis, a->epoch);
 
 	partmgr_context_push(&argctx, "argument %s", "p_interval");
-	partmgr_step_parse(&proto.axis, interval, "partition interval", &proto.step);
+	partmgr_step_parse(&proto.axis, interval, PARTMGR_STEP_PARTITION, &proto.step);
 	partmgr_context_pop(&argctx);
 	if (proto.strategy == PARTITION_STRATEGY_LIST)
 		partmgr_check_list_set(&proto.axis, &proto.step);

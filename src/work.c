@@ -232,14 +232,19 @@ rows_in_default(const PartmgrPlan *plan, const PartmgrAction *action, Oid defaul
 				(errcode(ERRCODE_CHECK_VIOLATION),
 				 errmsg("the default partition of \"%s\" holds rows for the new child \"%s\"",
 						set->key, action->name),
-				 errdetail("%s rows with %s from %s (inclusive) to %s (exclusive) are in %s; maintenance moves at most pg_partmgr.default_move_limit (" INT64_FORMAT ") such rows itself.",
-						   limit > 0 ? psprintf("More than " INT64_FORMAT, limit) : "Some",
+				 limit > 0 ?
+				 errdetail("More than " INT64_FORMAT " rows with %s from %s (inclusive) to %s (exclusive) are in %s; maintenance moves at most pg_partmgr.default_move_limit (" INT64_FORMAT ") such rows itself.",
+						   limit, quote_identifier(set->control),
+						   partmgr_point_display(&set->axis, action->lower),
+						   partmgr_point_display(&set->axis, action->upper),
+						   quote_qualified_identifier(schema, name), limit) :
+				 errdetail("Rows with %s from %s (inclusive) to %s (exclusive) are in %s; maintenance moves none itself (pg_partmgr.default_move_limit is 0).",
 						   quote_identifier(set->control),
 						   partmgr_point_display(&set->axis, action->lower),
 						   partmgr_point_display(&set->axis, action->upper),
-						   quote_qualified_identifier(schema, name), limit),
-				 errhint("Move them with SELECT partmgr.partition_data_%s(%s) or CALL partmgr.partition_data_proc(%s), which create the child.",
-						 set->axis.kind == PARTMGR_KEY_TIME ? "time" : "id",
+						   quote_qualified_identifier(schema, name)),
+				 errhint("Move them with SELECT partmgr.%s(%s) or CALL partmgr.partition_data_proc(%s), which create the child.",
+						 set->axis.kind == PARTMGR_KEY_TIME ? "partition_data_time" : "partition_data_id",
 						 quote_literal_cstr(set->key), quote_literal_cstr(set->key))));
 	}
 
