@@ -238,11 +238,11 @@ rows_in_default(const PartmgrPlan *plan, const PartmgrAction *action, Oid defaul
 						   partmgr_point_display(&set->axis, action->lower),
 						   partmgr_point_display(&set->axis, action->upper),
 						   quote_qualified_identifier(schema, name), limit) :
-				 errdetail("Rows with %s from %s (inclusive) to %s (exclusive) are in %s; maintenance moves none itself (pg_partmgr.default_move_limit is 0).",
+				 errdetail("Some rows with %s from %s (inclusive) to %s (exclusive) are in %s; maintenance moves at most pg_partmgr.default_move_limit (" INT64_FORMAT ") such rows itself.",
 						   quote_identifier(set->control),
 						   partmgr_point_display(&set->axis, action->lower),
 						   partmgr_point_display(&set->axis, action->upper),
-						   quote_qualified_identifier(schema, name)),
+						   quote_qualified_identifier(schema, name), limit),
 				 errhint("Move them with SELECT partmgr.%s(%s) or CALL partmgr.partition_data_proc(%s), which create the child.",
 						 set->axis.kind == PARTMGR_KEY_TIME ? "partition_data_time" : "partition_data_id",
 						 quote_literal_cstr(set->key), quote_literal_cstr(set->key))));
