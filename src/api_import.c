@@ -97,12 +97,17 @@ import_set(void *arg)
 	PartmgrRights rights;
 
 	values[0] = CStringGetTextDatum(run->key);
-	partmgr_spi_exec(psprintf("SELECT to_jsonb(c)::text, c.partition_type,"
-							  "       to_jsonb(c)->>'time_encoder', c.template_table,"
-							  "       to_jsonb(c)->>'time_decoder'"
-							  "  FROM %s.part_config c WHERE c.parent_table = $1",
-							  quote_identifier(run->schema)),
-					 1, types, values, NULL, true, SPI_OK_SELECT);
+	if (partmgr_spi_exec(psprintf("SELECT to_jsonb(c)::text, c.partition_type,"
+								  "       to_jsonb(c)->>'time_encoder', c.template_table,"
+								  "       to_jsonb(c)->>'time_decoder'"
+								  "  FROM %s.part_config c WHERE c.parent_table = $1",
+								  quote_identifier(run->schema)),
+						 1, types, values, NULL, true, SPI_OK_SELECT) == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("table \"%s\" is no longer in %s.part_config", run->key,
+						quote_identifier(run->schema)),
+				 errdetail("Its row was deleted while the import ran.")));
 	json = partmgr_spi_text(0, 1);
 	type = partmgr_spi_text(0, 2);
 	template = partmgr_spi_text(0, 4);
