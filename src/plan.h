@@ -2,11 +2,19 @@
  *
  * plan.h
  *	  What maintenance will do to one partition set: an ordered list of
- *	  actions, computed by a job and carried out by execute.c.
+ *	  actions, computed by a job, worked out by work.c and carried out by
+ *	  execute.c.
  *
  * Keeping "what" apart from "how" lets one executor handle locks,
  * transactions and logging for every job, and lets a plan be shown
- * without being run.
+ * without being run.  A plan holds everything its execution needs: what
+ * the tables it creates get from the template and the parent, and how a
+ * new child of a sub-partitioned set becomes a set of its own -- the job
+ * that makes the plan fills that in (partmgr_plan_tables).  The executor
+ * includes no job's header and keeps no hook or mode of its own: the one
+ * piece of a job it runs inside an action, registering a new sub-parent
+ * as a set (create_parent's work, in the same subtransaction as the child),
+ * comes with the plan, as the function the job put there.
  *
  * Copyright (c) 2026, the pg_partmgr authors
  * Licensed under the PostgreSQL License; see LICENSE.
