@@ -42,7 +42,6 @@
 #include "execute.h"
 #include "locks.h"
 #include "maintenance.h"
-#include "spi_util.h"
 
 PG_FUNCTION_INFO_V1(pg_partmgr_apply_constraints);
 PG_FUNCTION_INFO_V1(pg_partmgr_drop_constraints);

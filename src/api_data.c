@@ -52,7 +52,6 @@
 #include "partition_data.h"
 #include "properties.h"
 #include "setup.h"
-#include "spi_util.h"
 
 PG_FUNCTION_INFO_V1(pg_partmgr_partition_data_time);
 PG_FUNCTION_INFO_V1(pg_partmgr_partition_data_id);

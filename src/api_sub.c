@@ -48,7 +48,6 @@
 #include "execute.h"
 #include "locks.h"
 #include "setup.h"
-#include "spi_util.h"
 
 PG_FUNCTION_INFO_V1(pg_partmgr_create_sub_parent);
 PG_FUNCTION_INFO_V1(pg_partmgr_stop_sub_partition);

@@ -44,7 +44,6 @@
 #include "utils/snapmgr.h"
 #include "utils/timestamp.h"
 
-#include "bounds.h"
 #include "children.h"
 #include "config.h"
 #include "constraints.h"
@@ -57,7 +56,6 @@
 #include "retention.h"
 #include "rights.h"
 #include "setup.h"
-#include "spi_util.h"
 
 /* State of the maintenance of one set, passed into its subtransaction. */
 typedef struct SetRun

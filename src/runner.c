@@ -61,7 +61,7 @@
 #include "maintenance.h"
 #include "runner.h"
 
-/* How run_set left a set. */
+/* How maintain_once left a set. */
 typedef enum SetStep
 {
 	SET_DONE,

@@ -65,7 +65,6 @@
 #include "utils/timestamp.h"
 #include "utils/varlena.h"
 
-#include "config.h"
 #include "log.h"
 #include "pg_partmgr.h"
 #include "runner.h"
