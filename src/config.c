@@ -562,6 +562,21 @@ partmgr_stamps_write(PartmgrRunStamps *stamps)
 }
 
 /*
+ * exec_on_key
+ *		Run a statement on pg_partmgr's configuration whose one parameter, $1,
+ *		is a set's key (cached plan); returns the rows it touched.
+ */
+static uint64
+exec_on_key(const char *sql, const char *key, int expected)
+{
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1];
+
+	values[0] = CStringGetTextDatum(key);
+	return partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, expected);
+}
+
+/*
  * partmgr_config_set_undo
  *		Mark a set as being undone (maintenance leaves it alone), or not.
  */
@@ -585,13 +600,8 @@ partmgr_config_set_undo(const char *key, bool undo)
 void
 partmgr_config_delete(const char *key)
 {
-	static const char *const sql =
-	"DELETE FROM partmgr.part_config WHERE parent_table = $1";
-	Oid			types[1] = {TEXTOID};
-	Datum		values[1];
-
-	values[0] = CStringGetTextDatum(key);
-	partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_DELETE);
+	(void) exec_on_key("DELETE FROM partmgr.part_config WHERE parent_table = $1", key,
+					   SPI_OK_DELETE);
 }
 
 /*
@@ -896,12 +906,8 @@ partmgr_sub_spec_apply(const char *key, const PartmgrSubSpec *spec)
 bool
 partmgr_sub_spec_delete(const char *key)
 {
-	Oid			types[1] = {TEXTOID};
-	Datum		values[1];
-
-	values[0] = CStringGetTextDatum(key);
-	return partmgr_spi_exec("DELETE FROM partmgr.part_config_sub WHERE sub_parent = $1",
-							1, types, values, NULL, false, SPI_OK_DELETE) > 0;
+	return exec_on_key("DELETE FROM partmgr.part_config_sub WHERE sub_parent = $1", key,
+					   SPI_OK_DELETE) > 0;
 }
 
 /*
@@ -912,13 +918,9 @@ partmgr_sub_spec_delete(const char *key)
 void
 partmgr_config_set_full(const char *key)
 {
-	Oid			types[1] = {TEXTOID};
-	Datum		values[1];
-
-	values[0] = CStringGetTextDatum(key);
-	partmgr_spi_exec("UPDATE partmgr.part_config SET sub_partition_set_full = true"
-					 " WHERE parent_table = $1 AND NOT sub_partition_set_full",
-					 1, types, values, NULL, false, SPI_OK_UPDATE);
+	(void) exec_on_key("UPDATE partmgr.part_config SET sub_partition_set_full = true"
+					   " WHERE parent_table = $1 AND NOT sub_partition_set_full",
+					   key, SPI_OK_UPDATE);
 }
 
 
@@ -1039,13 +1041,8 @@ partmgr_config_keys(const char *table, bool automatic_only)
 void
 partmgr_config_clear_template(const char *key)
 {
-	static const char *const sql =
-	"UPDATE partmgr.part_config SET template_table = NULL WHERE parent_table = $1";
-	Oid			types[1] = {TEXTOID};
-	Datum		values[1];
-
-	values[0] = CStringGetTextDatum(key);
-	partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_UPDATE);
+	(void) exec_on_key("UPDATE partmgr.part_config SET template_table = NULL"
+					   " WHERE parent_table = $1", key, SPI_OK_UPDATE);
 }
 
 /*

@@ -8,6 +8,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use PartmgrWorker;
 
 my $node = PostgreSQL::Test::Cluster->new('worker');
 $node->init;
@@ -22,17 +25,6 @@ track_commit_timestamp = on
 log_min_messages = debug1
 });
 $node->start;
-
-# the time of the next run, from the line the launcher logs when it takes
-# up a new interval (the new settings of that reload are then in force)
-sub next_run_logged
-{
-	my ($offset) = @_;
-	my ($at) = slurp_file($node->logfile, $offset)
-	  =~ /pg_partmgr launcher: maintenance every \d+ s, next run at (.+)$/m;
-	die "no next run time in the log after offset $offset" unless defined $at;
-	return $at;
-}
 
 # no worker runs now: one started before a reload has ended
 sub wait_no_worker
@@ -301,17 +293,11 @@ $node->reload;
 # run every second, aligned to the clock.  Once that time has passed and no
 # worker runs, a row needing a child is added, and two of the times the
 # launcher would have run pass (and half a second for a worker to finish).
-$offset = -s $node->logfile;
-$node->append_conf('postgresql.conf', q{
+my $would_run = reload_launcher($node, q{
 pg_partmgr.enabled = off
 pg_partmgr.interval = 1
-});
-$node->reload;
-$node->wait_for_log(qr/pg_partmgr launcher: maintenance every 1 s, next run at/, $offset);
-my $would_run = next_run_logged($offset);
-$node->poll_query_until('postgres', "SELECT clock_timestamp() > '$would_run'")
-  or die "timed out waiting for $would_run";
-wait_no_worker();
+}, 1);
+wait_launcher_off($node, $would_run) or die "timed out waiting for $would_run";
 $node->safe_psql('postgres', 'INSERT INTO public.events VALUES (65)');
 $inserted = $node->safe_psql('postgres', 'SELECT clock_timestamp()');
 $since_insert = -s $node->logfile;
@@ -344,14 +330,11 @@ $node->safe_psql('postgres', q{
 	UPDATE partmgr.part_config SET premake = 1000 WHERE parent_table = 'public.far';
 });
 $offset = -s $node->logfile;
-$node->append_conf('postgresql.conf', q{
+my $resumed = reload_launcher($node, q{
 pg_partmgr.children_per_transaction = 1
 pg_partmgr.enabled = on
 pg_partmgr.interval = 2
-});
-$node->reload;
-$node->wait_for_log(qr/pg_partmgr launcher: maintenance every 2 s, next run at/, $offset);
-my $resumed = next_run_logged($offset);
+}, 2);
 ok( $node->poll_query_until('postgres',
 		"SELECT to_regclass('public.events_p70') IS NOT NULL"),
 	'with pg_partmgr.enabled on again, the runs resume');

@@ -12,6 +12,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use PartmgrWorker;
 
 my $primary = PostgreSQL::Test::Cluster->new('primary');
 $primary->init(allows_streaming => 1);
@@ -61,18 +64,11 @@ ok(!$standby->log_contains($launcher_started), 'the standby\'s log says no launc
 # interval changes with the same reload, so that the primary's launcher says
 # when the reload is in force and when it would run next; once that time
 # has passed no worker of the primary runs.
-my $offset = -s $primary->logfile;
-$primary->append_conf('postgresql.conf', q{
+my $would_run = reload_launcher($primary, q{
 pg_partmgr.enabled = off
 pg_partmgr.interval = 2
-});
-$primary->reload;
-$primary->wait_for_log(qr/pg_partmgr launcher: maintenance every 2 s, next run at/, $offset);
-my ($would_run) = slurp_file($primary->logfile, $offset)
-  =~ /pg_partmgr launcher: maintenance every 2 s, next run at (.+)$/m;
-$primary->poll_query_until('postgres', qq{
-	SELECT clock_timestamp() > '$would_run' AND count(*) = 0
-	  FROM pg_stat_activity WHERE backend_type = 'pg_partmgr worker'})
+}, 2);
+wait_launcher_off($primary, $would_run)
   or die 'timed out waiting for the primary\'s workers to be over';
 $primary->safe_psql('postgres', 'INSERT INTO public.events VALUES (15)');
 $primary->wait_for_catchup($standby);
@@ -94,7 +90,7 @@ is($standby->safe_psql('postgres', $plan), 'create partition public.events_p20',
 ok(!$standby->log_contains(qr/(?:ERROR|PANIC):  /), 'no error in the standby\'s log');
 
 $primary->stop;
-$offset = -s $standby->logfile;
+my $offset = -s $standby->logfile;
 $standby->promote;
 ok($standby->wait_for_log($launcher_started, $offset),
 	'after promotion the launcher starts');

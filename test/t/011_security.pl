@@ -18,6 +18,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use PartmgrWorker;
 
 my $node = PostgreSQL::Test::Cluster->new('security');
 $node->init;
@@ -274,19 +277,11 @@ assert_clean('background worker');
 # must make.  The interval changes with the same reload: the launcher's line
 # about it says the reload is in force and when it would run next; once
 # that time has passed no worker runs.
-my $offset = -s $node->logfile;
-$node->append_conf('postgresql.conf', q{
+my $would_run = reload_launcher($node, q{
 pg_partmgr.enabled = off
 pg_partmgr.interval = 2
-});
-$node->reload;
-$node->wait_for_log(qr/pg_partmgr launcher: maintenance every 2 s, next run at/, $offset);
-my ($would_run) = slurp_file($node->logfile, $offset)
-  =~ /pg_partmgr launcher: maintenance every 2 s, next run at (.+)$/m;
-ok( $node->poll_query_until('postgres', qq{
-		SELECT clock_timestamp() > '$would_run' AND count(*) = 0
-		  FROM pg_stat_activity WHERE backend_type = 'pg_partmgr worker'}),
-	'the worker is off');
+}, 2);
+ok(wait_launcher_off($node, $would_run), 'the worker is off');
 reset_canary();
 
 # --- pg_cron: CALL run_maintenance_proc() as postgres, and as a superuser
