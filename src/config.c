@@ -74,10 +74,12 @@ LOAD_COLUMNS " WHERE NOT c.undo_in_progress AND c.automatic_maintenance = 'on'" 
 /*
  * check_objects
  *		Raise 55000 unless the extension's SQL objects are the version this
- *		library works with (0.3.0: the configuration is guarded by its owner
- *		trigger and the log by row security; older objects are not, so
- *		nothing is maintained until ALTER EXTENSION UPDATE).  Asked once per
- *		transaction; every use of the configuration comes through here.
+ *		library works with (0.4.0: part_config has partition_timezone; the
+ *		configuration is guarded by its owner trigger and the log by row
+ *		security since 0.3.0; older objects lack what the library reads and
+ *		checks, so nothing is maintained until ALTER EXTENSION UPDATE).
+ *		Asked once per transaction; every use of the configuration comes
+ *		through here.
  */
 static void
 check_objects(void)
@@ -85,12 +87,15 @@ check_objects(void)
 	static LocalTransactionId checked = InvalidLocalTransactionId;
 	Oid			nspid;
 	Oid			log;
+	Oid			config;
 
 	if (checked == MyProc->lxid)
 		return;
 	nspid = get_namespace_oid(PARTMGR_SCHEMA, true);
 	log = OidIsValid(nspid) ? get_relname_relid("maintenance_log", nspid) : InvalidOid;
-	if (!OidIsValid(log) || get_attnum(log, "owner") == InvalidAttrNumber)
+	config = OidIsValid(nspid) ? get_relname_relid("part_config", nspid) : InvalidOid;
+	if (!OidIsValid(log) || get_attnum(log, "owner") == InvalidAttrNumber ||
+		!OidIsValid(config) || get_attnum(config, "partition_timezone") == InvalidAttrNumber)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("the SQL objects of extension pg_partmgr are older than its library (%s)",
