@@ -1,6 +1,9 @@
 --
 -- Bad input: each call fails with a clear error and changes nothing
 --
+-- pg_regress's sessions run with TimeZone PST8PDT; sets are aligned in the
+-- zone of the session that creates them (pg_partman 5.4.4), so use UTC
+SET TimeZone = 'UTC';
 CREATE TABLE public.not_partitioned (id int NOT NULL);
 CREATE TABLE public.by_id (id int, ts timestamptz NOT NULL) PARTITION BY RANGE (id);
 CREATE TABLE public.two_columns (a int NOT NULL, b int NOT NULL) PARTITION BY RANGE (a, b);
@@ -12,7 +15,7 @@ CREATE TABLE public.fresh (id bigint NOT NULL, ts timestamptz NOT NULL) PARTITIO
 -- what must not change
 CREATE TEMP TABLE before AS
 SELECT (SELECT count(*) FROM partmgr.part_config) AS sets,
-       (SELECT count(*) FROM partmgr.part_config_ext) AS ext_rows,
+       (SELECT count(*) FROM partmgr.part_config_sub) AS sub_rows,
        (SELECT count(*) FROM pg_class WHERE relnamespace = 'public'::regnamespace) AS relations;
 
 \set VERBOSITY terse
@@ -47,7 +50,7 @@ SELECT partmgr.create_parent(NULL, 'ts', '1 day');
 SELECT partmgr.create_parent('public.fresh', NULL, '1 day');
 SELECT partmgr.create_parent('public.fresh', 'ts', NULL);
 SELECT partmgr.create_parent('public.fresh', 'ts', '1 day', p_premake => NULL);
-SELECT partmgr.create_parent('public.fresh', 'ts', '1 day', p_time_zone => NULL);
+SELECT partmgr.create_parent('public.fresh', 'ts', '1 day', p_offset_id => NULL);
 -- the other arguments
 SELECT partmgr.create_parent('public.fresh', 'ts', '1 day', p_premake => 0);
 SELECT partmgr.create_parent('public.fresh', 'ts', '1 day', p_type => 'native');
@@ -88,14 +91,14 @@ UPDATE partmgr.part_config SET partition_type = 'hash' WHERE parent_table = 'pub
 UPDATE partmgr.part_config SET epoch = 'weeks' WHERE parent_table = 'public.orders';
 UPDATE partmgr.part_config SET date_trunc_interval = 'fortnight' WHERE parent_table = 'public.orders';
 UPDATE partmgr.part_config SET optimize_constraint = -1 WHERE parent_table = 'public.orders';
-UPDATE partmgr.part_config_ext SET time_zone = 'Nowhere/Land' WHERE parent_table = 'public.orders';
+UPDATE partmgr.part_config SET partition_timezone = 'Nowhere/Land' WHERE parent_table = 'public.orders';
 INSERT INTO partmgr.part_config (parent_table, control, partition_interval, partition_type)
 VALUES ('no_schema', 'id', '10', 'range');
 \set VERBOSITY default
 
 -- nothing changed
 SELECT (SELECT count(*) FROM partmgr.part_config) = sets AS same_sets,
-       (SELECT count(*) FROM partmgr.part_config_ext) = ext_rows AS same_ext_rows,
+       (SELECT count(*) FROM partmgr.part_config_sub) = sub_rows AS same_sub_rows,
        (SELECT count(*) FROM pg_class WHERE relnamespace = 'public'::regnamespace) = relations
            AS same_relations
   FROM before;

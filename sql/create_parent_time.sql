@@ -3,18 +3,27 @@
 -- independent of today's date: create_parent makes the child holding the
 -- start, and no more (the premake window after now() lies before it).
 --
+-- pg_regress's sessions run with TimeZone PST8PDT; sets are aligned in the
+-- zone of the session that creates them (pg_partman 5.4.4), so use UTC
+SET TimeZone = 'UTC';
 
--- the session's TimeZone plays no part: bounds are computed in the set's
--- time zone (UTC unless p_time_zone says otherwise)
+-- bounds are computed in the set's time zone: p_timezone, else the TimeZone
+-- of the session that creates the set, which is recorded (pg_partman 5.4.4)
 SET TimeZone = 'Asia/Tokyo';
 CREATE TABLE public.events (id bigint, ts timestamptz NOT NULL, payload text)
     PARTITION BY RANGE (ts);
 SELECT partmgr.create_parent('public.events', 'ts', '1 day',
+                             p_start_partition => '2100-01-01 15:00:00+00',
+                             p_timezone => 'UTC');
+CREATE TABLE public.tokyo (ts timestamptz NOT NULL) PARTITION BY RANGE (ts);
+SELECT partmgr.create_parent('public.tokyo', 'ts', '1 day',
                              p_start_partition => '2100-01-01 15:00:00+00');
-RESET TimeZone;
+SET TimeZone = 'UTC';
 SELECT * FROM children('public.events');
-SELECT parent_table, partition_interval, datetime_string
-  FROM partmgr.part_config WHERE parent_table = 'public.events';
+SELECT * FROM children('public.tokyo');
+SELECT parent_table, partition_interval, datetime_string, partition_timezone
+  FROM partmgr.part_config WHERE parent_table IN ('public.events', 'public.tokyo')
+ ORDER BY parent_table;
 
 -- a set in another zone: daily bounds fall on midnight in Berlin, and the
 -- start is read as Berlin time
@@ -23,7 +32,8 @@ SELECT partmgr.create_parent('public.berlin', 'ts', '1 day',
                              p_start_partition => '2100-07-01 00:30',
                              p_time_zone => 'Europe/Berlin');
 SELECT * FROM children('public.berlin');
-SELECT * FROM partmgr.part_config_ext WHERE parent_table = 'public.berlin';
+SELECT time_encoder, time_decoder, async_partitioning_in_progress, partition_timezone
+  FROM partmgr.part_config WHERE parent_table = 'public.berlin';
 
 -- intervals under a day use YYYYMMDD_HH24MISS and are aligned to the hour
 -- (to the minute under a minute)

@@ -1,6 +1,9 @@
 --
 -- Moving rows: out of the default partition, out of an old table, back out
 --
+-- pg_regress's sessions run with TimeZone PST8PDT; sets are aligned in the
+-- zone of the session that creates them (pg_partman 5.4.4), so use UTC
+SET TimeZone = 'UTC';
 
 -- rows that arrived before their children exist sit in the default partition
 CREATE TABLE public.clicks (id bigint GENERATED ALWAYS AS IDENTITY, ts timestamptz NOT NULL,

@@ -22,7 +22,7 @@ SELECT count(*) AS in_default, to_regclass('public.pda_p21000101') AS child
 -- one batch of twelve hours, committed
 CALL partmgr.partition_data_async('public.pda', p_interval => '12 hours', p_loop_count => 1,
                                   p_wait => 0, p_quiet => true);
-SELECT async_partitioning_in_progress FROM partmgr.part_config_ext
+SELECT async_partitioning_in_progress FROM partmgr.part_config
  WHERE parent_table = 'public.pda';
 SELECT c.relispartition, (SELECT count(*) FROM public.pda_p21000101) AS in_child,
        (SELECT count(*) FROM ONLY public.pda_default) AS in_default,
@@ -34,8 +34,8 @@ SELECT action, object, outcome FROM partmgr.maintenance_log
 -- the rest, then the child is attached
 CALL partmgr.partition_data_async('public.pda', p_interval => '12 hours', p_wait => 0,
                                   p_quiet => true);
-SELECT async_partitioning_in_progress FROM partmgr.part_config_ext
+SELECT async_partitioning_in_progress FROM partmgr.part_config
  WHERE parent_table = 'public.pda';
 SELECT tableoid::regclass AS child, count(*) FROM public.pda GROUP BY 1 ORDER BY 1;
 SELECT pg_get_expr(relpartbound, oid) FROM pg_class WHERE oid = 'public.pda_p21000101'::regclass;
-RESET TimeZone;
+SET TimeZone = 'UTC';

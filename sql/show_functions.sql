@@ -3,6 +3,9 @@
 -- show_partition_info, check_default, partition_gap_fill,
 -- create_partition_time, create_partition_id
 --
+-- pg_regress's sessions run with TimeZone PST8PDT; sets are aligned in the
+-- zone of the session that creates them (pg_partman 5.4.4), so use UTC
+SET TimeZone = 'UTC';
 
 -- children in bound order, not name order; the default first when asked
 SELECT * FROM partmgr.show_partitions('public.tickets');
@@ -18,7 +21,7 @@ SELECT * FROM partmgr.show_partition_name('public.orders', '123456');
 SET TimeZone = 'America/Los_Angeles';
 SELECT partition_table, suffix_timestamp AT TIME ZONE 'Europe/Berlin' AS berlin_time
   FROM partmgr.show_partition_name('public.berlin', '2100-07-01 23:30');
-RESET TimeZone;
+SET TimeZone = 'UTC';
 
 -- bounds of a child as the catalog has them (ends are exclusive)
 SELECT * FROM partmgr.show_partition_info('public.events_p21000105');

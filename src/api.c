@@ -43,6 +43,7 @@
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
@@ -87,7 +88,7 @@ static const char *const create_parent_args[] = {
 	"p_premake", "p_start_partition", "p_default_table",
 	"p_automatic_maintenance", "p_constraint_cols", "p_template_table",
 	"p_jobmon", "p_date_trunc_interval", "p_control_not_null", "p_time_encoder",
-	"p_time_decoder", "p_time_zone"
+	"p_time_decoder", "p_offset_id", "p_timezone", "p_time_zone"
 };
 
 /*
@@ -241,7 +242,7 @@ pg_partmgr_uuid7_time_decoder(PG_FUNCTION_ARGS)
 
 /*
  * pg_partmgr_is_valid_time_zone
- *		partmgr.is_valid_time_zone(text): used by part_config_ext's CHECK.
+ *		partmgr.is_valid_time_zone(text): used by part_config.partition_timezone's CHECK.
  */
 Datum
 pg_partmgr_is_valid_time_zone(PG_FUNCTION_ARGS)
@@ -261,20 +262,48 @@ pg_partmgr_create_partition(PG_FUNCTION_ARGS)
 }
 
 /*
+ * create_parent_zone
+ *		The zone a new set is aligned in: p_timezone (pg_partman 5.4.4) or
+ *		its other name p_time_zone (pg_partmgr 0.3), else the session's
+ *		TimeZone.  Giving both with different zones is an error.
+ */
+static const char *
+create_parent_zone(FunctionCallInfo fcinfo)
+{
+	const char *timezone = PG_NARGS() == 19 ? partmgr_text_arg_or_null(fcinfo, 17) : NULL;
+	const char *time_zone = PG_NARGS() == 19 ? partmgr_text_arg_or_null(fcinfo, 18) : NULL;
+
+	if (timezone != NULL && time_zone != NULL && strcmp(timezone, time_zone) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("p_timezone \"%s\" and p_time_zone \"%s\" name different time zones",
+						timezone, time_zone),
+				 errhint("p_time_zone is another name for p_timezone: give one of them.")));
+	if (timezone != NULL)
+		return timezone;
+	if (time_zone != NULL)
+		return time_zone;
+	return GetConfigOption("TimeZone", false, false);
+}
+
+/*
  * pg_partmgr_create_parent
  *		partmgr.create_parent(): see partmgr_create_set.  Returns true.
+ *		Only the 0.4.0 declaration (19 arguments) reaches the work: older
+ *		ones stop at the check that the SQL objects are current, and none of
+ *		their arguments past the sixteenth is read.
  */
 Datum
 pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 {
 	static const int required[] = {0, 1, 2, 3, 4, 5, 7, 8, 11, 13};
-	/* the 0.1.0 declaration has no p_time_encoder and p_time_decoder */
-	int			zone_arg = PG_NARGS() > 15 ? 16 : 14;
+	bool		current = PG_NARGS() == 19;
 	PartmgrCreateArgs args;
 
 	for (int i = 0; i < lengthof(required); i++)
 		partmgr_require_arg(fcinfo, required[i], create_parent_args[required[i]]);
-	partmgr_require_arg(fcinfo, zone_arg, "p_time_zone");
+	if (current)
+		partmgr_require_arg(fcinfo, 16, "p_offset_id");
 	memset(&args, 0, sizeof(args));
 	args.table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
 	args.control = partmgr_text_arg(fcinfo, 1, "p_control");
@@ -290,9 +319,10 @@ pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 	args.jobmon = PG_GETARG_BOOL(11);
 	args.trunc_unit = partmgr_text_arg_or_null(fcinfo, 12);
 	args.control_not_null = PG_GETARG_BOOL(13);
-	args.encoder = zone_arg == 16 ? partmgr_text_arg_or_null(fcinfo, 14) : NULL;
-	args.decoder = zone_arg == 16 ? partmgr_text_arg_or_null(fcinfo, 15) : NULL;
-	args.zone = partmgr_text_arg(fcinfo, zone_arg, "p_time_zone");
+	args.encoder = current ? partmgr_text_arg_or_null(fcinfo, 14) : NULL;
+	args.decoder = current ? partmgr_text_arg_or_null(fcinfo, 15) : NULL;
+	args.offset_id = current ? PG_GETARG_INT64(16) : 0;
+	args.zone = create_parent_zone(fcinfo);
 
 	SPI_connect();
 	(void) partmgr_create_set(&args, NULL, "create_parent");

@@ -2,8 +2,8 @@
  *
  * api_cleanup.c
  *	  config_cleanup() (pg_partman 5.4): stop managing a set and leave its
- *	  tables as they are -- its part_config row (part_config_ext's goes
- *	  with it), its part_config_sub row, its template table, as asked.
+ *	  tables as they are -- its part_config row, its part_config_sub row,
+ *	  its template table, as asked.
  *
  * The rows are deleted through config.c; the template is dropped by
  * properties.c (partmgr_drop_unused_template), unless another set names it.
@@ -42,8 +42,8 @@ PG_FUNCTION_INFO_V1(pg_partmgr_config_cleanup);
  * pg_partmgr_config_cleanup
  *		config_cleanup(p_parent_table, p_config_table, p_config_sub_table,
  *		p_template_table) (pg_partman 5.4): forget a set and leave its
- *		tables as they are.  p_config_table deletes its part_config row
- *		(part_config_ext follows); p_template_table drops its template table
+ *		tables as they are.  p_config_table deletes its part_config row;
+ *		p_template_table drops its template table
  *		unless another set uses it (see partmgr_drop_unused_template);
  *		p_config_sub_table deletes its part_config_sub row (new children
  *		are no longer partitioned in turn; part_config's row takes it along

@@ -3,8 +3,7 @@
  * api_config.c
  *	  The trigger that keeps each role to its own configuration rows.
  *
- * partmgr.config_owner_check() guards part_config, part_config_ext and
- * part_config_sub: a row names a table (the column given as the trigger's
+ * partmgr.config_owner_check() guards part_config and part_config_sub: a row names a table (the column given as the trigger's
  * argument), and only a role with the privileges of that table's owner may
  * insert, update or delete it -- checked on the row before and after an
  * UPDATE, so a row cannot be pointed at someone else's table.  Maintenance

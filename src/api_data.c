@@ -282,8 +282,8 @@ undo_step(PartmgrSet *set, const PartmgrUndo *undo, const char *run_by, uint64 *
 /*
  * async_step
  *		One step of partition_data_async (see partmgr_plan_async_step), with
- *		the set read afresh, and its progress recorded in part_config_ext
- *		with it.  False when the default partition holds no row.
+ *		the set read afresh, and its progress recorded in part_config with
+ *		it.  False when the default partition holds no row.
  */
 static bool
 async_step(const char *key, const PartmgrDataMove *move, const char *run_by, uint64 *rows,
@@ -544,7 +544,7 @@ pg_partmgr_partition_data_proc(PG_FUNCTION_ARGS)
  *		a CHECK of its bound, filled batch by batch (its rows are out of
  *		sight through the parent until it is attached), then attached with
  *		the rows of its range that reached the default partition meanwhile.
- *		part_config_ext.async_partitioning_in_progress says which child is
+ *		part_config.async_partitioning_in_progress says which child is
  *		being filled, so that a call after a cancel or a crash goes on with
  *		it; maintenance, partition_data and undo_partition leave the set
  *		alone meanwhile.  p_loop_count counts the steps that moved rows.

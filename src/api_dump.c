@@ -4,8 +4,10 @@
  *	  dump_partitioned_table_definition(): the SQL that registers a set
  *	  again with its current configuration, in pg_partman 5's words.
  *
- * The configuration is read (config.c) and the text written by ddl.c
- * (partmgr_ddl_dump_definition); nothing is run and nothing changes.
+ * The configuration is read (config.c), what it does not hold from the
+ * catalogs (whether the control column is NOT NULL; the offset of an
+ * integer set's grid, from its lowest child), and the text written by
+ * ddl.c (partmgr_ddl_dump_definition); nothing is run and nothing changes.
  *
  * Locks: none of its own; reading part_config takes ACCESS SHARE on it.
  * Transactions: the caller's.
@@ -20,15 +22,69 @@
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
+#include "catalog/pg_attribute.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "utils/builtins.h"
+#include "utils/syscache.h"
 
 #include "api.h"
+#include "catalog.h"
 #include "config.h"
 #include "ddl.h"
+#include "rights.h"
 
 PG_FUNCTION_INFO_V1(pg_partmgr_dump_partitioned_table_definition);
+
+/*
+ * control_is_not_null
+ *		Whether the set's control column is NOT NULL (create_parent's
+ *		p_control_not_null for it).
+ */
+static bool
+control_is_not_null(const PartmgrSet *set)
+{
+	HeapTuple	tup = SearchSysCacheAttNum(set->parent_oid, set->control_attnum);
+	bool		result;
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for attribute %d of relation %u",
+			 set->control_attnum, set->parent_oid);
+	result = ((Form_pg_attribute) GETSTRUCT(tup))->attnotnull;
+	ReleaseSysCache(tup);
+	return result;
+}
+
+/*
+ * grid_offset
+ *		How far an integer set's bounds are from the multiples of its
+ *		interval (create_parent's p_offset_id), read from its lowest child
+ *		with a lower bound; 0 for other sets and sets without children.
+ */
+static int64
+grid_offset(const PartmgrSet *set)
+{
+	PartmgrRights rights;
+	PartmgrTree *tree;
+	int64		offset = 0;
+
+	if (set->axis.kind != PARTMGR_KEY_ID || set->strategy != PARTITION_STRATEGY_RANGE)
+		return 0;
+	partmgr_rights_enter_set(set, PARTMGR_RIGHTS_LOOK, &rights);
+	tree = partmgr_read_tree(set);
+	partmgr_rights_leave(&rights);
+	for (int i = 0; i < tree->nchildren; i++)
+	{
+		if (tree->children[i].lower == PARTMGR_POINT_MIN)
+			continue;
+		offset = tree->children[i].lower % set->step.id;
+		if (offset < 0)
+			offset += set->step.id;
+		break;
+	}
+	return offset;
+}
 
 /*
  * pg_partmgr_dump_partitioned_table_definition
@@ -46,7 +102,8 @@ pg_partmgr_dump_partitioned_table_definition(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	set = partmgr_config_load_table(table);
-	sql = partmgr_ddl_dump_definition(set, ignore_template);
+	sql = partmgr_ddl_dump_definition(set, ignore_template, control_is_not_null(set),
+									  grid_offset(set));
 	sql = strcpy(SPI_palloc(strlen(sql) + 1), sql);
 	SPI_finish();
 	PG_RETURN_TEXT_P(cstring_to_text(sql));

@@ -8,8 +8,9 @@
  * Only pg_partman's own part_config is read (one that belongs to extension
  * pg_partman), with the caller's rights: its rows are read as jsonb, so
  * either version's columns do, and written into pg_partmgr's configuration
- * through config.c (part_config, part_config_ext, part_config_sub); the
- * set's time zone is the session's, in which pg_partman computed bounds.
+ * through config.c (part_config, part_config_sub); the set's time zone is
+ * pg_partman 5.4.4's partition_timezone, or when it has none the session's,
+ * in which pg_partman computed bounds.
  * Existing children are adopted as they are: nothing is created, attached
  * or moved.  The name of pg_partman's schema is the only thing written
  * into the text of the statements on its tables (quote_identifier); values
@@ -71,7 +72,8 @@ typedef struct ImportRun
  * import_set
  *		Register one of pg_partman's sets: its part_config row copied column
  *		by column (read as jsonb, so pg_partman 4.7's columns and 5.x's both
- *		work), the time zone of the session for the set's time arithmetic,
+ *		work), its partition_timezone or the session's time zone for the
+ *		set's time arithmetic,
  *		and the existing children adopted as they are (bounds are read from
  *		the catalog, so any naming works; new children continue the grid of
  *		the existing ones, named with pg_partman's datetime_string); a
@@ -155,9 +157,9 @@ import_set(void *arg)
 	/* how new children are partitioned in turn, pg_partman 4.7's row or 5.x's */
 	if (sub_json != NULL)
 		partmgr_sub_spec_insert_from_partman(sub_json);
-	/* the set's time zone, and pg_partman 5.2's text and uuid keys */
-	partmgr_config_insert_ext(run->key, GetConfigOption("TimeZone", false, false),
-							  encoder, decoder);
+	/* pg_partman 5.2's text and uuid keys */
+	if (encoder != NULL || decoder != NULL)
+		partmgr_config_set_codec(run->key, encoder, decoder);
 
 	/* the same checks as for any set, before anything else changes */
 	set = partmgr_config_load(run->key, false);
@@ -175,7 +177,7 @@ import_set(void *arg)
 						 1, types, values, NULL, false, SPI_OK_UPDATE);
 	}
 	run->imported = true;
-	run->note = psprintf("time zone %s%s%s", GetConfigOption("TimeZone", false, false),
+	run->note = psprintf("time zone %s%s%s", set->axis.zone_name,
 						 run->disable ? "; pg_partman's automatic maintenance turned off" : "",
 						 template ? psprintf("; new children get the properties of template table %s, which belongs to pg_partman: copy it and set template_table before dropping pg_partman",
 											 template) : "");

@@ -34,6 +34,7 @@
 #include <math.h>
 
 #include "access/attnum.h"
+#include "common/int.h"
 #include "nodes/pg_list.h"
 
 #include "bounds.h"
@@ -131,16 +132,38 @@ current_point(const PartmgrSet *set, const PartmgrTree *tree,
 }
 
 /*
+ * offset_align
+ *		Lower bound of the child holding point on the grid of an id set
+ *		whose bounds are offset from the multiples of its interval: the
+ *		largest k * interval + offset not above point.
+ */
+static PartmgrPoint
+offset_align(const PartmgrSet *set, PartmgrPoint point, int64 offset)
+{
+	int64		shift = offset % set->step.id;
+	int64		shifted;
+
+	if (pg_sub_s64_overflow(point, shift, &shifted))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("p_offset_id " INT64_FORMAT " puts the first child of \"%s\" out of range",
+						offset, set->key)));
+	return partmgr_point_align(&set->axis, &set->step, NULL, shifted) + shift;
+}
+
+/*
  * add_initial_slots
  *		The ranges create_parent makes, as pg_partman 5 does.  Time sets:
  *		from the start (or premake intervals before now), aligned, up to
  *		premake intervals after now.  Id sets: the child holding the start (or
  *		the largest id in the set, or 0) and premake children above it, plus up
- *		to premake positive children below it when no start was given.
+ *		to premake positive children below it when no start was given; their
+ *		bounds are offset from the multiples of the interval by offset
+ *		(p_offset_id, pg_partman 5.3).
  */
 static void
 add_initial_slots(PartmgrPlan *plan, bool have_start, PartmgrPoint start,
-				  TimestampTz now)
+				  int64 offset, TimestampTz now)
 {
 	PartmgrSet *set = plan->set;
 	const PartmgrAxis *axis = &set->axis;
@@ -172,7 +195,7 @@ add_initial_slots(PartmgrPlan *plan, bool have_start, PartmgrPoint start,
 	if (!have_start &&
 		!partmgr_max_control(set, set->parent_schema, set->parent_name, false, &start))
 		start = 0;
-	base = partmgr_point_align(axis, step, NULL, start);
+	base = offset_align(set, start, offset);
 	for (int64 k = have_start ? 0 : -set->premake; k <= set->premake; k++)
 	{
 		PartmgrPoint lower = partmgr_point_add(axis, step, base, k);
@@ -195,11 +218,12 @@ add_initial_slots(PartmgrPlan *plan, bool have_start, PartmgrPoint start,
  */
 PartmgrPlan *
 partmgr_plan_initial(PartmgrSet *set, PartmgrTree *tree, bool have_start,
-					 PartmgrPoint start, bool with_default, TimestampTz now)
+					 PartmgrPoint start, int64 offset, bool with_default,
+					 TimestampTz now)
 {
 	PartmgrPlan *plan = partmgr_plan_new(set, tree);
 
-	add_initial_slots(plan, have_start, start, now);
+	add_initial_slots(plan, have_start, start, offset, now);
 	if (set->has_limits && plan->actions == NIL && tree->nchildren == 0)
 	{
 		/*
@@ -241,7 +265,7 @@ partmgr_plan_premake(PartmgrSet *set, PartmgrTree *tree, TimestampTz now, int li
 	plan->limit = limit;
 	if (tree->nchildren == 0)
 	{
-		add_initial_slots(plan, false, 0, now);
+		add_initial_slots(plan, false, 0, 0, now);
 		return plan;
 	}
 

@@ -19,7 +19,8 @@
 
 extern PartmgrPlan *partmgr_plan_initial(PartmgrSet *set, PartmgrTree *tree,
 										 bool have_start, PartmgrPoint start,
-										 bool with_default, TimestampTz now);
+										 int64 offset, bool with_default,
+										 TimestampTz now);
 extern PartmgrPlan *partmgr_plan_premake(PartmgrSet *set, PartmgrTree *tree,
 										 TimestampTz now, int limit);
 extern PartmgrPlan *partmgr_plan_gap_fill(PartmgrSet *set, PartmgrTree *tree);

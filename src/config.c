@@ -2,7 +2,7 @@
  *
  * config.c
  *	  Read, validate and write partition set configuration
- *	  (partmgr.part_config and partmgr.part_config_ext).
+ *	  (partmgr.part_config and partmgr.part_config_sub).
  *
  * A configuration row is only trusted after partmgr_config_bind has
  * checked it against the catalogs: the parent still exists and is
@@ -36,6 +36,7 @@
 #include "nodes/pg_list.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/regproc.h"
@@ -56,11 +57,11 @@
 "       c.sub_partition_set_full, c.undo_in_progress, c.inherit_privileges," \
 "       c.constraint_valid, c.ignore_default_data, c.default_table," \
 "       c.date_trunc_interval, c.maintenance_order," \
-"       c.retention_keep_publication, coalesce(e.time_zone, 'UTC')," \
-"       c.maintenance_last_run, e.time_encoder, e.time_decoder," \
-"       e.async_partitioning_in_progress" \
-"  FROM partmgr.part_config c" \
-"  LEFT JOIN partmgr.part_config_ext e ON e.parent_table = c.parent_table"
+"       c.retention_keep_publication," \
+"       coalesce(c.partition_timezone, pg_catalog.current_setting('TimeZone'))," \
+"       c.maintenance_last_run, c.time_encoder, c.time_decoder," \
+"       c.async_partitioning_in_progress, c.partition_timezone" \
+"  FROM partmgr.part_config c"
 
 static const char *const load_sql = LOAD_COLUMNS " WHERE c.parent_table = $1";
 
@@ -267,6 +268,7 @@ read_row(uint64 row)
 	set->time_encoder = partmgr_spi_text(row, 29);
 	set->time_decoder = partmgr_spi_text(row, 30);
 	set->async_in_progress = partmgr_spi_text(row, 31);
+	set->partition_timezone = partmgr_spi_text(row, 32);
 	return set;
 }
 
@@ -375,19 +377,19 @@ partmgr_config_bind(PartmgrSet *set)
 
 /*
  * partmgr_config_insert
- *		Write a new set's rows into part_config and part_config_ext.  A
- *		second registration of the same parent fails on the primary key.
+ *		Write a new set's part_config row.  Its partition_timezone is the
+ *		set's zone when set->partition_timezone is, NULL otherwise.  A second
+ *		registration of the same parent fails on the primary key.
  */
 void
 partmgr_config_insert(const PartmgrSet *set)
 {
-	Oid			types[14] = {TEXTOID, TEXTOID, TEXTOID, TEXTOID, INT4OID,
+	Oid			types[17] = {TEXTOID, TEXTOID, TEXTOID, TEXTOID, INT4OID,
 		TEXTOID, TEXTOID, TEXTOID, TEXTARRAYOID, TEXTOID, BOOLOID, BOOLOID,
-	BOOLOID, TEXTOID};
-	Datum		values[14];
-	char		nulls[14];
-	Oid			ext_types[4] = {TEXTOID, TEXTOID, TEXTOID, TEXTOID};
-	Datum		ext_values[4];
+	BOOLOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID};
+	Datum		values[17];
+	char		nulls[17];
+	const char *texts[3] = {set->time_encoder, set->time_decoder, set->partition_timezone};
 
 	memset(nulls, ' ', sizeof(nulls));
 	values[0] = CStringGetTextDatum(set->key);
@@ -426,30 +428,23 @@ partmgr_config_insert(const PartmgrSet *set)
 		values[13] = CStringGetTextDatum(set->date_trunc_interval);
 	else
 		nulls[13] = 'n';
+	for (int i = 0; i < lengthof(texts); i++)
+	{
+		if (texts[i] != NULL)
+			values[14 + i] = CStringGetTextDatum(texts[i]);
+		else
+			nulls[14 + i] = 'n';
+	}
 
 	partmgr_spi_exec("INSERT INTO partmgr.part_config"
 					 " (parent_table, control, partition_interval, partition_type,"
 					 "  premake, automatic_maintenance, template_table, epoch,"
 					 "  constraint_cols, datetime_string, jobmon,"
-					 "  inherit_privileges, default_table, date_trunc_interval)"
-					 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
-					 14, types, values, nulls, false, SPI_OK_INSERT);
-
-	ext_values[0] = values[0];
-	ext_values[1] = CStringGetTextDatum(set->axis.zone_name);
-	if (set->time_encoder == NULL)
-		partmgr_spi_exec("INSERT INTO partmgr.part_config_ext (parent_table, time_zone)"
-						 " VALUES ($1, $2)",
-						 2, ext_types, ext_values, NULL, false, SPI_OK_INSERT);
-	else
-	{
-		ext_values[2] = CStringGetTextDatum(set->time_encoder);
-		ext_values[3] = CStringGetTextDatum(set->time_decoder);
-		partmgr_spi_exec("INSERT INTO partmgr.part_config_ext"
-						 " (parent_table, time_zone, time_encoder, time_decoder)"
-						 " VALUES ($1, $2, $3, $4)",
-						 4, ext_types, ext_values, NULL, false, SPI_OK_INSERT);
-	}
+					 "  inherit_privileges, default_table, date_trunc_interval,"
+					 "  time_encoder, time_decoder, partition_timezone)"
+					 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
+					 "         $15, $16, $17)",
+					 17, types, values, nulls, false, SPI_OK_INSERT);
 }
 
 /*
@@ -600,7 +595,7 @@ partmgr_config_set_undo(const char *key, bool undo)
 
 /*
  * partmgr_config_delete
- *		Forget a set (its part_config_ext row goes with it).
+ *		Forget a set (its part_config_sub row goes with it).
  */
 void
 partmgr_config_delete(const char *key)
@@ -713,15 +708,16 @@ partmgr_time_decoder_oid(const char *name)
 /*
  * partmgr_sub_spec_load
  *		How new children of the set are partitioned in turn, or NULL when
- *		they are not.  The sub-set's time zone is the set's own.
+ *		they are not.  The sub-set's time zone is the set's own (the
+ *		session's when the set has none recorded).
  */
 PartmgrSubSpec *
 partmgr_sub_spec_load(const char *key)
 {
 	static const char *const sql =
-	"SELECT " SUB_COLUMNS ", coalesce(e.time_zone, 'UTC')"
+	"SELECT " SUB_COLUMNS ", c.partition_timezone"
 	" FROM partmgr.part_config_sub s"
-	" LEFT JOIN partmgr.part_config_ext e ON e.parent_table = s.sub_parent"
+	" LEFT JOIN partmgr.part_config c ON c.parent_table = s.sub_parent"
 	" WHERE s.sub_parent = $1";
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1];
@@ -763,6 +759,8 @@ partmgr_sub_spec_load(const char *key)
 	a->encoder = partmgr_spi_text(0, 24);
 	a->decoder = partmgr_spi_text(0, 25);
 	a->zone = partmgr_spi_text(0, 26);
+	if (a->zone == NULL)
+		a->zone = GetConfigOption("TimeZone", false, false);
 	return spec;
 }
 
@@ -979,7 +977,7 @@ void
 partmgr_config_set_async(const char *key, const char *child)
 {
 	static const char *const sql =
-	"UPDATE partmgr.part_config_ext SET async_partitioning_in_progress = $2"
+	"UPDATE partmgr.part_config SET async_partitioning_in_progress = $2"
 	" WHERE parent_table = $1";
 	Oid			types[2] = {TEXTOID, TEXTOID};
 	Datum		values[2];
@@ -995,8 +993,8 @@ partmgr_config_set_async(const char *key, const char *child)
 
 /*
  * partmgr_config_forget
- *		Forget the given sets (their part_config_ext and part_config_sub
- *		rows follow by foreign key), and note them as forgotten in this
+ *		Forget the given sets (their part_config_sub rows follow by foreign
+ *		key), and note them as forgotten in this
  *		transaction (see partmgr_config_was_forgotten).
  */
 void
@@ -1070,7 +1068,7 @@ partmgr_config_insert_from_partman(const char *partman_row, bool default_table)
 	"  retention, retention_schema, retention_keep_table, retention_keep_index,"
 	"  retention_keep_publication, infinite_time_partitions, datetime_string, jobmon,"
 	"  inherit_privileges, constraint_valid, ignore_default_data, default_table,"
-	"  date_trunc_interval, maintenance_order, template_table)"
+	"  date_trunc_interval, maintenance_order, template_table, partition_timezone)"
 	" SELECT j->>'parent_table', j->>'control', j->>'partition_interval',"
 	"        CASE WHEN j->>'partition_type' = 'list' THEN 'list' ELSE 'range' END,"
 	"        coalesce((j->>'premake')::int, 4), coalesce(j->>'automatic_maintenance', 'on'),"
@@ -1086,7 +1084,8 @@ partmgr_config_insert_from_partman(const char *partman_row, bool default_table)
 	"        coalesce((j->>'constraint_valid')::boolean, true),"
 	"        coalesce((j->>'ignore_default_data')::boolean, true), $2,"
 	"        j->>'date_trunc_interval', (j->>'maintenance_order')::int,"
-	"        j->>'template_table'"
+	"        j->>'template_table',"
+	"        coalesce(j->>'partition_timezone', pg_catalog.current_setting('TimeZone'))"
 	"   FROM (SELECT $1::jsonb AS j) AS config";
 	Oid			types[2] = {JSONBOID, BOOLOID};
 	Datum		values[2];
@@ -1151,39 +1150,31 @@ partmgr_sub_spec_insert_from_partman(const char *partman_row)
 }
 
 /*
- * partmgr_config_insert_ext
- *		Write the part_config_ext row of a set whose part_config row was
- *		written by hand (an import): its time zone, and its time encoder and
- *		decoder (pg_partman 5.2) when either is given -- the table's check
- *		refuses one without the other.  The encoder columns are named only
- *		then.
+ * partmgr_config_set_codec
+ *		Give a set whose part_config row was written by hand (an import) its
+ *		time encoder and decoder (pg_partman 5.2).  The table's check refuses
+ *		one without the other.
  */
 void
-partmgr_config_insert_ext(const char *key, const char *zone, const char *encoder,
-						  const char *decoder)
+partmgr_config_set_codec(const char *key, const char *encoder, const char *decoder)
 {
-	static const char *const codec_sql =
-	"INSERT INTO partmgr.part_config_ext (parent_table, time_zone, time_encoder, time_decoder)"
-	" VALUES ($1, $2, $3, $4)";
-	static const char *const zone_sql =
-	"INSERT INTO partmgr.part_config_ext (parent_table, time_zone) VALUES ($1, $2)";
-	Oid			types[4] = {TEXTOID, TEXTOID, TEXTOID, TEXTOID};
-	Datum		values[4];
-	char		nulls[4] = {' ', ' ', 'n', 'n'};
-	bool		codec = encoder != NULL || decoder != NULL;
+	static const char *const sql =
+	"UPDATE partmgr.part_config SET time_encoder = $2, time_decoder = $3"
+	" WHERE parent_table = $1";
+	Oid			types[3] = {TEXTOID, TEXTOID, TEXTOID};
+	Datum		values[3];
+	char		nulls[3] = {' ', 'n', 'n'};
 
 	values[0] = CStringGetTextDatum(key);
-	values[1] = CStringGetTextDatum(zone);
 	if (encoder != NULL)
 	{
-		values[2] = CStringGetTextDatum(encoder);
-		nulls[2] = ' ';
+		values[1] = CStringGetTextDatum(encoder);
+		nulls[1] = ' ';
 	}
 	if (decoder != NULL)
 	{
-		values[3] = CStringGetTextDatum(decoder);
-		nulls[3] = ' ';
+		values[2] = CStringGetTextDatum(decoder);
+		nulls[2] = ' ';
 	}
-	partmgr_spi_exec_cached(codec ? codec_sql : zone_sql, codec ? 4 : 2,
-							types, values, nulls, false, SPI_OK_INSERT);
+	partmgr_spi_exec_cached(sql, 3, types, values, nulls, false, SPI_OK_UPDATE);
 }

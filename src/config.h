@@ -82,7 +82,8 @@ typedef struct PartmgrCreateArgs
 	bool		control_not_null;
 	const char *encoder;
 	const char *decoder;
-	const char *zone;			/* p_time_zone */
+	int64		offset_id;		/* p_offset_id */
+	const char *zone;			/* p_timezone (or the session's TimeZone) */
 } PartmgrCreateArgs;
 
 /*
@@ -121,7 +122,7 @@ extern List *partmgr_config_keys(const char *table, bool automatic_only);
 extern void partmgr_config_clear_template(const char *key);
 extern void partmgr_config_insert_from_partman(const char *partman_row, bool default_table);
 extern void partmgr_sub_spec_insert_from_partman(const char *partman_row);
-extern void partmgr_config_insert_ext(const char *key, const char *zone,
-									  const char *encoder, const char *decoder);
+extern void partmgr_config_set_codec(const char *key, const char *encoder,
+									 const char *decoder);
 
 #endif							/* PARTMGR_CONFIG_H */

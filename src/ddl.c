@@ -521,12 +521,17 @@ bool_word(bool b)
  *		SQL that registers the set again as it is configured: a
  *		create_parent() call with named arguments, then an UPDATE of the
  *		part_config columns create_parent does not set: pg_partman 5's
- *		dump_partitioned_table_definition, word for word, with the time
- *		encoder and decoder of a set that has them (pg_partman 5.2) and
- *		pg_partmgr's p_time_zone for a set whose zone is not UTC.
+ *		dump_partitioned_table_definition, word for word, with
+ *		p_control_not_null (control_not_null: whether the control column is
+ *		NOT NULL), the time encoder and decoder of a set that has them
+ *		(pg_partman 5.2), p_offset_id when the integer children's bounds are
+ *		offset from the multiples of the interval (offset_id, pg_partman
+ *		5.3), and the set's recorded zone: p_timezone, so that the first
+ *		children are made in it, and partition_timezone (pg_partman 5.4.4).
  */
 char *
-partmgr_ddl_dump_definition(const PartmgrSet *set, bool ignore_template)
+partmgr_ddl_dump_definition(const PartmgrSet *set, bool ignore_template,
+							bool control_not_null, int64 offset_id)
 {
 	StringInfoData sql;
 	const char *key = quote_literal_cstr(set->key);
@@ -559,7 +564,8 @@ partmgr_ddl_dump_definition(const PartmgrSet *set, bool ignore_template)
 					 "\tp_constraint_cols := %s,\n"
 					 "\tp_template_table := %s,\n"
 					 "\tp_jobmon := %s,\n"
-					 "\tp_date_trunc_interval := %s%s%s\n"
+					 "\tp_date_trunc_interval := %s,\n"
+					 "\tp_control_not_null := %s%s%s%s\n"
 					 ");\n",
 					 key, quote_literal_cstr(set->control), quote_literal_cstr(set->interval_text),
 					 set->strategy == PARTITION_STRATEGY_LIST ? "'list'" : "'range'",
@@ -568,12 +574,15 @@ partmgr_ddl_dump_definition(const PartmgrSet *set, bool ignore_template)
 					 set->automatic_maintenance ? "'on'" : "'off'", cols,
 					 ignore_template ? "NULL" : literal_or_null(set->template_table),
 					 bool_word(set->jobmon), literal_or_null(set->date_trunc_interval),
+					 bool_word(control_not_null),
 					 set->time_encoder == NULL ? "" :
 					 psprintf(",\n\tp_time_encoder := %s,\n\tp_time_decoder := %s",
 							  quote_literal_cstr(set->time_encoder),
 							  quote_literal_cstr(set->time_decoder)),
-					 strcmp(set->axis.zone_name, "UTC") == 0 ? "" :
-					 psprintf(",\n\tp_time_zone := %s", quote_literal_cstr(set->axis.zone_name)));
+					 offset_id == 0 ? "" :
+					 psprintf(",\n\tp_offset_id := " INT64_FORMAT, offset_id),
+					 set->partition_timezone == NULL ? "" :
+					 psprintf(",\n\tp_timezone := %s", quote_literal_cstr(set->partition_timezone)));
 	appendStringInfo(&sql,
 					 "UPDATE partmgr.part_config SET\n"
 					 "\toptimize_constraint = %d,\n"
@@ -588,7 +597,8 @@ partmgr_ddl_dump_definition(const PartmgrSet *set, bool ignore_template)
 					 "\tconstraint_valid = %s,\n"
 					 "\tignore_default_data = %s,\n"
 					 "\tmaintenance_order = %s,\n"
-					 "\tretention_keep_publication = %s\n"
+					 "\tretention_keep_publication = %s,\n"
+					 "\tpartition_timezone = %s\n"
 					 "WHERE parent_table = %s;",
 					 set->optimize_constraint, literal_or_null(set->retention),
 					 literal_or_null(set->retention_schema),
@@ -599,7 +609,8 @@ partmgr_ddl_dump_definition(const PartmgrSet *set, bool ignore_template)
 					 bool_word(set->constraint_valid), bool_word(set->ignore_default_data),
 					 set->maintenance_order_isnull ? "NULL" :
 					 psprintf("%d", set->maintenance_order),
-					 bool_word(set->retention_keep_publication), key);
+					 bool_word(set->retention_keep_publication),
+					 literal_or_null(set->partition_timezone), key);
 	return sql.data;
 }
 

@@ -116,7 +116,8 @@ extern char *partmgr_ddl_validate_constraint(const char *schema, const char *nam
 extern char *partmgr_ddl_column_ranges(const char *schema, const char *name, List *columns,
 									   const bool *by_aggregate);
 extern char *partmgr_ddl_range_check(const char *column, const char *min, const char *max);
-extern char *partmgr_ddl_dump_definition(const PartmgrSet *set, bool ignore_template);
+extern char *partmgr_ddl_dump_definition(const PartmgrSet *set, bool ignore_template,
+										 bool control_not_null, int64 offset_id);
 extern char *partmgr_ddl_analyze(const PartmgrSet *set, bool skip_locked);
 extern char *partmgr_ddl_max_control(const PartmgrSet *set, const char *schema,
 									 const char *name, bool only);

@@ -897,7 +897,7 @@ partmgr_plan_async_step(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMov
 						set->key, quote_qualified_identifier(set->parent_schema, name)) :
 				 errmsg("partition_data_async of \"%s\" was filling \"%s\", which is gone",
 						set->key, quote_qualified_identifier(set->parent_schema, name)),
-				 errhint("Clear it with UPDATE partmgr.part_config_ext SET async_partitioning_in_progress = NULL WHERE parent_table = '%s'.",
+				 errhint("Clear it with UPDATE partmgr.part_config SET async_partitioning_in_progress = NULL WHERE parent_table = '%s'.",
 						 set->key)));
 	if (OidIsValid(move->source.relid) &&
 		end_key_sql(set, partmgr_ddl_min_control_in(set, move->source.schema, move->source.name,

@@ -127,11 +127,13 @@ typedef struct PartmgrSet
 	char	   *datetime_string;	/* to_char() format of time suffixes */
 	char	   *date_trunc_interval;	/* NULL: derived from the interval */
 	char	   *template_table;
-	char	   *time_encoder;	/* part_config_ext: text/uuid keys, or NULL */
+	char	   *time_encoder;	/* text/uuid keys, or NULL */
 	char	   *time_decoder;
-	char	   *async_in_progress;	/* part_config_ext: lower bound of the
-									 * unattached child partition_data_async
-									 * is filling, or NULL */
+	char	   *async_in_progress;	/* lower bound of the unattached child
+									 * partition_data_async is filling, or
+									 * NULL */
+	char	   *partition_timezone; /* the zone recorded for the set (NULL:
+									 * the session's, axis.zone_name) */
 	char	   *retention;
 	char	   *retention_schema;
 	List	   *constraint_cols;	/* List of char * */

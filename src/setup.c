@@ -382,6 +382,15 @@ partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within,
 	else
 		partmgr_axis_init(&proto.axis, parent.key_type, zone);
 	partmgr_axis_set_epoch(&proto.axis, a->epoch);
+	/* the zone is recorded for time sets, as pg_partman 5.4.4 does */
+	if (proto.axis.kind == PARTMGR_KEY_TIME)
+		proto.partition_timezone = pstrdup(zone);
+	if (a->offset_id != 0 && proto.axis.kind != PARTMGR_KEY_ID)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("p_offset_id applies only to sets partitioned by an integer, not to \"%s\"",
+						table),
+				 errhint("A time set's children are aligned by p_date_trunc_interval and p_start_partition.")));
 
 	partmgr_context_push(&argctx, "argument %s", "p_interval");
 	partmgr_step_parse(&proto.axis, interval, PARTMGR_STEP_PARTITION, &proto.step);
@@ -442,7 +451,8 @@ partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within,
 		set->limit_upper = within->upper;
 	}
 	plan = partmgr_plan_initial(set, partmgr_read_tree(set), a->start != NULL, start,
-								a->with_default, GetCurrentTransactionStartTimestamp());
+								a->offset_id, a->with_default,
+								GetCurrentTransactionStartTimestamp());
 	partmgr_plan_tables(plan);
 	(void) partmgr_execute_or_raise(plan, run_by, NULL);
 	partmgr_rights_leave(&rights);

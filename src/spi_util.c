@@ -50,7 +50,7 @@
 
 /* pg_partmgr's tables that its statements write */
 static const char *const own_tables[] = {
-	"part_config", "part_config_ext", "part_config_sub", "maintenance_log"
+	"part_config", "part_config_sub", "maintenance_log"
 };
 
 typedef struct KeptPlan

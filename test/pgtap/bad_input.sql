@@ -1,5 +1,5 @@
 -- pgTAP tests of bad input: every bad call raises an ERROR with its own
--- SQLSTATE and message, and leaves part_config, part_config_ext and pg_class
+-- SQLSTATE and message, and leaves part_config, part_config_sub and pg_class
 -- as they were.
 --
 -- Each case is two assertions: throws_ok (SQLSTATE and message) and a check
@@ -17,13 +17,13 @@ SELECT plan(166);
 CREATE FUNCTION public.tap_catalog_state()
 RETURNS text
 LANGUAGE sql STABLE AS $$
-    SELECT format('part_config: %s rows %s; part_config_ext: %s rows %s; pg_class: %s relations %s',
+    SELECT format('part_config: %s rows %s; part_config_sub: %s rows %s; pg_class: %s relations %s',
         (SELECT count(*) FROM partmgr.part_config),
         (SELECT md5(coalesce(string_agg(c::text, E'\n' ORDER BY c.parent_table), ''))
            FROM partmgr.part_config c),
-        (SELECT count(*) FROM partmgr.part_config_ext),
-        (SELECT md5(coalesce(string_agg(e::text, E'\n' ORDER BY e.parent_table), ''))
-           FROM partmgr.part_config_ext e),
+        (SELECT count(*) FROM partmgr.part_config_sub),
+        (SELECT md5(coalesce(string_agg(s::text, E'\n' ORDER BY s.sub_parent), ''))
+           FROM partmgr.part_config_sub s),
         (SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
           WHERE n.nspname NOT LIKE 'pg\_temp\_%' AND n.nspname NOT LIKE 'pg\_toast\_temp\_%'),
         (SELECT md5(string_agg(c.oid::text || ':' || c.relname, ',' ORDER BY c.oid))
@@ -179,9 +179,9 @@ SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_ts', 'ts', '1 day', p_
 SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_ts', 'ts', '1 day', p_premake => NULL)$$,
     '22004', 'argument p_premake must not be NULL',
     'create_parent with p_premake NULL');
-SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_ts', 'ts', '1 day', p_time_zone => NULL)$$,
-    '22004', 'argument p_time_zone must not be NULL',
-    'create_parent with p_time_zone NULL');
+SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_ts', 'ts', '1 day', p_offset_id => NULL)$$,
+    '22004', 'argument p_offset_id must not be NULL',
+    'create_parent with p_offset_id NULL');
 
 ------------------------------------------------------------------------------
 -- create_parent: other arguments
@@ -339,9 +339,9 @@ SELECT tap_bad($$UPDATE partmgr.part_config SET premake = 0 WHERE parent_table =
 SELECT tap_bad($$UPDATE partmgr.part_config SET automatic_maintenance = 'sometimes' WHERE parent_table = 'public.tap_reg_time'$$,
     '23514', NULL,
     'part_config refuses an automatic_maintenance other than on/off');
-SELECT tap_bad($$UPDATE partmgr.part_config_ext SET time_zone = 'Mars/Olympus_Mons' WHERE parent_table = 'public.tap_reg_time'$$,
+SELECT tap_bad($$UPDATE partmgr.part_config SET partition_timezone = 'Mars/Olympus_Mons' WHERE parent_table = 'public.tap_reg_time'$$,
     '23514', NULL,
-    'part_config_ext refuses an unknown time zone');
+    'part_config refuses an unknown partition_timezone');
 
 SELECT * FROM finish();
 ROLLBACK;

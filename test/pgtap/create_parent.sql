@@ -1,8 +1,8 @@
 -- pgTAP tests of partmgr.create_parent(): valid registrations.
 --
 -- Every supported key type and the usual intervals, the children's names
--- and bounds as the catalog holds them, the part_config and part_config_ext
--- rows, time zone handling (set zone vs. session zone), names that need
+-- and bounds as the catalog holds them, the part_config rows, time zone
+-- handling (the zone recorded at creation vs. the session's), names that need
 -- quoting and names cut to 63 bytes.  Bad input is in bad_input.sql.
 --
 -- Deterministic: sets get an explicit far-future p_start_partition, or are
@@ -59,9 +59,9 @@ SELECT results_eq(
               false, 30, NULL::text)$$,
     '1 day set: part_config row holds the given and default settings');
 SELECT results_eq(
-    $$SELECT time_zone FROM partmgr.part_config_ext WHERE parent_table = 'public.tap_day'$$,
+    $$SELECT partition_timezone FROM partmgr.part_config WHERE parent_table = 'public.tap_day'$$,
     $$VALUES ('UTC'::text)$$,
-    '1 day set: part_config_ext records the default time zone UTC');
+    '1 day set: part_config.partition_timezone records the session''s TimeZone (UTC)');
 SELECT results_eq(
     $$SELECT c.relkind::text, c.relispartition, pg_get_expr(c.relpartbound, c.oid) COLLATE "default"
         FROM pg_partitioned_table p JOIN pg_class c ON c.oid = p.partdefid
@@ -335,7 +335,9 @@ SELECT is((SELECT count(*)::int FROM tap_children('public.tap_past')
           0, 'start 10 days ago, premake 2: nothing before the start, nothing beyond today + 2');
 
 ------------------------------------------------------------------------------
--- time zones: bounds come from the set's zone, never the session's
+-- time zones: a set is aligned in p_timezone / p_time_zone, else in the
+-- TimeZone of the session that creates it, which is recorded (pg_partman
+-- 5.4.4); maintenance then uses the recorded zone, whatever the session's
 ------------------------------------------------------------------------------
 SET TimeZone = 'America/New_York';
 CREATE TABLE public.tap_tz_ny (ts timestamptz NOT NULL) PARTITION BY RANGE (ts);
@@ -372,30 +374,47 @@ SET TimeZone = 'UTC';
 SELECT results_eq(
     $$SELECT child, bound FROM tap_children('public.tap_tz_ny')$$,
     $$VALUES ('tap_tz_ny_default', 'DEFAULT'),
-             ('tap_tz_ny_p21000101', 'FOR VALUES FROM (''2100-01-01 00:00:00+00'') TO (''2100-01-02 00:00:00+00'')')$$,
-    'session TimeZone America/New_York: the start is read and aligned in the set zone (UTC)');
-SELECT results_eq('SELECT tap_bounds(''public.tap_tz_kol'')', 'SELECT tap_bounds(''public.tap_tz_ny'')',
-    'same start under session zones New York and Kolkata: identical bounds');
-SELECT results_eq('SELECT tap_bounds(''public.tap_tznow_kol_d'')', 'SELECT tap_bounds(''public.tap_tznow_ny_d'')',
-    'no start, 1 day, under session zones New York and Kolkata: identical bounds');
-SELECT results_eq('SELECT tap_bounds(''public.tap_tznow_kol_h'')', 'SELECT tap_bounds(''public.tap_tznow_ny_h'')',
-    'no start, 1 hour, under session zones New York and Kolkata: identical bounds');
-SELECT results_eq('SELECT tap_bounds(''public.tap_tznow_kol_m'')', 'SELECT tap_bounds(''public.tap_tznow_ny_m'')',
-    'no start, 1 month, under session zones New York and Kolkata: identical bounds');
+             ('tap_tz_ny_p21000101', 'FOR VALUES FROM (''2100-01-01 05:00:00+00'') TO (''2100-01-02 05:00:00+00'')')$$,
+    'session TimeZone America/New_York: the start is read and aligned in New York, the recorded zone');
+SELECT results_eq(
+    $$SELECT child, bound FROM tap_children('public.tap_tz_kol')$$,
+    $$VALUES ('tap_tz_kol_default', 'DEFAULT'),
+             ('tap_tz_kol_p21000101', 'FOR VALUES FROM (''2099-12-31 18:30:00+00'') TO (''2100-01-01 18:30:00+00'')')$$,
+    'the same start under session TimeZone Asia/Kolkata: Kolkata''s midnight');
+SELECT results_eq(
+    $$SELECT parent_table, partition_timezone FROM partmgr.part_config
+       WHERE parent_table ~ '^public\.tap_tz(now)?_(ny|kol)' ORDER BY parent_table$$,
+    $$VALUES ('public.tap_tz_kol', 'Asia/Kolkata'), ('public.tap_tz_ny', 'America/New_York'),
+             ('public.tap_tznow_kol_d', 'Asia/Kolkata'), ('public.tap_tznow_kol_h', 'Asia/Kolkata'),
+             ('public.tap_tznow_kol_m', 'Asia/Kolkata'), ('public.tap_tznow_ny_d', 'America/New_York'),
+             ('public.tap_tznow_ny_h', 'America/New_York'), ('public.tap_tznow_ny_m', 'America/New_York')$$,
+    'each set records the TimeZone of the session that created it');
+SELECT is((SELECT count(*)::int FROM tap_children('public.tap_tznow_kol_h')
+            WHERE bound <> 'DEFAULT' AND bound !~ ':30:00\+00'), 0,
+    'no start, 1 hour, created in Kolkata: every hour starts at half past a UTC hour, on Kolkata''s clock');
+SELECT is((SELECT min(bound) FROM tap_children('public.tap_tznow_kol_m') WHERE bound <> 'DEFAULT'),
+          format('FOR VALUES FROM (%L) TO (%L)',
+                 to_char(date_trunc('month', now() AT TIME ZONE 'Asia/Kolkata') - interval '4 months'
+                         - interval '5 hours 30 minutes', 'YYYY-MM-DD HH24:MI:SS') || '+00',
+                 to_char(date_trunc('month', now() AT TIME ZONE 'Asia/Kolkata') - interval '3 months'
+                         - interval '5 hours 30 minutes', 'YYYY-MM-DD HH24:MI:SS') || '+00'),
+          'no start, 1 month, created in Kolkata: months start at Kolkata''s midnight');
 SELECT is((SELECT min(bound) FROM tap_children('public.tap_tznow_ny_d') WHERE bound <> 'DEFAULT'),
           format('FOR VALUES FROM (%L) TO (%L)',
-                 to_char(date_trunc('day', now() AT TIME ZONE 'UTC') - interval '4 days', 'YYYY-MM-DD HH24:MI:SS') || '+00',
-                 to_char(date_trunc('day', now() AT TIME ZONE 'UTC') - interval '3 days', 'YYYY-MM-DD HH24:MI:SS') || '+00'),
-          'no start, created in New York: days start at midnight UTC, the set zone');
+                 to_char(timezone('America/New_York', date_trunc('day', now() AT TIME ZONE 'America/New_York') - interval '4 days') AT TIME ZONE 'UTC',
+                         'YYYY-MM-DD HH24:MI:SS') || '+00',
+                 to_char(timezone('America/New_York', date_trunc('day', now() AT TIME ZONE 'America/New_York') - interval '3 days') AT TIME ZONE 'UTC',
+                         'YYYY-MM-DD HH24:MI:SS') || '+00'),
+          'no start, created in New York: days start at New York''s midnight');
 SELECT results_eq(
     $$SELECT child, bound FROM tap_children('public.tap_tz_ber')$$,
     $$VALUES ('tap_tz_ber_default', 'DEFAULT'),
              ('tap_tz_ber_p21000101', 'FOR VALUES FROM (''2099-12-31 23:00:00+00'') TO (''2100-01-01 23:00:00+00'')')$$,
     'p_time_zone Europe/Berlin: a day is Berlin''s midnight to midnight, named by Berlin''s date');
 SELECT results_eq(
-    $$SELECT time_zone FROM partmgr.part_config_ext WHERE parent_table = 'public.tap_tz_ber'$$,
+    $$SELECT partition_timezone FROM partmgr.part_config WHERE parent_table = 'public.tap_tz_ber'$$,
     $$VALUES ('Europe/Berlin'::text)$$,
-    'p_time_zone is stored in part_config_ext.time_zone');
+    'p_time_zone (from a Tokyo session) is stored in part_config.partition_timezone');
 SELECT results_eq(
     $$SELECT child, bound FROM tap_children('public.tap_tz_dst')$$,
     $$VALUES ('tap_tz_dst_default', 'DEFAULT'),
@@ -474,10 +493,15 @@ SELECT throws_ok(
     '42P07', NULL,
     'a cut child name that another table already holds is refused with 42P07');
 
-SELECT is((SELECT count(*)::int FROM partmgr.part_config c
-             JOIN partmgr.part_config_ext e USING (parent_table)),
-          (SELECT count(*)::int FROM partmgr.part_config),
-          'every registered set has its part_config_ext row');
+SELECT is((SELECT string_agg(c.parent_table, ', ') FROM partmgr.part_config c
+             JOIN pg_class r ON c.parent_table IN (r.relnamespace::regnamespace::text || '.' || r.relname,
+                                                   format('%I.%I', r.relnamespace::regnamespace, r.relname))
+             JOIN pg_attribute a ON a.attrelid = r.oid AND a.attname = c.control
+            WHERE (c.partition_timezone IS NOT NULL) <>
+                  (a.atttypid IN ('timestamptz'::regtype, 'timestamp'::regtype, 'date'::regtype)
+                   OR c.epoch <> 'none' OR c.time_encoder IS NOT NULL)),
+          NULL,
+          'every time set has its zone recorded, and no integer set has one');
 
 -- children belong to the parent's owner, also when a superuser creates
 -- them and the owner could not create tables in that schema itself (they

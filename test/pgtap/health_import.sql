@@ -27,7 +27,7 @@ SET client_min_messages = error;
 
 SELECT plan(82);
 
--- What a read-only call must leave alone: part_config, part_config_ext, every
+-- What a read-only call must leave alone: part_config, part_config_sub, every
 -- relation outside temporary schemas, the size of the maintenance log and,
 -- once pg_partman is installed, its part_config.
 CREATE FUNCTION public.tap_hi_state()
@@ -43,8 +43,8 @@ BEGIN
     RETURN (SELECT md5(coalesce(string_agg(pc::text, E'\n' ORDER BY pc.parent_table), ''))
               FROM partmgr.part_config pc)
         || ' / ' ||
-           (SELECT md5(coalesce(string_agg(e::text, E'\n' ORDER BY e.parent_table), ''))
-              FROM partmgr.part_config_ext e)
+           (SELECT md5(coalesce(string_agg(s::text, E'\n' ORDER BY s.sub_parent), ''))
+              FROM partmgr.part_config_sub s)
         || ' / ' ||
            (SELECT md5(string_agg(c.oid::text || ' ' || c.relnamespace::text || ' ' || c.relname
                                   || ' ' || c.relispartition::text, E'\n' ORDER BY c.oid))
@@ -342,8 +342,8 @@ SELECT results_eq($$SELECT control, partition_interval, premake, datetime_string
              optimize_constraint, constraint_cols, ignore_default_data, constraint_valid, epoch
         FROM partman.part_config WHERE parent_table = 'public.tap_px'$$,
     'time set: the settings are pg_partman''s');
-SELECT results_eq($$SELECT c.datetime_string, c.partition_type, c.automatic_maintenance, e.time_zone
-                      FROM partmgr.part_config c JOIN partmgr.part_config_ext e USING (parent_table)
+SELECT results_eq($$SELECT c.datetime_string, c.partition_type, c.automatic_maintenance, c.partition_timezone
+                      FROM partmgr.part_config c
                      WHERE c.parent_table = 'public.tap_px'$$,
     $$VALUES ('YYYY_MM_DD', 'range', 'on', 'UTC')$$,
     'pg_partman 4''s datetime_string kept, range, maintained by pg_partmgr, the session''s zone');
@@ -442,28 +442,28 @@ UPDATE partmgr.part_config
  WHERE parent_table = 'public.tap_d';
 CREATE TEMP TABLE tap_d_dump AS SELECT partmgr.dump_partitioned_table_definition('public.tap_d') AS sql;
 CREATE TEMP TABLE tap_d_conf AS
-    SELECT to_jsonb(c) - 'maintenance_last_run' AS conf, to_jsonb(e) AS ext
-      FROM partmgr.part_config c JOIN partmgr.part_config_ext e USING (parent_table)
+    SELECT to_jsonb(c) - 'maintenance_last_run' AS conf
+      FROM partmgr.part_config c
      WHERE c.parent_table = 'public.tap_d';
 CREATE TEMP TABLE tap_d_children AS
     SELECT i.inhrelid FROM pg_inherits i WHERE i.inhparent = 'public.tap_d'::regclass;
 
 SELECT matches((SELECT sql FROM tap_d_dump),
-    'partmgr\.create_parent\(.*p_premake := 3,.*p_constraint_cols := ARRAY\[''v'', ''w''\]::text\[\],.*p_time_zone := ''Europe/Berlin''',
+    'partmgr\.create_parent\(.*p_premake := 3,.*p_constraint_cols := ARRAY\[''v'', ''w''\]::text\[\],.*p_control_not_null := ''t'',.*p_timezone := ''Europe/Berlin''',
     'the dump calls create_parent with the premake, constraint columns and time zone');
 SELECT matches((SELECT sql FROM tap_d_dump),
     'UPDATE partmgr\.part_config SET.*retention = ''30 days'',.*retention_keep_table = ''f'',.*maintenance_order = 7,.*WHERE parent_table = ''public\.tap_d''',
     'the dump updates the settings create_parent does not take');
 DELETE FROM partmgr.part_config WHERE parent_table = 'public.tap_d';
-SELECT is((SELECT count(*)::int FROM partmgr.part_config_ext WHERE parent_table = 'public.tap_d'), 0,
-    'deleting the set removed its part_config_ext row too');
+SELECT is((SELECT count(*)::int FROM partmgr.part_config WHERE parent_table = 'public.tap_d'), 0,
+    'the set is deleted before the dump is run');
 DO $$ BEGIN EXECUTE (SELECT sql FROM tap_d_dump); END $$;
 SELECT is((SELECT to_jsonb(c) - 'maintenance_last_run' FROM partmgr.part_config c WHERE c.parent_table = 'public.tap_d'),
     (SELECT conf FROM tap_d_conf),
     'after running the dump: part_config is what it was');
-SELECT is((SELECT to_jsonb(e) FROM partmgr.part_config_ext e WHERE e.parent_table = 'public.tap_d'),
-    (SELECT ext FROM tap_d_conf),
-    'after running the dump: part_config_ext (Europe/Berlin) is what it was');
+SELECT is((SELECT partition_timezone FROM partmgr.part_config WHERE parent_table = 'public.tap_d'),
+    'Europe/Berlin',
+    'after running the dump: the set''s zone (Europe/Berlin) is what it was');
 SELECT set_eq($$SELECT inhrelid FROM pg_inherits WHERE inhparent = 'public.tap_d'::regclass$$,
     $$SELECT inhrelid FROM tap_d_children$$,
     'the existing children were adopted, none added or replaced');
@@ -484,14 +484,15 @@ SELECT is(partmgr.dump_partitioned_table_definition('public.tap_dx'),
     E'SELECT partmgr.create_parent(\n\tp_parent_table := ''public.tap_dx'',\n\tp_control := ''id'',\n' ||
     E'\tp_interval := ''100'',\n\tp_type := ''range'',\n\tp_epoch := ''none'',\n\tp_premake := 2,\n' ||
     E'\tp_default_table := ''t'',\n\tp_automatic_maintenance := ''on'',\n\tp_constraint_cols := NULL,\n' ||
-    E'\tp_template_table := NULL,\n\tp_jobmon := ''t'',\n\tp_date_trunc_interval := NULL\n);\n' ||
+    E'\tp_template_table := NULL,\n\tp_jobmon := ''t'',\n\tp_date_trunc_interval := NULL,\n' ||
+    E'\tp_control_not_null := ''t''\n);\n' ||
     E'UPDATE partmgr.part_config SET\n\toptimize_constraint = 30,\n\tretention = NULL,\n' ||
     E'\tretention_schema = NULL,\n\tretention_keep_index = ''t'',\n\tretention_keep_table = ''t'',\n' ||
     E'\tinfinite_time_partitions = ''f'',\n\tdatetime_string = NULL,\n\tsub_partition_set_full = ''f'',\n' ||
     E'\tinherit_privileges = ''f'',\n\tconstraint_valid = ''t'',\n\tignore_default_data = ''t'',\n' ||
-    E'\tmaintenance_order = NULL,\n\tretention_keep_publication = ''f''\n' ||
+    E'\tmaintenance_order = NULL,\n\tretention_keep_publication = ''f'',\n\tpartition_timezone = NULL\n' ||
     E'WHERE parent_table = ''public.tap_dx'';',
-    'a UTC set dumps pg_partman 5''s text exactly: one named argument per line, booleans as t/f');
+    'an integer set dumps pg_partman 5''s text exactly: one named argument per line, booleans as t/f');
 
 CREATE TABLE public.tap_du (ts timestamptz NOT NULL) PARTITION BY RANGE (ts);
 SELECT throws_ok($$SELECT partmgr.dump_partitioned_table_definition('public.tap_du')$$,

@@ -148,11 +148,11 @@ $$;
 CREATE FUNCTION public.tap_catalog_state()
 RETURNS text
 LANGUAGE sql STABLE AS $$
-    SELECT format('part_config %s; part_config_ext %s; pg_class %s',
+    SELECT format('part_config %s; part_config_sub %s; pg_class %s',
         (SELECT md5(coalesce(string_agg(c::text, E'\n' ORDER BY c.parent_table), ''))
            FROM partmgr.part_config c),
-        (SELECT md5(coalesce(string_agg(e::text, E'\n' ORDER BY e.parent_table), ''))
-           FROM partmgr.part_config_ext e),
+        (SELECT md5(coalesce(string_agg(s::text, E'\n' ORDER BY s.sub_parent), ''))
+           FROM partmgr.part_config_sub s),
         (SELECT md5(string_agg(c.oid::text || ':' || c.relname, ',' ORDER BY c.oid))
            FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
           WHERE s.nspname NOT LIKE 'pg\_temp\_%' AND s.nspname NOT LIKE 'pg\_toast\_temp\_%'))

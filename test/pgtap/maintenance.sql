@@ -222,7 +222,8 @@ RESET pg_partmgr.default_move_limit;
 ------------------------------------------------------------------------------
 SET TimeZone = 'Pacific/Kiritimati';
 CREATE TABLE public.tap_mtz (ts timestamptz NOT NULL) PARTITION BY RANGE (ts);
-SELECT partmgr.create_parent('public.tap_mtz', 'ts', '1 day', p_start_partition => '2100-01-01', p_premake => 2);
+SELECT partmgr.create_parent('public.tap_mtz', 'ts', '1 day', p_start_partition => '2100-01-01 00:00+00',
+                             p_premake => 2, p_timezone => 'UTC');
 INSERT INTO public.tap_mtz VALUES ('2100-01-01 12:00+00');
 SELECT partmgr.run_maintenance('public.tap_mtz');
 CREATE TABLE public.tap_mber (ts timestamptz NOT NULL) PARTITION BY RANGE (ts);

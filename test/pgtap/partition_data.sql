@@ -487,7 +487,7 @@ SELECT results_eq($$SELECT relname::text COLLATE "default", relispartition FROM 
     $$VALUES ('tap_pdu_default', false), ('tap_pdu_p0', false)$$,
     'p_keep_table defaults to true: kept children (the default too) are standalone; with false the child is dropped');
 SELECT is((SELECT count(*) FROM partmgr.part_config WHERE parent_table = 'public.tap_pdu')
-          + (SELECT count(*) FROM partmgr.part_config_ext WHERE parent_table = 'public.tap_pdu'), 0::bigint,
+          + (SELECT count(*) FROM partmgr.part_config_sub WHERE sub_parent = 'public.tap_pdu'), 0::bigint,
     'no child left: the set is no longer registered');
 SELECT results_eq($$SELECT count(*), sum(id), bool_and(g = length(v)), bool_and(extra = 7) FROM public.tap_pdu_target$$,
     $$VALUES (15::bigint, 315::bigint, true, true)$$,

@@ -1,7 +1,7 @@
 -- pgTAP tests of partition_data_async (pg_partman 5.3): rows out of the
 -- default partition in batches narrower than a partition interval, each
 -- child created unattached, filled, then attached; the progress kept in
--- part_config_ext.async_partitioning_in_progress, so that a later call goes
+-- part_config.async_partitioning_in_progress, so that a later call goes
 -- on with the same child; maintenance, partition_data and undo_partition
 -- leaving the set alone meanwhile; rows arriving in the default for the
 -- child's range during the fill; descending order; id sets; bad input.
@@ -29,7 +29,7 @@ $$;
 CREATE FUNCTION public.tap_async_progress(p_parent text)
 RETURNS text
 LANGUAGE sql STABLE AS $$
-    SELECT async_partitioning_in_progress FROM partmgr.part_config_ext
+    SELECT async_partitioning_in_progress FROM partmgr.part_config
      WHERE parent_table = p_parent
 $$;
 

@@ -32,7 +32,7 @@ SET LOCAL client_min_messages = warning;
 CREATE ROLE tap_sec_att NOSUPERUSER;
 CREATE ROLE tap_sec_vic NOSUPERUSER;
 GRANT USAGE, CREATE ON SCHEMA partmgr TO tap_sec_att, tap_sec_vic;
-GRANT SELECT, INSERT, UPDATE, DELETE ON partmgr.part_config, partmgr.part_config_ext,
+GRANT SELECT, INSERT, UPDATE, DELETE ON partmgr.part_config,
       partmgr.part_config_sub, partmgr.maintenance_log TO tap_sec_att, tap_sec_vic;
 GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA partmgr TO tap_sec_att, tap_sec_vic;
 -- for the shadowing vectors
@@ -629,14 +629,9 @@ RESET ROLE;
 CREATE TABLE tap_sec_h.victim_config AS
 SELECT 'part_config' AS tbl, to_jsonb(c) AS j FROM partmgr.part_config c WHERE parent_table LIKE 'tap\_sec\_v.%'
 UNION ALL
-SELECT 'part_config_ext', to_jsonb(e) FROM partmgr.part_config_ext e WHERE parent_table LIKE 'tap\_sec\_v.%'
-UNION ALL
 SELECT 'part_config_sub', to_jsonb(s) FROM partmgr.part_config_sub s WHERE sub_parent LIKE 'tap\_sec\_v.%';
 CREATE VIEW tap_sec_h.victim_config_now AS
 SELECT 'part_config' AS tbl, to_jsonb(c) AS j FROM partmgr.part_config c WHERE parent_table LIKE 'tap\_sec\_v.%'
-   OR parent_table LIKE '%vt2'
-UNION ALL
-SELECT 'part_config_ext', to_jsonb(e) FROM partmgr.part_config_ext e WHERE parent_table LIKE 'tap\_sec\_v.%'
    OR parent_table LIKE '%vt2'
 UNION ALL
 SELECT 'part_config_sub', to_jsonb(s) FROM partmgr.part_config_sub s WHERE sub_parent LIKE 'tap\_sec\_v.%';
@@ -660,16 +655,18 @@ SELECT throws_ok($$UPDATE partmgr.part_config SET parent_table = 'tap_sec_v.vt2'
                  '42501', NULL, 'part_config: UPDATE re-pointing its own row at another role''s table: 42501');
 SELECT throws_ok($$DELETE FROM partmgr.part_config WHERE parent_table = 'tap_sec_v.vh'$$,
                  '42501', NULL, 'part_config: DELETE of another role''s row: 42501');
--- part_config_ext
-SELECT throws_ok($$UPDATE partmgr.part_config_ext SET time_zone = 'Asia/Tokyo' WHERE parent_table = 'tap_sec_v.vtt'$$,
-                 '42501', NULL, 'part_config_ext: UPDATE of another role''s row: 42501');
-SELECT throws_ok($$INSERT INTO partmgr.part_config_ext (parent_table, time_zone) VALUES ('tap_sec_v.vtt', 'Asia/Tokyo')
-                   ON CONFLICT (parent_table) DO UPDATE SET time_zone = excluded.time_zone$$,
-                 '42501', NULL, 'part_config_ext: INSERT ... ON CONFLICT DO UPDATE of another role''s row: 42501');
-SELECT throws_ok($$UPDATE partmgr.part_config_ext SET parent_table = 'tap_sec_v.vh' WHERE parent_table = 'tap_sec_a.h1'$$,
-                 '42501', NULL, 'part_config_ext: UPDATE re-pointing its own row at another role''s set: 42501');
-SELECT throws_ok($$DELETE FROM partmgr.part_config_ext WHERE parent_table = 'tap_sec_v.vtt'$$,
-                 '42501', NULL, 'part_config_ext: DELETE of another role''s row: 42501');
+-- the columns pg_partman 5.2 to 5.4.4 added (0.3.0's part_config_ext)
+SELECT throws_ok($$UPDATE partmgr.part_config SET partition_timezone = 'Asia/Tokyo' WHERE parent_table = 'tap_sec_v.vtt'$$,
+                 '42501', NULL, 'part_config: UPDATE of another role''s partition_timezone: 42501');
+SELECT throws_ok($$INSERT INTO partmgr.part_config (parent_table, control, partition_interval, partition_type)
+                   VALUES ('tap_sec_v.vtt', 'id', '10', 'range')
+                   ON CONFLICT (parent_table) DO UPDATE SET partition_timezone = 'Asia/Tokyo'$$,
+                 '42501', NULL, 'part_config: INSERT ... ON CONFLICT DO UPDATE of another role''s zone: 42501');
+SELECT throws_ok($$UPDATE partmgr.part_config SET time_encoder = 'tap_sec_a.enc', time_decoder = 'tap_sec_a.dec'
+                   WHERE parent_table = 'tap_sec_v.vtt'$$,
+                 '42501', NULL, 'part_config: UPDATE of another role''s time encoder and decoder: 42501');
+SELECT throws_ok($$UPDATE partmgr.part_config SET async_partitioning_in_progress = '0' WHERE parent_table = 'tap_sec_v.vtt'$$,
+                 '42501', NULL, 'part_config: UPDATE of another role''s async_partitioning_in_progress: 42501');
 -- part_config_sub
 SELECT throws_ok($$INSERT INTO partmgr.part_config_sub (sub_parent, sub_control, sub_partition_interval, sub_partition_type)
                    VALUES ('tap_sec_v.vh', 'id', '5', 'range')$$,
@@ -683,7 +680,7 @@ SELECT throws_ok($$DELETE FROM partmgr.part_config_sub WHERE sub_parent = 'tap_s
                  '42501', NULL, 'part_config_sub: DELETE of another role''s row: 42501');
 -- TRUNCATE
 SELECT throws_ok($$TRUNCATE partmgr.part_config CASCADE$$, '42501', NULL, 'TRUNCATE part_config: 42501');
-SELECT throws_ok($$TRUNCATE partmgr.part_config_ext$$, '42501', NULL, 'TRUNCATE part_config_ext: 42501');
+SELECT throws_ok($$TRUNCATE partmgr.maintenance_log$$, '42501', NULL, 'TRUNCATE maintenance_log: 42501');
 SELECT throws_ok($$TRUNCATE partmgr.part_config_sub$$, '42501', NULL, 'TRUNCATE part_config_sub: 42501');
 -- a table that does not exist
 SELECT ok(coalesce(tap_sec_h.sqlstate($$INSERT INTO partmgr.part_config (parent_table, control, partition_interval, partition_type)
@@ -740,13 +737,6 @@ INSERT INTO partmgr.part_config
 SELECT (jsonb_populate_record(NULL::partmgr.part_config, v.j)).* FROM tap_sec_h.victim_config v
  WHERE v.tbl = 'part_config'
    AND NOT EXISTS (SELECT 1 FROM partmgr.part_config c WHERE c.parent_table = v.j->>'parent_table');
-DELETE FROM partmgr.part_config_ext e
- WHERE e.parent_table LIKE 'tap\_sec\_v.%'
-   AND NOT EXISTS (SELECT 1 FROM tap_sec_h.victim_config v WHERE v.tbl = 'part_config_ext' AND v.j = to_jsonb(e));
-INSERT INTO partmgr.part_config_ext
-SELECT (jsonb_populate_record(NULL::partmgr.part_config_ext, v.j)).* FROM tap_sec_h.victim_config v
- WHERE v.tbl = 'part_config_ext'
-   AND NOT EXISTS (SELECT 1 FROM partmgr.part_config_ext e WHERE e.parent_table = v.j->>'parent_table');
 INSERT INTO partmgr.part_config_sub
 SELECT (jsonb_populate_record(NULL::partmgr.part_config_sub, v.j)).* FROM tap_sec_h.victim_config v
  WHERE v.tbl = 'part_config_sub'

@@ -180,7 +180,7 @@ SELECT is((SELECT count(*)::int FROM partmgr.maintenance_log
 SELECT is(tap_sub_kind('tap_sub.ids_p0') || tap_sub_kind('tap_sub.ids_p0_p21000101')
           || tap_sub_kind('tap_sub.ids_p0_default'), '', 'with its children and default partition');
 SELECT ok(NOT EXISTS (SELECT 1 FROM partmgr.part_config WHERE parent_table = 'tap_sub.ids_p0')
-          AND NOT EXISTS (SELECT 1 FROM partmgr.part_config_ext WHERE parent_table = 'tap_sub.ids_p0'),
+          AND NOT EXISTS (SELECT 1 FROM partmgr.part_config_sub WHERE sub_parent = 'tap_sub.ids_p0'),
           'and its sub-set is forgotten');
 SELECT ok(EXISTS (SELECT 1 FROM partmgr.part_config_sub WHERE sub_parent = 'tap_sub.ids'),
           'while the top set stays sub-partitioned');

@@ -38,9 +38,9 @@ SELECT results_eq($$SELECT * FROM public.tap_codec_children('public.tap_cu')$$,
     $$VALUES ('tap_cu_default', 'DEFAULT'),
              ('tap_cu_p21000101', 'FOR VALUES FROM (''03bb2cc3-d800-7000-8000-000000000000'') TO (''03bb31ea-3400-7000-8000-000000000000'')')$$,
     'the first child is named by its day and bounded by the encodings of its midnights');
-SELECT results_eq($$SELECT time_encoder, time_decoder FROM partmgr.part_config_ext WHERE parent_table = 'public.tap_cu'$$,
+SELECT results_eq($$SELECT time_encoder, time_decoder FROM partmgr.part_config WHERE parent_table = 'public.tap_cu'$$,
     $$VALUES ('partmgr.uuid7_time_encoder'::text, 'partmgr.uuid7_time_decoder'::text)$$,
-    'part_config_ext keeps the encoder and decoder');
+    'part_config keeps the encoder and decoder');
 INSERT INTO public.tap_cu VALUES (public.tap_uuid7('2100-01-01 00:00+00'), 'midnight'),
                                  (public.tap_uuid7('2100-01-01 23:59:59.999+00'), 'last ms'),
                                  (public.tap_uuid7('2100-01-02 05:00+00'), 'next day'),

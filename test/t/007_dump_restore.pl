@@ -1,6 +1,6 @@
 #
 # pg_dump / pg_restore keeps a database's partition sets: the rows of
-# part_config and part_config_ext (extension configuration tables) travel
+# part_config and part_config_sub (extension configuration tables) travel
 # with the dump, restored into a database where the extension was NOT
 # installed beforehand (pg_restore creates it). Children, their bounds, the
 # derived constraints (still NOT VALID, as the dump found them) and the rows
@@ -69,9 +69,6 @@ $node->safe_psql('src', q{
 my $config = q{
 	SELECT string_agg((to_jsonb(c) - 'maintenance_last_run')::text, E'\n' ORDER BY parent_table)
 	  FROM partmgr.part_config c};
-my $config_ext = q{
-	SELECT string_agg(to_jsonb(e)::text, E'\n' ORDER BY parent_table)
-	  FROM partmgr.part_config_ext e};
 my $last_run = q{
 	SELECT string_agg(parent_table || ' ' || coalesce(maintenance_last_run::text, '-'), E'\n'
 					  ORDER BY parent_table)
@@ -113,14 +110,14 @@ is($node->safe_psql('src', $constraints),
 	"ids_p10 partmanconstr_ids_p10_ref CHECK (((ref >= '1000'::bigint) AND (ref <= '1900'::bigint))) NOT VALID\n"
 	. "ids_p20 partmanconstr_ids_p20_ref CHECK (((ref >= '2000'::bigint) AND (ref <= '2900'::bigint))) NOT VALID",
 	'src: derived constraints on the children more than optimize_constraint below the newest, not validated yet');
-like($node->safe_psql('src', $config_ext), qr/"time_zone": "Europe\/Berlin"/,
-	'src: part_config_ext holds the Berlin time zone');
+like($node->safe_psql('src', $config), qr/"partition_timezone": "Europe\/Berlin"/,
+	'src: part_config holds the Berlin time zone');
 my $src_log_rows = $node->safe_psql('src', 'SELECT count(*) FROM partmgr.maintenance_log');
 ok($src_log_rows > 0, "src: maintenance_log has rows ($src_log_rows)");
 
 my %before;
 $before{$_->[0]} = $node->safe_psql('src', $_->[1])
-  for (['config', $config], ['config_ext', $config_ext], ['last_run', $last_run],
+  for (['config', $config], ['last_run', $last_run],
 	['children', $children], ['constraints', $constraints], ['rows', $rows],
 	['template', $template]);
 is($before{template}, "u {fillfactor=70} postgres", 'src: the template table is unlogged, fillfactor 70');
@@ -140,11 +137,9 @@ is($node->safe_psql('dst', "SELECT extversion FROM pg_extension WHERE extname = 
 	'0.4.0', 'pg_restore created the extension in dst, at the default version');
 
 is($node->safe_psql('dst', $config), $before{config},
-	'part_config rows are the same in dst (all columns but maintenance_last_run)');
+	'part_config rows are the same in dst (all columns but maintenance_last_run): the set keeps its time zone');
 is($node->safe_psql('dst', $last_run), $before{last_run},
 	'and maintenance_last_run came along too');
-is($node->safe_psql('dst', $config_ext), $before{config_ext},
-	'part_config_ext rows are the same in dst: the set keeps its time zone');
 is($node->safe_psql('dst', $children), $before{children},
 	'the children and their bounds are the same in dst');
 is($node->safe_psql('dst', $constraints), $before{constraints},

@@ -65,7 +65,7 @@ ok($node->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()'),
 	'the server restarted after the crash');
 
 my $progress = $node->safe_psql('postgres', q{
-	SELECT async_partitioning_in_progress FROM partmgr.part_config_ext
+	SELECT async_partitioning_in_progress FROM partmgr.part_config
 	 WHERE parent_table = 'public.big'});
 is($progress, '0', 'the progress names the child being filled');
 is($node->safe_psql('postgres', q{
@@ -80,7 +80,7 @@ ok($visible > 200000 && $visible < 300000,
 $node->safe_psql('postgres',
 	"CALL partmgr.partition_data_async('public.big', p_interval => '5000', p_wait => 0, p_quiet => true)");
 is($node->safe_psql('postgres', q{
-		SELECT coalesce(async_partitioning_in_progress, 'none') FROM partmgr.part_config_ext
+		SELECT coalesce(async_partitioning_in_progress, 'none') FROM partmgr.part_config
 		 WHERE parent_table = 'public.big'}),
 	'none', 'run again, it finishes: no child in progress');
 is($node->safe_psql('postgres', 'SELECT count(*) FROM ONLY public.big_default'), '0',
