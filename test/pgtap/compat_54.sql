@@ -10,7 +10,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = warning;
 
-SELECT plan(39);
+SELECT plan(42);
 
 CREATE FUNCTION public.tap_bounds(p_parent regclass)
 RETURNS SETOF text
@@ -165,6 +165,24 @@ CREATE TABLE public.tap_off_big (id bigint NOT NULL) PARTITION BY RANGE (id);
 SELECT throws_ok($$SELECT partmgr.create_parent('public.tap_off_big', 'id', '10', p_premake => 1,
                                                  p_start_partition => '-9223372036854775808', p_offset_id => 5)$$,
     '22003', NULL, 'an offset that takes the first child below bigint''s range: 22003');
+
+------------------------------------------------------------------------------
+-- an existing default (pg_partman 5.3 reuses a table named <parent>_default)
+------------------------------------------------------------------------------
+-- attached already: kept (create_parent.sql); a plain table of that name is
+-- not attached unasked -- its rows and its owner's triggers would join the set
+CREATE TABLE public.tap_pd (id int NOT NULL) PARTITION BY RANGE (id);
+CREATE TABLE public.tap_pd_default (id int NOT NULL);
+SELECT throws_ok($$SELECT partmgr.create_parent('public.tap_pd', 'id', '10')$$,
+    '42P07', 'relation "public.tap_pd_default" already exists',
+    'a plain table holding the default''s name: 42P07, nothing attached');
+ALTER TABLE public.tap_pd ATTACH PARTITION public.tap_pd_default DEFAULT;
+SELECT lives_ok($$SELECT partmgr.create_parent('public.tap_pd', 'id', '10')$$,
+    'attached as the default by its owner, as the hint says, it is taken up');
+SELECT is((SELECT count(*)::int FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+            WHERE i.inhparent = 'public.tap_pd'::regclass AND pg_get_expr(c.relpartbound, c.oid) = 'DEFAULT'
+              AND c.relname = 'tap_pd_default'), 1,
+    'and stays the set''s only default partition');
 
 ------------------------------------------------------------------------------
 -- dump_partitioned_table_definition: everything, replayable
