@@ -6,9 +6,10 @@
  *	  out as the run works it out and not taken (the dry run).
  *
  * A set is planned as a run plans it, step after step -- premake
- * (maintenance.c), then retention (retention.c), then derived constraints
- * (constraints.c) -- each step from the children the step before would
- * leave (tree_after).  Each action of the plans becomes a row with the
+ * (maintenance.c), then derived constraints (constraints.c), then retention
+ * (retention.c), last so that its ACCESS EXCLUSIVE locks are held the
+ * least -- each step from the children the step before would leave
+ * (tree_after).  Each action of the plans becomes a row with the
  * statements it would run, the locks it would take in that order, and the
  * tables it would read in full, as execute.c works them out for a run
  * (partmgr_action_work without taking locks).  Nothing is changed and
@@ -268,7 +269,7 @@ dry_premake(void *arg)
 	partmgr_rights_leave(&rights);
 }
 
-/* retention, planned from the children premake leaves */
+/* retention, planned from the children premake leaves: the last step */
 static void
 dry_retention(void *arg)
 {
@@ -291,7 +292,7 @@ dry_retention(void *arg)
 	partmgr_rights_leave(&rights);
 }
 
-/* derived constraints, planned from the children retention leaves */
+/* derived constraints, planned from the children premake leaves */
 static void
 dry_constraints(void *arg)
 {
@@ -309,7 +310,7 @@ dry_constraints(void *arg)
 /*
  * plan_set
  *		What a run would do to one set, step by step as the run does it --
- *		premake, then retention, then derived constraints, each planned from
+ *		premake, then derived constraints, then retention, each planned from
  *		the children the step before leaves -- each step in a
  *		subtransaction: a step that would fail ends the set with a row that
  *		says so, as it ends the run's work on the set.
@@ -317,8 +318,8 @@ dry_constraints(void *arg)
 static void
 plan_set(SetPlans *out, bool all_sets)
 {
-	static void (*const steps[]) (void *) = {dry_premake, dry_retention, dry_constraints};
-	static const char *const names[] = {"maintain set", "apply retention", "apply constraints"};
+	static void (*const steps[]) (void *) = {dry_premake, dry_constraints, dry_retention};
+	static const char *const names[] = {"maintain set", "apply constraints", "apply retention"};
 	SetDryRun	dry;
 
 	memset(&dry, 0, sizeof(dry));

@@ -145,6 +145,57 @@ partmgr_retention_settings(const PartmgrSet *set, PartmgrRetention *retention)
 }
 
 /*
+ * time_horizon
+ *		For a time set, the point a child's upper bound must reach to be
+ *		kept: now minus the retention, in the set's time zone.
+ */
+static PartmgrPoint
+time_horizon(const PartmgrSet *set, const PartmgrStep *age, TimestampTz now)
+{
+	return partmgr_point_add(&set->axis, age,
+							 partmgr_point_from_timestamptz(&set->axis, now), -1);
+}
+
+/*
+ * partmgr_time_child_expired
+ *		Whether a time child with that upper bound has expired at the
+ *		horizon: strictly before it, as in pg_partman.
+ */
+bool
+partmgr_time_child_expired(PartmgrPoint upper, PartmgrPoint horizon)
+{
+	return upper < horizon;
+}
+
+/*
+ * partmgr_creation_horizon
+ *		For the creation of new children of a time set (pg_partman 5.2: none
+ *		is made that retention would retire at once): the horizon its
+ *		retention would retire children below at now
+ *		(partmgr_time_child_expired).  False for an id set (its retention
+ *		counts from its largest id, and premake only makes children above
+ *		that), for a set without retention, and for a retention that is not
+ *		a positive interval: that one stops retention, with its error, not
+ *		the creation of children.
+ */
+bool
+partmgr_creation_horizon(const PartmgrSet *set, TimestampTz now, PartmgrPoint *horizon)
+{
+	PartmgrStep age;
+
+	if (set->axis.kind != PARTMGR_KEY_TIME || set->retention == NULL)
+		return false;
+	memset(&age, 0, sizeof(age));
+	age.kind = PARTMGR_KEY_TIME;
+	if (!partmgr_interval_parse(set->retention, &age.time) ||
+		age.time.month < 0 || age.time.day < 0 || age.time.time < 0 ||
+		(age.time.month == 0 && age.time.day == 0 && age.time.time == 0))
+		return false;
+	*horizon = time_horizon(set, &age, now);
+	return true;
+}
+
+/*
  * partmgr_plan_retention
  *		Plan the retention of a set: finish interrupted concurrent detaches,
  *		then retire every expired child (see the file header), oldest first,
@@ -171,13 +222,8 @@ partmgr_plan_retention(PartmgrSet *set, PartmgrTree *tree,
 	}
 
 	if (set->axis.kind == PARTMGR_KEY_TIME)
-	{
-		PartmgrPoint now_point = partmgr_point_from_timestamptz(&set->axis,
-																retention->have_reference ?
-																retention->reference : now);
-
-		horizon = partmgr_point_add(&set->axis, &retention->age, now_point, -1);
-	}
+		horizon = time_horizon(set, &retention->age,
+							   retention->have_reference ? retention->reference : now);
 	else
 	{
 		const PartmgrChild *newest = partmgr_newest_child_with_rows(tree);
@@ -199,9 +245,8 @@ partmgr_plan_retention(PartmgrSet *set, PartmgrTree *tree,
 
 		if (child->detach_pending || child->upper == PARTMGR_POINT_MAX)
 			continue;
-		/* pg_partman: time children strictly before the horizon */
 		expired = set->axis.kind == PARTMGR_KEY_TIME ?
-			child->upper < horizon : child->upper <= horizon;
+			partmgr_time_child_expired(child->upper, horizon) : child->upper <= horizon;
 		if (!expired)
 			break;				/* children are sorted: the rest are younger */
 		if (remaining <= 1)

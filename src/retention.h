@@ -34,6 +34,9 @@ extern bool partmgr_retention_from_config(const PartmgrSet *set,
 										  PartmgrRetention *retention);
 extern void partmgr_retention_check_schema(const PartmgrSet *set, const char *schema,
 										   Oid role);
+extern bool partmgr_time_child_expired(PartmgrPoint upper, PartmgrPoint horizon);
+extern bool partmgr_creation_horizon(const PartmgrSet *set, TimestampTz now,
+									 PartmgrPoint *horizon);
 extern PartmgrPlan *partmgr_plan_retention(PartmgrSet *set, PartmgrTree *tree,
 										   const PartmgrRetention *retention,
 										   TimestampTz now, int limit);
