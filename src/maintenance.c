@@ -213,8 +213,9 @@ retain_set(void *arg)
 /*
  * constrain_set
  *		Plan and execute the set's derived constraints (see constraints.c)
- *		with the owner's rights: after premake, before retention, in a
- *		subtransaction of its own.
+ *		with the owner's rights: after premake, before retention (and none
+ *		for the children retention then retires), in a subtransaction of its
+ *		own.
  */
 static void
 constrain_set(void *arg)
@@ -223,13 +224,18 @@ constrain_set(void *arg)
 	PartmgrErrorContext ctx;
 	PartmgrExecResult result;
 	PartmgrPlan *plan;
+	PartmgrTree *tree;
 	PartmgrRights rights;
 	ListCell   *lc;
 
 	partmgr_set_context_push(&ctx, run->key);
 	partmgr_rights_enter_set(run->set, PARTMGR_RIGHTS_ACT, &rights);
-	plan = partmgr_plan_constraints(run->set, partmgr_read_tree(run->set),
-									run->scope);
+	tree = partmgr_read_tree(run->set);
+	/* none for a child that retention, after this step, retires */
+	if (run->scope == PARTMGR_CONSTRAIN_PASS)
+		tree = partmgr_tree_without_expired(run->set, tree,
+											GetCurrentTransactionStartTimestamp());
+	plan = partmgr_plan_constraints(run->set, tree, run->scope);
 	partmgr_execute_plan(plan, run->run_by, &result);
 	run->outcome->error = result.error;
 	foreach(lc, plan->actions)

@@ -194,6 +194,7 @@ extern void partmgr_plan_add_finalize(PartmgrPlan *plan, const PartmgrChild *chi
 extern void partmgr_plan_add_attach(PartmgrPlan *plan, const PartmgrRowSource *from,
 									const char *schema, const char *name, Oid relid,
 									PartmgrPoint lower, PartmgrPoint upper);
+extern PartmgrTree *partmgr_tree_after(const PartmgrTree *tree, const PartmgrPlan *plan);
 extern char *partmgr_child_name(const PartmgrSet *set, PartmgrPoint lower);
 extern const char *partmgr_action_name(const PartmgrAction *action);
 extern char *partmgr_action_bounds(const PartmgrPlan *plan,

@@ -38,6 +38,7 @@
 #include "bounds.h"
 #include "contents.h"
 #include "execute.h"
+#include "locks.h"
 #include "retention.h"
 
 /*
@@ -251,6 +252,8 @@ partmgr_plan_retention(PartmgrSet *set, PartmgrTree *tree,
 			break;				/* children are sorted: the rest are younger */
 		if (remaining <= 1)
 		{
+			if (retention->quiet)
+				break;
 			ereport(WARNING,
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 					 errmsg("kept \"%s\", the last child of partition set \"%s\", although it has expired",
@@ -263,4 +266,53 @@ partmgr_plan_retention(PartmgrSet *set, PartmgrTree *tree,
 		remaining--;
 	}
 	return plan;
+}
+
+/* What partmgr_tree_without_expired passes into its subtransaction. */
+typedef struct ExpiryProbe
+{
+	PartmgrSet *set;
+	PartmgrTree *tree;
+	TimestampTz now;
+	PartmgrPlan *plan;			/* out */
+} ExpiryProbe;
+
+static void
+probe_expiry(void *arg)
+{
+	ExpiryProbe *probe = (ExpiryProbe *) arg;
+	PartmgrRetention retention;
+
+	if (partmgr_retention_from_config(probe->set, &retention))
+	{
+		retention.quiet = true;
+		probe->plan = partmgr_plan_retention(probe->set, probe->tree, &retention, probe->now,
+											 partmgr_children_per_transaction);
+	}
+}
+
+/*
+ * partmgr_tree_without_expired
+ *		The children of a set without those its retention retires at now
+ *		(as many as a run retires), for the steps of a run planned before
+ *		retention runs, last: derived constraints are not derived for a
+ *		child about to go.  Planned in a subtransaction whose errors are
+ *		dropped -- a bad retention setting, or a lock not granted at once,
+ *		is for retention to report -- and then the children are all there.
+ */
+PartmgrTree *
+partmgr_tree_without_expired(PartmgrSet *set, PartmgrTree *tree, TimestampTz now)
+{
+	ExpiryProbe probe;
+	ErrorData  *edata = NULL;
+
+	if (set->retention == NULL)
+		return tree;
+	memset(&probe, 0, sizeof(probe));
+	probe.set = set;
+	probe.tree = tree;
+	probe.now = now;
+	if (!partmgr_run_subxact(probe_expiry, &probe, &edata) || probe.plan == NULL)
+		return tree;
+	return partmgr_tree_after(tree, probe.plan);
 }

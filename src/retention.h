@@ -24,6 +24,8 @@ typedef struct PartmgrRetention
 	PartmgrRetirement retire;
 	bool		have_reference;
 	TimestampTz reference;		/* "now" for time sets; default: transaction start */
+	bool		quiet;			/* no WARNING for an expired last child kept:
+								 * a plan that only says what would go */
 } PartmgrRetention;
 
 extern void partmgr_retention_parse(const PartmgrSet *set, const char *text,
@@ -40,5 +42,7 @@ extern bool partmgr_creation_horizon(const PartmgrSet *set, TimestampTz now,
 extern PartmgrPlan *partmgr_plan_retention(PartmgrSet *set, PartmgrTree *tree,
 										   const PartmgrRetention *retention,
 										   TimestampTz now, int limit);
+extern PartmgrTree *partmgr_tree_without_expired(PartmgrSet *set, PartmgrTree *tree,
+												 TimestampTz now);
 
 #endif							/* PARTMGR_RETENTION_H */
