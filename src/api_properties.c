@@ -160,7 +160,7 @@ reapply(FunctionCallInfo fcinfo, bool privileges, const char *caller)
 						 errmsg("replica identity of \"%s\" cannot be made the parent's",
 								quote_qualified_identifier(child->schema, child->name)),
 						 errhint("The parent's replica identity index has no matching index on this child; create one, or attach the child again.")));
-			else if (drift->fix == NIL)
+			else if (drift->fix == NIL && drift->caller_fix == NIL)
 				ereport(WARNING,
 						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 						 errmsg("property \"%s\" of \"%s\" differs from what the set says, and no statement changes it",
