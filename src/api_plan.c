@@ -6,9 +6,10 @@
  *	  out as the run works it out and not taken (the dry run).
  *
  * A set is planned as a run plans it, step after step -- premake
- * (maintenance.c), then retention (retention.c), then derived constraints
- * (constraints.c) -- each step from the children the step before would
- * leave (tree_after).  Each action of the plans becomes a row with the
+ * (maintenance.c), then derived constraints (constraints.c), then retention
+ * (retention.c), last so that its ACCESS EXCLUSIVE locks are held the
+ * least -- each step from the children the step before would leave
+ * (partmgr_tree_after).  Each action of the plans becomes a row with the
  * statements it would run, the locks it would take in that order, and the
  * tables it would read in full, as execute.c works them out for a run
  * (partmgr_action_work without taking locks).  Nothing is changed and
@@ -143,67 +144,6 @@ plan_rows(SetPlans *out, const PartmgrPlan *plan, const char *note_all, const ch
 	}
 }
 
-static int
-compare_children(const void *a, const void *b)
-{
-	PartmgrPoint x = ((const PartmgrChild *) a)->lower;
-	PartmgrPoint y = ((const PartmgrChild *) b)->lower;
-
-	return x < y ? -1 : x > y;
-}
-
-/*
- * tree_after
- *		The children of a set as they will be once a plan has run: the
- *		children it creates added (with no OID yet: they hold no rows), those
- *		it retires removed.  The next step of a dry run is planned from it,
- *		as the run plans it from the children it finds then.
- */
-static PartmgrTree *
-tree_after(const PartmgrTree *tree, const PartmgrPlan *plan)
-{
-	PartmgrTree *after = palloc(sizeof(PartmgrTree));
-	int			n = 0;
-	ListCell   *lc;
-
-	*after = *tree;
-	after->children = palloc(sizeof(PartmgrChild) * (tree->nchildren + list_length(plan->actions) + 1));
-	for (int i = 0; i < tree->nchildren; i++)
-	{
-		bool		retired = false;
-
-		foreach(lc, plan->actions)
-		{
-			const PartmgrAction *action = (const PartmgrAction *) lfirst(lc);
-
-			if (action->kind == PARTMGR_ACTION_RETIRE_CHILD &&
-				strcmp(action->schema, tree->children[i].schema) == 0 &&
-				strcmp(action->name, tree->children[i].name) == 0)
-				retired = true;
-		}
-		if (!retired)
-			after->children[n++] = tree->children[i];
-	}
-	foreach(lc, plan->actions)
-	{
-		const PartmgrAction *action = (const PartmgrAction *) lfirst(lc);
-		PartmgrChild *child;
-
-		if (action->kind != PARTMGR_ACTION_CREATE_CHILD)
-			continue;
-		child = &after->children[n++];
-		memset(child, 0, sizeof(*child));
-		child->schema = action->schema;
-		child->name = action->name;
-		child->relkind = RELKIND_RELATION;
-		child->lower = action->lower;
-		child->upper = action->upper;
-	}
-	after->nchildren = n;
-	qsort(after->children, n, sizeof(PartmgrChild), compare_children);
-	return after;
-}
-
 /* The state of a dry run of one set, step to step. */
 typedef struct SetDryRun
 {
@@ -264,11 +204,11 @@ dry_premake(void *arg)
 	partmgr_plan_tables(plan);
 	plan_rows(dry->out, plan, NULL, NULL);
 	note_truncated(dry->out, plan, "maintain set");
-	dry->tree = tree_after(dry->tree, plan);
+	dry->tree = partmgr_tree_after(dry->tree, plan);
 	partmgr_rights_leave(&rights);
 }
 
-/* retention, planned from the children premake leaves */
+/* retention, planned from the children premake leaves: the last step */
 static void
 dry_retention(void *arg)
 {
@@ -286,12 +226,15 @@ dry_retention(void *arg)
 				  OidIsValid(dry->tree->default_oid) ? NULL :
 				  "the background worker detaches with DETACH ... CONCURRENTLY instead", NULL);
 		note_truncated(dry->out, plan, "apply retention");
-		dry->tree = tree_after(dry->tree, plan);
+		dry->tree = partmgr_tree_after(dry->tree, plan);
 	}
 	partmgr_rights_leave(&rights);
 }
 
-/* derived constraints, planned from the children retention leaves */
+/*
+ * derived constraints, planned from the children premake leaves but those
+ * retention then retires, as the run plans them
+ */
 static void
 dry_constraints(void *arg)
 {
@@ -299,7 +242,10 @@ dry_constraints(void *arg)
 	PartmgrRights rights;
 
 	partmgr_rights_enter_set(dry->set, PARTMGR_RIGHTS_ACT, &rights);
-	plan_rows(dry->out, partmgr_plan_constraints(dry->set, dry->tree, PARTMGR_CONSTRAIN_PASS),
+	plan_rows(dry->out, partmgr_plan_constraints(dry->set,
+												 partmgr_tree_without_expired(dry->set, dry->tree,
+																			  dry->now),
+												 PARTMGR_CONSTRAIN_PASS),
 			  NULL, dry->set->constraint_valid ?
 			  "validated in a later transaction (the worker and run_maintenance_proc: right after)" :
 			  NULL);
@@ -309,7 +255,7 @@ dry_constraints(void *arg)
 /*
  * plan_set
  *		What a run would do to one set, step by step as the run does it --
- *		premake, then retention, then derived constraints, each planned from
+ *		premake, then derived constraints, then retention, each planned from
  *		the children the step before leaves -- each step in a
  *		subtransaction: a step that would fail ends the set with a row that
  *		says so, as it ends the run's work on the set.
@@ -317,8 +263,8 @@ dry_constraints(void *arg)
 static void
 plan_set(SetPlans *out, bool all_sets)
 {
-	static void (*const steps[]) (void *) = {dry_premake, dry_retention, dry_constraints};
-	static const char *const names[] = {"maintain set", "apply retention", "apply constraints"};
+	static void (*const steps[]) (void *) = {dry_premake, dry_constraints, dry_retention};
+	static const char *const names[] = {"maintain set", "apply constraints", "apply retention"};
 	SetDryRun	dry;
 
 	memset(&dry, 0, sizeof(dry));

@@ -160,7 +160,7 @@ reapply(FunctionCallInfo fcinfo, bool privileges, const char *caller)
 						 errmsg("replica identity of \"%s\" cannot be made the parent's",
 								quote_qualified_identifier(child->schema, child->name)),
 						 errhint("The parent's replica identity index has no matching index on this child; create one, or attach the child again.")));
-			else if (drift->fix == NIL)
+			else if (drift->fix == NIL && drift->caller_fix == NIL)
 				ereport(WARNING,
 						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 						 errmsg("property \"%s\" of \"%s\" differs from what the set says, and no statement changes it",
@@ -168,11 +168,16 @@ reapply(FunctionCallInfo fcinfo, bool privileges, const char *caller)
 								quote_qualified_identifier(child->schema, child->name)),
 						 errdetail("It should be \"%s\"; it is \"%s\".",
 								   drift->expected, drift->actual)));
-			/* another role's table is given to the owner by the caller, not the owner */
+			/*
+			 * another role's table is given to the owner by the caller, not
+			 * the owner; so are statistics objects the caller makes where the
+			 * owner may not
+			 */
 			if (drift->kind == PARTMGR_DRIFT_OWNER)
 				given = list_concat(given, drift->fix);
 			else
 				statements = list_concat(statements, drift->fix);
+			given = list_concat(given, drift->caller_fix);
 		}
 		if (statements != NIL || given != NIL)
 		{
@@ -205,8 +210,9 @@ pg_partmgr_reapply_privileges(PG_FUNCTION_ARGS)
 /*
  * pg_partmgr_reapply_child_properties
  *		partmgr.reapply_child_properties(p_parent_table): make the
- *		persistence and storage parameters of every child the template's and
- *		its replica identity the parent's.
+ *		persistence and storage parameters of every child the template's,
+ *		and its replica identity, each column's compression, storage and
+ *		statistics target and the extended statistics the parent's.
  */
 Datum
 pg_partmgr_reapply_child_properties(PG_FUNCTION_ARGS)

@@ -15,7 +15,14 @@
  * per child.  A sub-set keyed by the column of the table above gets no
  * child outside the range its table covers there; once its children reach
  * the end of that range it is marked sub_partition_set_full and premake
- * leaves it alone (pg_partman).
+ * leaves it alone (pg_partman).  No child of a time set is made that the
+ * set's retention would retire at once (pg_partman 5.2): premake after a
+ * long pause starts at the retention horizon, and neither create_parent's
+ * initial children (made again for a set that lost them all) nor gap fill
+ * make a child that has expired.  Children made for rows (partition_data)
+ * or asked for by their bounds (create_partition_time) are made whatever
+ * their age: the rows need a home, and retention then treats them as it
+ * treats any child.
  *
  * Each function returns a plan and changes nothing.  Locks: reading which
  * children hold rows takes ACCESS SHARE on them, bounded (locks.c), inside
@@ -34,12 +41,14 @@
 #include <math.h>
 
 #include "access/attnum.h"
+#include "access/xact.h"
 #include "common/int.h"
 #include "nodes/pg_list.h"
 
 #include "bounds.h"
 #include "children.h"
 #include "contents.h"
+#include "retention.h"
 
 /*
  * partmgr_slot_lower
@@ -174,6 +183,8 @@ add_initial_slots(PartmgrPlan *plan, bool have_start, PartmgrPoint start,
 	{
 		PartmgrPoint now_point = partmgr_point_now(axis, now);
 		PartmgrPoint end = partmgr_point_add(axis, step, now_point, set->premake);
+		PartmgrPoint horizon = 0;
+		bool		retained = partmgr_creation_horizon(set, now, &horizon);
 
 		if (!have_start)
 			start = partmgr_point_add(axis, step, now_point, -set->premake);
@@ -181,11 +192,15 @@ add_initial_slots(PartmgrPlan *plan, bool have_start, PartmgrPoint start,
 		for (int64 k = 0;; k++)
 		{
 			PartmgrPoint lower = partmgr_point_add(axis, step, base, k);
+			PartmgrPoint upper = partmgr_point_add(axis, step, base, k + 1);
 			PartmgrSlotResult added;
 
 			if (k > 0 && lower >= end)
 				break;
-			added = partmgr_plan_add_child(plan, lower, partmgr_point_add(axis, step, base, k + 1));
+			/* retention would retire it at once */
+			if (retained && partmgr_time_child_expired(upper, horizon))
+				continue;
+			added = partmgr_plan_add_child(plan, lower, upper);
 			if (added == PARTMGR_SLOT_OUT_OF_RANGE || added == PARTMGR_SLOT_LIMIT)
 				break;
 		}
@@ -244,11 +259,38 @@ partmgr_plan_initial(PartmgrSet *set, PartmgrTree *tree, bool have_start,
 }
 
 /*
+ * first_kept_slot
+ *		The lower bound of the first child on the grid from lower whose upper
+ *		bound reaches the horizon (that retention keeps): lower itself when
+ *		its child does.
+ */
+static PartmgrPoint
+first_kept_slot(const PartmgrSet *set, PartmgrPoint lower, PartmgrPoint horizon)
+{
+	const PartmgrAxis *axis = &set->axis;
+	const PartmgrStep *step = &set->step;
+	int64		k;
+
+	if (!partmgr_time_child_expired(partmgr_point_add(axis, step, lower, 1), horizon))
+		return lower;
+	/* lower + k <= horizon < lower + k + 1; that child starts at k or k - 1 */
+	k = (int64) floor(partmgr_steps_between(axis, step, lower, horizon));
+	if (partmgr_point_add(axis, step, lower, k) == horizon)
+		k--;
+	return partmgr_point_add(axis, step, lower, k);
+}
+
+/*
  * partmgr_plan_premake
  *		Plan the children that keep premake intervals ready ahead of the
  *		current point (see the file header), at most limit of them (0: no
  *		limit; the plan says when it left some out).  A set that has lost all
- *		its children gets create_parent's initial children again.
+ *		its children gets create_parent's initial children again.  A time
+ *		set with retention whose highest child has expired (maintenance
+ *		missed for longer than the retention) counts from the first child
+ *		retention would keep, as if the children before it existed: with
+ *		infinite_time_partitions premake starts there, without it a set
+ *		whose newest rows are that old gets nothing (pg_partman 5.2).
  */
 PartmgrPlan *
 partmgr_plan_premake(PartmgrSet *set, PartmgrTree *tree, TimestampTz now, int limit)
@@ -280,6 +322,17 @@ partmgr_plan_premake(PartmgrSet *set, PartmgrTree *tree, TimestampTz now, int li
 
 	premade = round(partmgr_steps_between(axis, step, current, last->lower));
 	lower = last->upper;
+	if (axis->kind == PARTMGR_KEY_TIME)
+	{
+		PartmgrPoint horizon;
+
+		if (partmgr_creation_horizon(set, now, &horizon))
+			lower = first_kept_slot(set, last->upper, horizon);
+		/* counted as if the expired children before it existed */
+		if (lower != last->upper)
+			premade = round(partmgr_steps_between(axis, step, current,
+												  partmgr_point_add(axis, step, lower, -1)));
+	}
 	while (premade < set->premake)
 	{
 		PartmgrPoint upper = partmgr_point_add(axis, step, lower, 1);
@@ -296,12 +349,17 @@ partmgr_plan_premake(PartmgrSet *set, PartmgrTree *tree, TimestampTz now, int li
  * partmgr_plan_gap_fill
  *		Plan the children missing between the lowest and the highest child:
  *		whole intervals from each child's upper bound, the last one cut at the
- *		next child's lower bound so nothing overlaps.
+ *		next child's lower bound so nothing overlaps.  In a time set with
+ *		retention, none that retention would retire at once (as of the
+ *		transaction's start).
  */
 PartmgrPlan *
 partmgr_plan_gap_fill(PartmgrSet *set, PartmgrTree *tree)
 {
 	PartmgrPlan *plan = partmgr_plan_new(set, tree);
+	PartmgrPoint horizon = 0;
+	bool		retained = partmgr_creation_horizon(set, GetCurrentTransactionStartTimestamp(),
+													&horizon);
 
 	for (int i = 1; i < tree->nchildren; i++)
 	{
@@ -314,6 +372,11 @@ partmgr_plan_gap_fill(PartmgrSet *set, PartmgrTree *tree)
 
 			if (upper > next)
 				upper = next;
+			if (retained && partmgr_time_child_expired(upper, horizon))
+			{
+				lower = upper;
+				continue;
+			}
 			if (partmgr_plan_add_child(plan, lower, upper) == PARTMGR_SLOT_OUT_OF_RANGE)
 				break;
 			lower = upper;

@@ -60,12 +60,17 @@ only_rel(const char *schema, const char *name)
 /*
  * partmgr_ddl_create_like
  *		CREATE TABLE for a new child (or default partition) with the parent's
- *		columns, defaults, CHECK and NOT NULL constraints, storage, comments,
- *		generated columns, compression and statistics, in the parent's
- *		tablespace; UNLOGGED and with the storage parameters reloptions
- *		("fillfactor='70'", ...) when the template says so; with
+ *		columns, defaults, CHECK and NOT NULL constraints, each column's
+ *		storage and compression, comments and generated columns, in the
+ *		parent's tablespace; UNLOGGED and with the storage parameters
+ *		reloptions ("fillfactor='70'", ...) when the template says so; with
  *		partition_by, partitioned that way (a sub-parent,
- *		partmgr_ddl_create_sub_parent).
+ *		partmgr_ddl_create_sub_parent).  Not INCLUDING STATISTICS: the
+ *		parent's extended statistics are created on their own
+ *		(partmgr_ddl_create_statistics), under names of ours, so that they
+ *		can be given to the owner when the table is made with the caller's
+ *		rights; LIKE copies no column's statistics target either
+ *		(partmgr_ddl_alter_columns).
  */
 static char *
 create_like(const PartmgrSet *set, bool unlogged, List *reloptions, const char *schema,
@@ -79,7 +84,7 @@ create_like(const PartmgrSet *set, bool unlogged, List *reloptions, const char *
 	appendStringInfo(&sql,
 					 "CREATE %sTABLE %s (LIKE %s INCLUDING DEFAULTS INCLUDING CONSTRAINTS"
 					 " INCLUDING STORAGE INCLUDING COMMENTS INCLUDING GENERATED"
-					 " INCLUDING COMPRESSION INCLUDING STATISTICS)",
+					 " INCLUDING COMPRESSION)",
 					 unlogged ? "UNLOGGED " : "",
 					 quote_qualified_identifier(schema, name), parent_name(set));
 	if (partition_by != NULL)
@@ -199,6 +204,75 @@ partmgr_ddl_replica_identity(const char *schema, const char *name, char ident,
 		default:
 			return psprintf("ALTER TABLE %s REPLICA IDENTITY DEFAULT", table);
 	}
+}
+
+/*
+ * partmgr_ddl_alter_columns
+ *		ALTER TABLE ONLY ... ALTER COLUMN c SET option value, ... for each
+ *		column (unquoted names) and its value: option is COMPRESSION (a
+ *		method or "default"), STORAGE (plain, external, extended, main) or
+ *		STATISTICS (a number, -1 for the default), the values words and
+ *		numbers read from the catalogs.  ONLY: a partitioned child's own
+ *		children are its sub-set's business, and are not locked.
+ */
+char *
+partmgr_ddl_alter_columns(const char *schema, const char *name, const char *option,
+						  List *columns, List *values)
+{
+	StringInfoData sql;
+	ListCell   *lc;
+	ListCell   *lv;
+
+	Assert(strcmp(option, "COMPRESSION") == 0 || strcmp(option, "STORAGE") == 0 ||
+		   strcmp(option, "STATISTICS") == 0);
+	initStringInfo(&sql);
+	appendStringInfo(&sql, "ALTER TABLE ONLY %s", quote_qualified_identifier(schema, name));
+	forboth(lc, columns, lv, values)
+		appendStringInfo(&sql, "%s ALTER COLUMN %s SET %s %s",
+						 foreach_current_index(lc) > 0 ? "," : "",
+						 quote_identifier((const char *) lfirst(lc)), option,
+						 (const char *) lfirst(lv));
+	return sql.data;
+}
+
+/*
+ * partmgr_ddl_create_statistics
+ *		CREATE STATISTICS schema.stat_name [(kinds)] ON columns FROM table:
+ *		kinds ("ndistinct, mcv", or NULL for expression statistics only) and
+ *		columns ("a, (b || c)") as pg_get_statisticsobjdef_columns deparses
+ *		the parent's object, whose columns the table has under the same
+ *		names.
+ */
+char *
+partmgr_ddl_create_statistics(const char *schema, const char *stat_name, const char *kinds,
+							  const char *columns, const char *table_schema,
+							  const char *table_name)
+{
+	return psprintf("CREATE STATISTICS %s%s%s%s ON %s FROM %s",
+					quote_qualified_identifier(schema, stat_name),
+					kinds != NULL ? " (" : "", kinds != NULL ? kinds : "",
+					kinds != NULL ? ")" : "", columns,
+					quote_qualified_identifier(table_schema, table_name));
+}
+
+/*
+ * partmgr_ddl_statistics_target, partmgr_ddl_statistics_owner
+ *		ALTER STATISTICS ... SET STATISTICS target (-1: the default), and
+ *		ALTER STATISTICS ... OWNER TO role.
+ */
+char *
+partmgr_ddl_statistics_target(const char *schema, const char *stat_name, int target)
+{
+	return psprintf("ALTER STATISTICS %s SET STATISTICS %d",
+					quote_qualified_identifier(schema, stat_name), target);
+}
+
+char *
+partmgr_ddl_statistics_owner(const char *schema, const char *stat_name, Oid role)
+{
+	return psprintf("ALTER STATISTICS %s OWNER TO %s",
+					quote_qualified_identifier(schema, stat_name),
+					quote_identifier(GetUserNameFromId(role, false)));
 }
 
 /*

@@ -56,6 +56,16 @@ extern char *partmgr_ddl_unique_index(const char *schema, const char *name, bool
 									  const char *definition, const char *tablespace);
 extern char *partmgr_ddl_replica_identity(const char *schema, const char *name, char ident,
 										  const char *index_name);
+extern char *partmgr_ddl_alter_columns(const char *schema, const char *name,
+									   const char *option, List *columns, List *values);
+extern char *partmgr_ddl_create_statistics(const char *schema, const char *stat_name,
+										   const char *kinds, const char *columns,
+										   const char *table_schema,
+										   const char *table_name);
+extern char *partmgr_ddl_statistics_target(const char *schema, const char *stat_name,
+										   int target);
+extern char *partmgr_ddl_statistics_owner(const char *schema, const char *stat_name,
+										  Oid role);
 extern char *partmgr_ddl_set_persistence(const char *schema, const char *name, bool unlogged);
 extern char *partmgr_ddl_set_reloptions(const char *schema, const char *name, List *options,
 										bool reset);

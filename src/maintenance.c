@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * maintenance.c
- *	  The maintenance of one partition set: premake, retention, derived
- *	  constraints and ANALYZE, each step isolated from the others.
+ *	  The maintenance of one partition set: premake, derived constraints,
+ *	  ANALYZE and retention, each step isolated from the others.
  *
  * Which children premake adds is children.c's business; which expire,
  * retention.c's; which constraints, constraints.c's.  This file runs the
@@ -174,7 +174,7 @@ plan_and_execute_set(void *arg)
 
 /*
  * retain_set
- *		Plan and execute the set's retention (after premake, with children
+ *		Plan and execute the set's retention (the last step, with children
  *		as they now are; at most pg_partmgr.children_per_transaction
  *		children), with the owner's rights.  Runs in a subtransaction of its
  *		own, so that a bad retention setting stops retention only.
@@ -213,8 +213,9 @@ retain_set(void *arg)
 /*
  * constrain_set
  *		Plan and execute the set's derived constraints (see constraints.c)
- *		with the owner's rights: after premake and retention, in a
- *		subtransaction of its own.
+ *		with the owner's rights: after premake, before retention (and none
+ *		for the children retention then retires), in a subtransaction of its
+ *		own.
  */
 static void
 constrain_set(void *arg)
@@ -223,13 +224,18 @@ constrain_set(void *arg)
 	PartmgrErrorContext ctx;
 	PartmgrExecResult result;
 	PartmgrPlan *plan;
+	PartmgrTree *tree;
 	PartmgrRights rights;
 	ListCell   *lc;
 
 	partmgr_set_context_push(&ctx, run->key);
 	partmgr_rights_enter_set(run->set, PARTMGR_RIGHTS_ACT, &rights);
-	plan = partmgr_plan_constraints(run->set, partmgr_read_tree(run->set),
-									run->scope);
+	tree = partmgr_read_tree(run->set);
+	/* none for a child that retention, after this step, retires */
+	if (run->scope == PARTMGR_CONSTRAIN_PASS)
+		tree = partmgr_tree_without_expired(run->set, tree,
+											GetCurrentTransactionStartTimestamp());
+	plan = partmgr_plan_constraints(run->set, tree, run->scope);
 	partmgr_execute_plan(plan, run->run_by, &result);
 	run->outcome->error = result.error;
 	foreach(lc, plan->actions)
@@ -301,8 +307,9 @@ log_step_failure(const SetRun *run, const char *step, TimestampTz started,
  * partmgr_maintain_set
  *		Maintain one set in the caller's transaction (with its configuration
  *		as read, when the caller read it, else loaded now): plan and execute
- *		premake in a subtransaction, then retention in another, then derived
- *		constraints, analyze the parent if asked and children were made, say
+ *		premake in a subtransaction, then derived constraints in another,
+ *		analyze the parent if asked and children were made, then retention
+ *		(last, so that its ACCESS EXCLUSIVE locks are held the least), say
  *		when it finished when nothing failed (for the caller to stamp
  *		maintenance_last_run, see PartmgrRunStamps), and record every action
  *		-- and a failure that stopped the set before any action -- in the
@@ -354,19 +361,6 @@ partmgr_maintain_set(const char *key, PartmgrSet *read, const PartmgrMaintainOpt
 	if (outcome->skipped || outcome->error != NULL)
 		return;
 
-	if (run.set->retention != NULL)
-	{
-		started = GetCurrentTimestamp();
-		if (!partmgr_run_subxact(retain_set, &run, &edata))
-		{
-			outcome->error = edata;
-			log_step_failure(&run, "apply retention", started, edata);
-			return;
-		}
-		if (outcome->error != NULL)
-			return;
-	}
-
 	if (run.set->constraint_cols != NIL)
 	{
 		started = GetCurrentTimestamp();
@@ -384,6 +378,25 @@ partmgr_maintain_set(const char *key, PartmgrSet *read, const PartmgrMaintainOpt
 	if (opts->analyze && outcome->created > 0)
 	{
 		analyze_set(&run);
+		if (outcome->error != NULL)
+			return;
+	}
+
+	/*
+	 * Retention last (pg_partman 5.2): DETACH and DROP hold ACCESS EXCLUSIVE
+	 * on the parent to the end of the transaction, and nothing after them
+	 * should make that longer -- not the scans of derived constraints, not
+	 * an ANALYZE of the whole tree.
+	 */
+	if (run.set->retention != NULL)
+	{
+		started = GetCurrentTimestamp();
+		if (!partmgr_run_subxact(retain_set, &run, &edata))
+		{
+			outcome->error = edata;
+			log_step_failure(&run, "apply retention", started, edata);
+			return;
+		}
 		if (outcome->error != NULL)
 			return;
 	}

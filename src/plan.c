@@ -20,6 +20,7 @@
 #include "postgres.h"
 
 #include "catalog/namespace.h"
+#include "catalog/pg_class.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
@@ -455,4 +456,67 @@ partmgr_action_bounds(const PartmgrPlan *plan, const PartmgrAction *action)
 	return psprintf("for values from %s to %s",
 					partmgr_point_literal(axis, action->lower),
 					partmgr_point_literal(axis, action->upper));
+}
+
+static int
+compare_children(const void *a, const void *b)
+{
+	PartmgrPoint x = ((const PartmgrChild *) a)->lower;
+	PartmgrPoint y = ((const PartmgrChild *) b)->lower;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * partmgr_tree_after
+ *		The children of a set as they will be once a plan has run: the
+ *		children it creates added (with no OID yet: they hold no rows), those
+ *		it retires removed.  The next step of a dry run is planned from it,
+ *		as the run plans it from the children it finds then; derived
+ *		constraints are planned from the children retention leaves, before
+ *		retention runs.
+ */
+PartmgrTree *
+partmgr_tree_after(const PartmgrTree *tree, const PartmgrPlan *plan)
+{
+	PartmgrTree *after = palloc(sizeof(PartmgrTree));
+	int			n = 0;
+	ListCell   *lc;
+
+	*after = *tree;
+	after->children = palloc(sizeof(PartmgrChild) * (tree->nchildren + list_length(plan->actions) + 1));
+	for (int i = 0; i < tree->nchildren; i++)
+	{
+		bool		retired = false;
+
+		foreach(lc, plan->actions)
+		{
+			const PartmgrAction *action = (const PartmgrAction *) lfirst(lc);
+
+			if (action->kind == PARTMGR_ACTION_RETIRE_CHILD &&
+				strcmp(action->schema, tree->children[i].schema) == 0 &&
+				strcmp(action->name, tree->children[i].name) == 0)
+				retired = true;
+		}
+		if (!retired)
+			after->children[n++] = tree->children[i];
+	}
+	foreach(lc, plan->actions)
+	{
+		const PartmgrAction *action = (const PartmgrAction *) lfirst(lc);
+		PartmgrChild *child;
+
+		if (action->kind != PARTMGR_ACTION_CREATE_CHILD)
+			continue;
+		child = &after->children[n++];
+		memset(child, 0, sizeof(*child));
+		child->schema = action->schema;
+		child->name = action->name;
+		child->relkind = RELKIND_RELATION;
+		child->lower = action->lower;
+		child->upper = action->upper;
+	}
+	after->nchildren = n;
+	qsort(after->children, n, sizeof(PartmgrChild), compare_children);
+	return after;
 }

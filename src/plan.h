@@ -106,6 +106,15 @@ typedef struct PartmgrAction
 	List	   *property_sql;	/* CREATE_CHILD, CREATE_DEFAULT: of char *,
 								 * what the template and the parent give the
 								 * new table before it holds a row */
+	List	   *statistics_sql; /* CREATE_CHILD, CREATE_DEFAULT: of char *,
+								 * CREATE STATISTICS of the parent's extended
+								 * statistics for the new table, run like its
+								 * CREATE TABLE (both need CREATE on the
+								 * schema), before property_sql */
+	List	   *statistics_owner_sql;	/* of char *: for each, ALTER
+										 * STATISTICS ... OWNER TO the
+										 * parent's owner, run when the
+										 * caller made them */
 } PartmgrAction;
 
 struct PartmgrPlan;
@@ -185,6 +194,7 @@ extern void partmgr_plan_add_finalize(PartmgrPlan *plan, const PartmgrChild *chi
 extern void partmgr_plan_add_attach(PartmgrPlan *plan, const PartmgrRowSource *from,
 									const char *schema, const char *name, Oid relid,
 									PartmgrPoint lower, PartmgrPoint upper);
+extern PartmgrTree *partmgr_tree_after(const PartmgrTree *tree, const PartmgrPlan *plan);
 extern char *partmgr_child_name(const PartmgrSet *set, PartmgrPoint lower);
 extern const char *partmgr_action_name(const PartmgrAction *action);
 extern char *partmgr_action_bounds(const PartmgrPlan *plan,

@@ -10,8 +10,15 @@
  * (and those of its TOAST table) and the PRIMARY KEY / UNIQUE indexes the
  * parent does not have -- uniqueness per child on columns without the
  * partition key, which a partitioned table cannot enforce.  The parent
- * gives its replica identity and, with inherit_privileges, its grants; the
- * owner is always the parent's (see work.c).
+ * gives each column's compression and storage (CREATE TABLE ... LIKE
+ * copies them) and statistics target (pg_partman 5.5; LIKE does not copy
+ * it), its extended statistics (pg_partman 5.2's INCLUDING STATISTICS;
+ * created here under names of ours, so that a child made with the
+ * caller's rights gets them owned by its owner), its replica identity and,
+ * with inherit_privileges, its grants; the owner is always the parent's
+ * (see work.c).  Extended statistics belong on the leaf children: the
+ * planner estimates the scan of each partition from that partition's own
+ * statistics, and the parent's object only describes the whole tree.
  *
  * What a plan's new tables get is filled into the plan here, when the job
  * that made it asks (partmgr_plan_table_properties): the executor only
@@ -33,11 +40,15 @@
  */
 #include "postgres.h"
 
+#include "catalog/namespace.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -55,6 +66,7 @@
 
 static List *grant_statements(const PartmgrProperties *props, const char *schema,
 							  const char *name);
+static bool list_has_string(List *list, const char *s);
 
 /*
  * partmgr_template_name
@@ -354,6 +366,83 @@ read_table_state(Oid relid, TableState *state)
 }
 
 /*
+ * read_columns
+ *		The compression, storage and statistics target of each column of a
+ *		table, in column order.
+ */
+static List *
+read_columns(Oid relid)
+{
+	static const char *const sql =
+	"SELECT a.attname,"
+	"       CASE a.attcompression WHEN 'p' THEN 'pglz' WHEN 'l' THEN 'lz4'"
+	"            ELSE 'default' END,"
+	"       CASE a.attstorage WHEN 'p' THEN 'plain' WHEN 'e' THEN 'external'"
+	"            WHEN 'm' THEN 'main' ELSE 'extended' END,"
+	"       coalesce(a.attstattarget::pg_catalog.int4, -1)"
+	"  FROM pg_catalog.pg_attribute a"
+	" WHERE a.attrelid = $1 AND a.attnum > 0 AND NOT a.attisdropped"
+	" ORDER BY a.attnum";
+	Oid			types[1] = {OIDOID};
+	Datum		values[1];
+	List	   *result = NIL;
+	uint64		n;
+
+	values[0] = ObjectIdGetDatum(relid);
+	n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT);
+	for (uint64 i = 0; i < n; i++)
+	{
+		PartmgrColumn *column = palloc(sizeof(PartmgrColumn));
+		bool		isnull;
+
+		column->name = partmgr_spi_text(i, 1);
+		column->compression = partmgr_spi_text(i, 2);
+		column->storage = partmgr_spi_text(i, 3);
+		column->stattarget = DatumGetInt32(partmgr_spi_value(i, 4, &isnull));
+		result = lappend(result, column);
+	}
+	return result;
+}
+
+/*
+ * read_statistics
+ *		The extended statistics objects of a table, by name.
+ */
+static List *
+read_statistics(Oid relid)
+{
+	static const char *const sql =
+	"SELECT s.stxname,"
+	"       (SELECT string_agg(CASE k WHEN 'd' THEN 'ndistinct'"
+	"                                 WHEN 'f' THEN 'dependencies'"
+	"                                 ELSE 'mcv' END, ', ' ORDER BY k)"
+	"          FROM unnest(s.stxkind) AS k WHERE k IN ('d', 'f', 'm')),"
+	"       pg_catalog.pg_get_statisticsobjdef_columns(s.oid),"
+	"       coalesce(s.stxstattarget::pg_catalog.int4, -1)"
+	"  FROM pg_catalog.pg_statistic_ext s"
+	" WHERE s.stxrelid = $1 ORDER BY s.stxname";
+	Oid			types[1] = {OIDOID};
+	Datum		values[1];
+	List	   *result = NIL;
+	uint64		n;
+
+	values[0] = ObjectIdGetDatum(relid);
+	n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT);
+	for (uint64 i = 0; i < n; i++)
+	{
+		PartmgrStatistics *stat = palloc(sizeof(PartmgrStatistics));
+		bool		isnull;
+
+		stat->name = partmgr_spi_text(i, 1);
+		stat->kinds = partmgr_spi_text(i, 2);
+		stat->columns = partmgr_spi_text(i, 3);
+		stat->target = DatumGetInt32(partmgr_spi_value(i, 4, &isnull));
+		result = lappend(result, stat);
+	}
+	return result;
+}
+
+/*
  * partmgr_read_properties
  *		What new children of the set get beyond the parent's shape (see the
  *		file header).  A template that no longer exists is an error naming
@@ -397,6 +486,136 @@ partmgr_read_properties(const PartmgrSet *set, PartmgrProperties *props)
 	}
 	if (state.has_grants)
 		props->grants = table_grants(set->parent_oid);
+	props->columns = read_columns(set->parent_oid);
+	props->statistics = read_statistics(set->parent_oid);
+}
+
+/* Whether a statistics object of that name exists in the schema. */
+static bool
+statistics_name_taken(Oid nspid, const char *name)
+{
+	static const char *const sql =
+	"SELECT 1 FROM pg_catalog.pg_statistic_ext"
+	" WHERE stxnamespace = $1 AND stxname OPERATOR(pg_catalog.=) $2::pg_catalog.name";
+	Oid			types[2] = {OIDOID, TEXTOID};
+	Datum		values[2];
+
+	values[0] = ObjectIdGetDatum(nspid);
+	values[1] = CStringGetTextDatum(name);
+	return partmgr_spi_exec_cached(sql, 2, types, values, NULL, false, SPI_OK_SELECT) > 0;
+}
+
+/*
+ * statistics_name
+ *		The name of a table's copy of the parent's statistics object:
+ *		<table>_<parent's object>, the parent's name cut to 30 bytes and the
+ *		table's so that it fits, then _1, _2, ... until neither a statistics
+ *		object of the schema nor one named before in *taken (of char *,
+ *		"schema.name": the names given to other tables of the same plan,
+ *		whose names cut short may end alike) has it; the name chosen is
+ *		added to *taken.
+ */
+static char *
+statistics_name(const char *schema, const char *table, const char *parent_stat,
+				List **taken)
+{
+	Oid			nspid = get_namespace_oid(schema, true);
+	char	   *suffix = psprintf("_%.*s", pg_mbcliplen(parent_stat, strlen(parent_stat), 30),
+								  parent_stat);
+	char	   *name = partmgr_name_with_suffix(table, suffix);
+	char	   *key = psprintf("%s.%s", schema, name);
+
+	for (int i = 1; list_has_string(*taken, key) ||
+		 (OidIsValid(nspid) && statistics_name_taken(nspid, name)); i++)
+	{
+		name = partmgr_name_with_suffix(table, psprintf("%s_%d", suffix, i));
+		key = psprintf("%s.%s", schema, name);
+	}
+	*taken = lappend(*taken, key);
+	return name;
+}
+
+/*
+ * column_statistics_statement
+ *		The statement that gives a table the statistics target of each
+ *		column of the parent that has one, or NULL when none has.
+ */
+static char *
+column_statistics_statement(const PartmgrProperties *props, const char *schema,
+							const char *name)
+{
+	List	   *columns = NIL;
+	List	   *targets = NIL;
+	ListCell   *lc;
+
+	foreach(lc, props->columns)
+	{
+		PartmgrColumn *column = (PartmgrColumn *) lfirst(lc);
+
+		if (column->stattarget < 0)
+			continue;
+		columns = lappend(columns, column->name);
+		targets = lappend(targets, psprintf("%d", column->stattarget));
+	}
+	if (columns == NIL)
+		return NULL;
+	return partmgr_ddl_alter_columns(schema, name, "STATISTICS", columns, targets);
+}
+
+/*
+ * new_table_statistics
+ *		What gives a new table the parent's extended statistics (see
+ *		PartmgrAction: statistics_sql, statistics_owner_sql) and their
+ *		statistics targets (appended to *property_sql, run as the owner once
+ *		the objects are its own).
+ */
+static void
+new_table_statistics(const PartmgrSet *set, const PartmgrProperties *props,
+					 PartmgrAction *action, List **property_sql, List **taken)
+{
+	ListCell   *lc;
+
+	foreach(lc, props->statistics)
+	{
+		PartmgrStatistics *stat = (PartmgrStatistics *) lfirst(lc);
+		char	   *stat_name = statistics_name(action->schema, action->name, stat->name,
+												taken);
+
+		action->statistics_sql = lappend(action->statistics_sql,
+										 partmgr_ddl_create_statistics(action->schema,
+																	   stat_name,
+																	   stat->kinds,
+																	   stat->columns,
+																	   action->schema,
+																	   action->name));
+		action->statistics_owner_sql = lappend(action->statistics_owner_sql,
+											   partmgr_ddl_statistics_owner(action->schema,
+																			stat_name,
+																			set->parent_owner));
+		if (stat->target >= 0)
+			*property_sql = lappend(*property_sql,
+									partmgr_ddl_statistics_target(action->schema, stat_name,
+																  stat->target));
+	}
+}
+
+/*
+ * column_statements
+ *		What a new table (a leaf or a sub-parent) gets from the parent's
+ *		columns and extended statistics before anything else the parent
+ *		gives it: the statement list property_sql starts with.
+ */
+static List *
+column_statements(const PartmgrSet *set, const PartmgrProperties *props,
+				  PartmgrAction *action, List **taken)
+{
+	List	   *statements = NIL;
+	char	   *targets = column_statistics_statement(props, action->schema, action->name);
+
+	if (targets != NULL)
+		statements = lappend(statements, targets);
+	new_table_statistics(set, props, action, &statements, taken);
+	return statements;
 }
 
 /* The statement that gives a table a grant. */
@@ -494,9 +713,10 @@ child_property_statements(const PartmgrSet *set, const PartmgrProperties *props,
  *		template's persistence and storage parameters for CREATE TABLE, and
  *		per new child or default partition its indexes and the statements
  *		that give it the parent's properties.  A child created partitioned
- *		(plan->sub, already filled in) gets the parent's grants only: its
- *		own children get the rest when they are made.  Allocated in the
- *		plan's memory.
+ *		(plan->sub, already filled in) gets the parent's column statistics
+ *		targets, extended statistics and grants only: its own children get
+ *		the rest when they are made, and their columns from it.  Allocated
+ *		in the plan's memory.
  */
 void
 partmgr_plan_table_properties(PartmgrPlan *plan)
@@ -504,6 +724,7 @@ partmgr_plan_table_properties(PartmgrPlan *plan)
 	MemoryContext caller = MemoryContextSwitchTo(GetMemoryChunkContext(plan));
 	PartmgrProperties props;
 	bool		read = false;
+	List	   *stat_names = NIL;
 	ListCell   *lc;
 
 	foreach(lc, plan->actions)
@@ -520,20 +741,24 @@ partmgr_plan_table_properties(PartmgrPlan *plan)
 			plan->reloptions = props.reloptions;
 			read = true;
 		}
+		action->property_sql = column_statements(plan->set, &props, action, &stat_names);
 		if (plan->sub != NULL && action->kind == PARTMGR_ACTION_CREATE_CHILD &&
 			!action->staged && !action->unattached)
 		{
+			/* the columns too: the sub-set's children are made like it */
 			if (plan->set->inherit_privileges)
-				action->property_sql = grant_statements(&props, action->schema,
-																action->name);
+				action->property_sql = list_concat(action->property_sql,
+												   grant_statements(&props, action->schema,
+																	action->name));
 			continue;
 		}
 		action->index_sql = child_index_statements(&props, action->schema,
 														   action->name,
 														   &action->plain_indexes);
-		action->property_sql = child_property_statements(plan->set, &props,
-																 action->schema,
-																 action->name);
+		action->property_sql = list_concat(action->property_sql,
+										   child_property_statements(plan->set, &props,
+																	 action->schema,
+																	 action->name));
 	}
 	plan->tables_read = true;
 	MemoryContextSwitchTo(caller);
@@ -726,15 +951,213 @@ reloption_fix(const char *schema, const char *name, List *want, List *have)
 	return fix;
 }
 
+/* A column of a table's by name, or NULL. */
+static const PartmgrColumn *
+find_column(List *columns, const char *name)
+{
+	ListCell   *lc;
+
+	foreach(lc, columns)
+	{
+		const PartmgrColumn *column = (const PartmgrColumn *) lfirst(lc);
+
+		if (strcmp(column->name, name) == 0)
+			return column;
+	}
+	return NULL;
+}
+
+/* The value of a column's property of that kind, as the statement sets it. */
+static char *
+column_value(const PartmgrColumn *column, PartmgrDriftKind kind)
+{
+	switch (kind)
+	{
+		case PARTMGR_DRIFT_COMPRESSION:
+			return (char *) column->compression;
+		case PARTMGR_DRIFT_STORAGE:
+			return (char *) column->storage;
+		default:
+			return psprintf("%d", column->stattarget);
+	}
+}
+
+/* How check_children shows a column's property: "default" for -1. */
+static char *
+column_text(const PartmgrColumn *column, PartmgrDriftKind kind)
+{
+	if (kind == PARTMGR_DRIFT_STATISTICS_TARGET && column->stattarget < 0)
+		return "default";
+	return column_value(column, kind);
+}
+
+/*
+ * column_drift
+ *		The columns of a child whose property of one kind (compression,
+ *		storage, statistics target) is not the parent's: a drift that lists
+ *		them, "a: lz4, b: pglz" against "a: default, b: default", fixed by
+ *		one ALTER TABLE ONLY.
+ */
+static void
+column_drift(List **drifts, const PartmgrProperties *props, List *have, PartmgrDriftKind kind,
+			 const char *property, const char *option, const char *schema, const char *name)
+{
+	StringInfoData expected;
+	StringInfoData actual;
+	List	   *columns = NIL;
+	List	   *values = NIL;
+	ListCell   *lc;
+
+	initStringInfo(&expected);
+	initStringInfo(&actual);
+	foreach(lc, props->columns)
+	{
+		const PartmgrColumn *want = (const PartmgrColumn *) lfirst(lc);
+		const PartmgrColumn *got = find_column(have, want->name);
+
+		if (got == NULL || strcmp(column_value(want, kind), column_value(got, kind)) == 0)
+			continue;
+		appendStringInfo(&expected, "%s%s: %s", columns != NIL ? ", " : "",
+						 quote_identifier(want->name), column_text(want, kind));
+		appendStringInfo(&actual, "%s%s: %s", columns != NIL ? ", " : "",
+						 quote_identifier(want->name), column_text(got, kind));
+		columns = lappend(columns, want->name);
+		values = lappend(values, column_value(want, kind));
+	}
+	if (columns != NIL)
+		new_drift(drifts, kind, property, expected.data, actual.data)->fix =
+			list_make1(partmgr_ddl_alter_columns(schema, name, option, columns, values));
+}
+
+/* "(ndistinct) ON a, b", with " statistics 500" for a target of its own */
+static char *
+statistics_text(const PartmgrStatistics *stat, bool with_target)
+{
+	return psprintf("%s%s%sON %s%s", stat->kinds ? "(" : "", stat->kinds ? stat->kinds : "",
+					stat->kinds ? ") " : "", stat->columns,
+					with_target && stat->target >= 0 ?
+					psprintf(" statistics %d", stat->target) : "");
+}
+
+static char *
+statistics_list_text(List *stats)
+{
+	StringInfoData buf;
+	ListCell   *lc;
+
+	if (stats == NIL)
+		return "none";
+	initStringInfo(&buf);
+	foreach(lc, stats)
+		appendStringInfo(&buf, "%s%s", buf.len > 0 ? "; " : "",
+						 statistics_text((const PartmgrStatistics *) lfirst(lc), true));
+	return buf.data;
+}
+
+/* Whether the owner may create objects in the schema (CREATE STATISTICS). */
+static bool
+owner_may_create(const char *schema, Oid owner)
+{
+	Oid			nspid = get_namespace_oid(schema, false);
+
+#if PG_VERSION_NUM >= 160000
+	return object_aclcheck(NamespaceRelationId, nspid, owner, ACL_CREATE) == ACLCHECK_OK;
+#else
+	return pg_namespace_aclcheck(nspid, owner, ACL_CREATE) == ACLCHECK_OK;
+#endif
+}
+
+/*
+ * statistics_drift
+ *		The parent's extended statistics a child lacks (none of its objects
+ *		has the same kinds on the same columns and expressions) and those it
+ *		has with another statistics target.  Missing ones are created as on
+ *		a new child: by the owner, or by the caller and given to the owner
+ *		when the owner may not create objects in the child's schema.
+ *		Objects of the child's own that the parent lacks are left alone
+ *		and not reported.
+ */
+static void
+statistics_drift(List **drifts, const PartmgrSet *set, const PartmgrProperties *props,
+				 Oid child, const char *schema, const char *name)
+{
+	List	   *have;
+	List	   *fix = NIL;
+	List	   *caller_fix = NIL;
+	List	   *taken = NIL;
+	bool		by_owner = true;
+	bool		checked = false;
+	ListCell   *lc;
+	ListCell   *hc;
+
+	if (props->statistics == NIL)
+		return;
+	have = read_statistics(child);
+	foreach(lc, props->statistics)
+	{
+		const PartmgrStatistics *want = (const PartmgrStatistics *) lfirst(lc);
+		const PartmgrStatistics *got = NULL;
+		char	   *want_text = statistics_text(want, false);
+		char	   *stat_name;
+
+		foreach(hc, have)
+		{
+			if (strcmp(statistics_text((const PartmgrStatistics *) lfirst(hc), false),
+					   want_text) == 0)
+				got = (const PartmgrStatistics *) lfirst(hc);
+		}
+		if (got != NULL)
+		{
+			if (got->target != want->target)
+				fix = lappend(fix, partmgr_ddl_statistics_target(schema, got->name,
+																 want->target));
+			continue;
+		}
+		if (!checked)
+		{
+			by_owner = owner_may_create(schema, set->parent_owner);
+			checked = true;
+		}
+		stat_name = statistics_name(schema, name, want->name, &taken);
+		if (by_owner)
+			fix = lappend(fix, partmgr_ddl_create_statistics(schema, stat_name, want->kinds,
+															 want->columns, schema, name));
+		else
+		{
+			caller_fix = lappend(caller_fix,
+								 partmgr_ddl_create_statistics(schema, stat_name, want->kinds,
+															   want->columns, schema, name));
+			caller_fix = lappend(caller_fix,
+								 partmgr_ddl_statistics_owner(schema, stat_name,
+															  set->parent_owner));
+		}
+		if (want->target >= 0)
+			fix = lappend(fix, partmgr_ddl_statistics_target(schema, stat_name, want->target));
+	}
+	if (fix != NIL || caller_fix != NIL)
+	{
+		PartmgrDrift *drift = new_drift(drifts, PARTMGR_DRIFT_EXTENDED_STATISTICS,
+										"extended statistics",
+										statistics_list_text(props->statistics),
+										statistics_list_text(have));
+
+		drift->fix = fix;
+		drift->caller_fix = caller_fix;
+	}
+}
+
 /*
  * partmgr_child_drift
  *		How an existing child differs from what the set says it should be:
  *		its owner (the parent's), with grants (inherit_privileges, or what
- *		reapply_privileges asks) its grants (the parent's), with a template its persistence and storage parameters
- *		(the template's), and its replica identity (the parent's) -- for a
- *		sub-parent, its owner and grants only.  Each
- *		difference comes with the statements that remove it; grants the
- *		parent does not have are revoked with CASCADE.
+ *		reapply_privileges asks) its grants (the parent's), each column's
+ *		compression, storage and statistics target and the extended
+ *		statistics (the parent's), with a template its persistence and
+ *		storage parameters (the template's), and its replica identity (the
+ *		parent's) -- for a sub-parent, its owner, grants, columns and
+ *		extended statistics only.  Each difference comes with the
+ *		statements that remove it; grants the parent does not have are
+ *		revoked with CASCADE.
  */
 List *
 partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props, Oid child,
@@ -783,6 +1206,22 @@ partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props, Oid c
 			new_drift(&drifts, PARTMGR_DRIFT_GRANTS, "grants", grants_text(props->grants),
 					  grants_text(have))->fix = fix;
 	}
+	/*
+	 * the parent's columns and extended statistics, for a sub-parent too:
+	 * its own children are made like it
+	 */
+	{
+		List	   *have = read_columns(child);
+
+		column_drift(&drifts, props, have, PARTMGR_DRIFT_COMPRESSION, "column compression",
+					 "COMPRESSION", schema, name);
+		column_drift(&drifts, props, have, PARTMGR_DRIFT_STORAGE, "column storage",
+					 "STORAGE", schema, name);
+		column_drift(&drifts, props, have, PARTMGR_DRIFT_STATISTICS_TARGET,
+					 "column statistics target", "STATISTICS", schema, name);
+		statistics_drift(&drifts, set, props, child, schema, name);
+	}
+
 	/*
 	 * a sub-parent (itself partitioned) has no storage, and its own sub-set
 	 * sees to the properties of its children

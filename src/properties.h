@@ -3,8 +3,10 @@
  * properties.h
  *	  What a child gets that PostgreSQL does not carry over from the parent:
  *	  from the template table its persistence, storage parameters and
- *	  PRIMARY KEY / UNIQUE indexes the parent lacks; from the parent its
- *	  replica identity and, with inherit_privileges, its grants.
+ *	  PRIMARY KEY / UNIQUE indexes the parent lacks; from the parent each
+ *	  column's statistics target (CREATE TABLE ... LIKE copies its
+ *	  compression and storage), its extended statistics, its replica
+ *	  identity and, with inherit_privileges, its grants.
  *
  * Copyright (c) 2026, the pg_partmgr authors
  * Licensed under the PostgreSQL License; see LICENSE.
@@ -39,6 +41,26 @@ typedef struct PartmgrGrant
 	bool		grantable;
 } PartmgrGrant;
 
+/* What a column of the parent gives the same column of a child. */
+typedef struct PartmgrColumn
+{
+	char	   *name;			/* attname, unquoted */
+	const char *compression;	/* "pglz", "lz4" or "default" */
+	const char *storage;		/* "plain", "external", "extended", "main" */
+	int			stattarget;		/* attstattarget; -1: the default */
+} PartmgrColumn;
+
+/* An extended statistics object of the parent, which each child gets too. */
+typedef struct PartmgrStatistics
+{
+	char	   *name;			/* stxname, unquoted */
+	char	   *kinds;			/* "ndistinct, dependencies", or NULL: only
+								 * expression statistics */
+	char	   *columns;		/* "a, (b || c)", as
+								 * pg_get_statisticsobjdef_columns says */
+	int			target;			/* stxstattarget; -1: the default */
+} PartmgrStatistics;
+
 typedef struct PartmgrProperties
 {
 	Oid			template_oid;	/* InvalidOid: no template */
@@ -54,6 +76,8 @@ typedef struct PartmgrProperties
 	Oid			replica_index_oid;
 	List	   *grants;			/* of PartmgrGrant *: the parent's (new
 								 * children get them with inherit_privileges) */
+	List	   *columns;		/* of PartmgrColumn *: the parent's */
+	List	   *statistics;		/* of PartmgrStatistics *: the parent's */
 } PartmgrProperties;
 
 extern char *partmgr_template_name(const char *schema, const char *table);
@@ -68,7 +92,11 @@ typedef enum PartmgrDriftKind
 	PARTMGR_DRIFT_GRANTS,
 	PARTMGR_DRIFT_PERSISTENCE,
 	PARTMGR_DRIFT_RELOPTIONS,
-	PARTMGR_DRIFT_REPLICA_IDENTITY
+	PARTMGR_DRIFT_REPLICA_IDENTITY,
+	PARTMGR_DRIFT_COMPRESSION,
+	PARTMGR_DRIFT_STORAGE,
+	PARTMGR_DRIFT_STATISTICS_TARGET,
+	PARTMGR_DRIFT_EXTENDED_STATISTICS
 } PartmgrDriftKind;
 
 typedef struct PartmgrDrift
@@ -79,6 +107,10 @@ typedef struct PartmgrDrift
 	char	   *actual;
 	List	   *fix;			/* of char *: the statements that fix it; NIL
 								 * when none can */
+	List	   *caller_fix;		/* of char *: run before fix with the
+								 * caller's rights: objects the owner may not
+								 * create in the child's schema, made by the
+								 * caller and given to the owner */
 } PartmgrDrift;
 
 extern List *partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props,

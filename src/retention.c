@@ -38,6 +38,7 @@
 #include "bounds.h"
 #include "contents.h"
 #include "execute.h"
+#include "locks.h"
 #include "retention.h"
 
 /*
@@ -145,6 +146,57 @@ partmgr_retention_settings(const PartmgrSet *set, PartmgrRetention *retention)
 }
 
 /*
+ * time_horizon
+ *		For a time set, the point a child's upper bound must reach to be
+ *		kept: now minus the retention, in the set's time zone.
+ */
+static PartmgrPoint
+time_horizon(const PartmgrSet *set, const PartmgrStep *age, TimestampTz now)
+{
+	return partmgr_point_add(&set->axis, age,
+							 partmgr_point_from_timestamptz(&set->axis, now), -1);
+}
+
+/*
+ * partmgr_time_child_expired
+ *		Whether a time child with that upper bound has expired at the
+ *		horizon: strictly before it, as in pg_partman.
+ */
+bool
+partmgr_time_child_expired(PartmgrPoint upper, PartmgrPoint horizon)
+{
+	return upper < horizon;
+}
+
+/*
+ * partmgr_creation_horizon
+ *		For the creation of new children of a time set (pg_partman 5.2: none
+ *		is made that retention would retire at once): the horizon its
+ *		retention would retire children below at now
+ *		(partmgr_time_child_expired).  False for an id set (its retention
+ *		counts from its largest id, and premake only makes children above
+ *		that), for a set without retention, and for a retention that is not
+ *		a positive interval: that one stops retention, with its error, not
+ *		the creation of children.
+ */
+bool
+partmgr_creation_horizon(const PartmgrSet *set, TimestampTz now, PartmgrPoint *horizon)
+{
+	PartmgrStep age;
+
+	if (set->axis.kind != PARTMGR_KEY_TIME || set->retention == NULL)
+		return false;
+	memset(&age, 0, sizeof(age));
+	age.kind = PARTMGR_KEY_TIME;
+	if (!partmgr_interval_parse(set->retention, &age.time) ||
+		age.time.month < 0 || age.time.day < 0 || age.time.time < 0 ||
+		(age.time.month == 0 && age.time.day == 0 && age.time.time == 0))
+		return false;
+	*horizon = time_horizon(set, &age, now);
+	return true;
+}
+
+/*
  * partmgr_plan_retention
  *		Plan the retention of a set: finish interrupted concurrent detaches,
  *		then retire every expired child (see the file header), oldest first,
@@ -171,13 +223,8 @@ partmgr_plan_retention(PartmgrSet *set, PartmgrTree *tree,
 	}
 
 	if (set->axis.kind == PARTMGR_KEY_TIME)
-	{
-		PartmgrPoint now_point = partmgr_point_from_timestamptz(&set->axis,
-																retention->have_reference ?
-																retention->reference : now);
-
-		horizon = partmgr_point_add(&set->axis, &retention->age, now_point, -1);
-	}
+		horizon = time_horizon(set, &retention->age,
+							   retention->have_reference ? retention->reference : now);
 	else
 	{
 		const PartmgrChild *newest = partmgr_newest_child_with_rows(tree);
@@ -199,13 +246,14 @@ partmgr_plan_retention(PartmgrSet *set, PartmgrTree *tree,
 
 		if (child->detach_pending || child->upper == PARTMGR_POINT_MAX)
 			continue;
-		/* pg_partman: time children strictly before the horizon */
 		expired = set->axis.kind == PARTMGR_KEY_TIME ?
-			child->upper < horizon : child->upper <= horizon;
+			partmgr_time_child_expired(child->upper, horizon) : child->upper <= horizon;
 		if (!expired)
 			break;				/* children are sorted: the rest are younger */
 		if (remaining <= 1)
 		{
+			if (retention->quiet)
+				break;
 			ereport(WARNING,
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 					 errmsg("kept \"%s\", the last child of partition set \"%s\", although it has expired",
@@ -218,4 +266,53 @@ partmgr_plan_retention(PartmgrSet *set, PartmgrTree *tree,
 		remaining--;
 	}
 	return plan;
+}
+
+/* What partmgr_tree_without_expired passes into its subtransaction. */
+typedef struct ExpiryProbe
+{
+	PartmgrSet *set;
+	PartmgrTree *tree;
+	TimestampTz now;
+	PartmgrPlan *plan;			/* out */
+} ExpiryProbe;
+
+static void
+probe_expiry(void *arg)
+{
+	ExpiryProbe *probe = (ExpiryProbe *) arg;
+	PartmgrRetention retention;
+
+	if (partmgr_retention_from_config(probe->set, &retention))
+	{
+		retention.quiet = true;
+		probe->plan = partmgr_plan_retention(probe->set, probe->tree, &retention, probe->now,
+											 partmgr_children_per_transaction);
+	}
+}
+
+/*
+ * partmgr_tree_without_expired
+ *		The children of a set without those its retention retires at now
+ *		(as many as a run retires), for the steps of a run planned before
+ *		retention runs, last: derived constraints are not derived for a
+ *		child about to go.  Planned in a subtransaction whose errors are
+ *		dropped -- a bad retention setting, or a lock not granted at once,
+ *		is for retention to report -- and then the children are all there.
+ */
+PartmgrTree *
+partmgr_tree_without_expired(PartmgrSet *set, PartmgrTree *tree, TimestampTz now)
+{
+	ExpiryProbe probe;
+	ErrorData  *edata = NULL;
+
+	if (set->retention == NULL)
+		return tree;
+	memset(&probe, 0, sizeof(probe));
+	probe.set = set;
+	probe.tree = tree;
+	probe.now = now;
+	if (!partmgr_run_subxact(probe_expiry, &probe, &edata) || probe.plan == NULL)
+		return tree;
+	return partmgr_tree_after(tree, probe.plan);
 }

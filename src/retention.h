@@ -24,6 +24,8 @@ typedef struct PartmgrRetention
 	PartmgrRetirement retire;
 	bool		have_reference;
 	TimestampTz reference;		/* "now" for time sets; default: transaction start */
+	bool		quiet;			/* no WARNING for an expired last child kept:
+								 * a plan that only says what would go */
 } PartmgrRetention;
 
 extern void partmgr_retention_parse(const PartmgrSet *set, const char *text,
@@ -34,8 +36,13 @@ extern bool partmgr_retention_from_config(const PartmgrSet *set,
 										  PartmgrRetention *retention);
 extern void partmgr_retention_check_schema(const PartmgrSet *set, const char *schema,
 										   Oid role);
+extern bool partmgr_time_child_expired(PartmgrPoint upper, PartmgrPoint horizon);
+extern bool partmgr_creation_horizon(const PartmgrSet *set, TimestampTz now,
+									 PartmgrPoint *horizon);
 extern PartmgrPlan *partmgr_plan_retention(PartmgrSet *set, PartmgrTree *tree,
 										   const PartmgrRetention *retention,
 										   TimestampTz now, int limit);
+extern PartmgrTree *partmgr_tree_without_expired(PartmgrSet *set, PartmgrTree *tree,
+												 TimestampTz now);
 
 #endif							/* PARTMGR_RETENTION_H */

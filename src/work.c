@@ -494,6 +494,28 @@ work_new_table(PartmgrActionWork *work, const PartmgrSet *set, char *sql,
 }
 
 /*
+ * work_new_statistics
+ *		The parent's extended statistics for a new table, made like the
+ *		table: by the owner, or by the caller and then given to the owner
+ *		(CREATE STATISTICS needs CREATE on the schema, and makes its object
+ *		the creator's).  CREATE STATISTICS evaluates nothing: expressions
+ *		are evaluated by ANALYZE, which runs as the table's owner.
+ */
+static void
+work_new_statistics(PartmgrActionWork *work, const PartmgrAction *action, bool owner_creates)
+{
+	ListCell   *lc;
+
+	foreach(lc, action->statistics_sql)
+		work_sql(work, (char *) lfirst(lc))->kind = owner_creates ? PARTMGR_STMT_UTILITY :
+			PARTMGR_STMT_CALLER_UTILITY;
+	if (owner_creates)
+		return;
+	foreach(lc, action->statistics_owner_sql)
+		work_sql(work, (char *) lfirst(lc))->kind = PARTMGR_STMT_CALLER_UTILITY;
+}
+
+/*
  * work_create_table
  *		CREATE TABLE for a new child or default partition, then what the
  *		template and the parent give it beyond that (see properties.c), all
@@ -525,6 +547,7 @@ work_create_table(PartmgrActionWork *work, const PartmgrPlan *plan,
 	foreach(lc, action->index_sql)
 		work_sql(work, (char *) lfirst(lc))->kind = owner_creates ? PARTMGR_STMT_UTILITY :
 			PARTMGR_STMT_CALLER_UTILITY;
+	work_new_statistics(work, action, owner_creates);
 	foreach(lc, action->property_sql)
 		work_sql(work, (char *) lfirst(lc));
 }
@@ -666,10 +689,15 @@ work_create(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrActionW
 		 * A sub-parent: registered as a set of its own, with its first
 		 * children and default, before it is filled or attached
 		 */
-		work_new_table(work, set,
-					   partmgr_ddl_create_sub_parent(set, action->schema, action->name,
-													 sub->args.type, sub->args.control),
-					   action->schema, action->name);
+		bool		owner_creates;
+
+		owner_creates = work_new_table(work, set,
+									   partmgr_ddl_create_sub_parent(set, action->schema,
+																	 action->name,
+																	 sub->args.type,
+																	 sub->args.control),
+									   action->schema, action->name);
+		work_new_statistics(work, action, owner_creates);
 		foreach(lc, action->property_sql)
 			work_sql(work, (char *) lfirst(lc));
 		work_sql(work, partmgr_ddl_describe_sub_set(action->schema, action->name,

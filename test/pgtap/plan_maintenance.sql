@@ -138,7 +138,7 @@ SELECT results_eq($$SELECT parent_table, step, action, object, detail, note FROM
              ('public.tap_pm_id', 2, 'create partition', 'public.tap_pm_id_p140', 'for values from ''140'' to ''150''', NULL)$$,
     'id premake: two children planned, steps 1 and 2, with their bounds');
 SELECT is((tap_pm_row('id', 'public.tap_pm_id_p130')).statements,
-    ARRAY['CREATE TABLE public.tap_pm_id_p130 (LIKE public.tap_pm_id INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING STORAGE INCLUDING COMMENTS INCLUDING GENERATED INCLUDING COMPRESSION INCLUDING STATISTICS)',
+    ARRAY['CREATE TABLE public.tap_pm_id_p130 (LIKE public.tap_pm_id INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING STORAGE INCLUDING COMMENTS INCLUDING GENERATED INCLUDING COMPRESSION)',
           'ALTER TABLE public.tap_pm_id ATTACH PARTITION public.tap_pm_id_p130 FOR VALUES FROM (''130'') TO (''140'')'],
     'id premake: the statements of a plain child are CREATE TABLE ... LIKE, then ATTACH');
 SELECT results_eq($$SELECT locks, reads FROM tap_pm_plan WHERE label = 'id' AND object = 'public.tap_pm_id_p130'$$,
@@ -253,7 +253,7 @@ SELECT tap_pm_capture('default', 'public.tap_pm_dm');
 SELECT is(state_after, state_before, 'rows in the default: plan_maintenance changed nothing (the rows stay)')
   FROM tap_pm_mark WHERE label = 'default';
 SELECT is((tap_pm_row('default', 'public.tap_pm_dm_p130')).statements,
-    ARRAY['CREATE TABLE public.tap_pm_dm_p130 (LIKE public.tap_pm_dm INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING STORAGE INCLUDING COMMENTS INCLUDING GENERATED INCLUDING COMPRESSION INCLUDING STATISTICS)',
+    ARRAY['CREATE TABLE public.tap_pm_dm_p130 (LIKE public.tap_pm_dm INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING STORAGE INCLUDING COMMENTS INCLUDING GENERATED INCLUDING COMPRESSION)',
           'ALTER TABLE public.tap_pm_dm_p130 ADD CONSTRAINT partmgr_bound_check CHECK (id IS NOT NULL AND id >= ''130'' AND id < ''140'')',
           'INSERT INTO public.tap_pm_dm_p130 (id, v) OVERRIDING SYSTEM VALUE SELECT id, v FROM ONLY public.tap_pm_dm_default WHERE id >= ''130'' AND id < ''140''',
           'DELETE FROM ONLY public.tap_pm_dm_default WHERE id >= ''130'' AND id < ''140''',
