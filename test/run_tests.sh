@@ -42,7 +42,7 @@ make -s -C "$top" PG_CONFIG="$PG_CONFIG" install >/dev/null || exit 1
 # The servers run as postgres, which may not be able to read the checkout:
 # work on a copy of the test inputs in a directory postgres owns.
 work=$(mktemp -d /tmp/pg_partmgr_tests.XXXXXX)
-cp -r "$top/sql" "$top/expected" "$top/test" "$work/"
+cp -r "$top/sql" "$top/expected" "$top/test" "$top/doc" "$work/"
 mkdir -p "$work/tap"
 [ "$(id -u)" -eq 0 ] && chown -R postgres "$work"
 regress_tests=$(make -s -C "$top" print-REGRESS)
