@@ -4,7 +4,7 @@
 #   pg_regress (sql/, expected/), isolationtester (test/specs, test/expected),
 #   pgTAP (test/pgtap, run with pg_prove), TAP (test/t, run with prove and
 #   PostgreSQL::Test::Cluster: the background worker, standbys, pg_cron) and
-#   the tests of the layer check (test/layers).
+#   the tests of the layer check (test/layers) and of META.json (test/meta).
 #
 # Run it as root: it installs the Debian packages the tests need if they are
 # missing (.ci/install-deps), builds and installs the extension, then runs
@@ -34,6 +34,9 @@ as_postgres() {
 
 echo "== layers"
 bash "$top/test/layers/run.sh" || failed+=(layers)
+
+echo "== meta"
+bash "$top/test/meta/run.sh" || failed+=(meta)
 
 echo "== build and install"
 make -s -C "$top" PG_CONFIG="$PG_CONFIG" WERROR=1 || exit 1
