@@ -1,9 +1,10 @@
 #
 # Monitoring with postgres_exporter: the queries file doc/postgres_exporter.yaml,
 # run as the monitoring role with exactly the grants its comments (and
-# doc/operations.md) give, returns every metric it declares with the right
-# values for an ok, a warning and a critical set, and leaves out the set of
-# an owner the role is not a member of; pg_monitor alone sees nothing.  Then,
+# doc/operations.md) give, each of them needed, returns every metric it
+# declares with the right values for an ok, a warning and a critical set, and
+# leaves out the set of an owner the role is not a member of; pg_monitor
+# alone sees nothing.  Then,
 # when the prometheus-postgres-exporter binary is there, the real exporter
 # serves the same values under the documented names and labels.
 #
@@ -125,8 +126,8 @@ $node->safe_psql('postgres', join(";\n", @grant_statements));
 $node->safe_psql('postgres', q{
 	CREATE ROLE plain_monitor LOGIN IN ROLE pg_monitor;
 	GRANT USAGE ON SCHEMA partmgr TO plain_monitor;
-	GRANT SELECT ON partmgr.health, partmgr.part_config,
-					partmgr.part_config_ext, partmgr.maintenance_log TO plain_monitor;
+	GRANT SELECT ON partmgr.health, partmgr.part_config, partmgr.maintenance_log
+	   TO plain_monitor;
 });
 is( $node->safe_psql('postgres', q{
 		SELECT rolsuper OR rolcreaterole OR rolbypassrls FROM pg_roles WHERE rolname = 'partmgr_monitor'}),
@@ -161,6 +162,18 @@ is( $node->safe_psql('postgres', 'SELECT count(*) FROM partmgr.health'), '4',
 	'a superuser sees all four');
 my ($plain_rows) = rows_as('plain_monitor', $pm);
 is(scalar(keys %$plain_rows), 0, 'pg_monitor without membership of the owners sees no set');
+
+# each documented grant is needed: without it the query fails
+my ($select_grant) = grep { /^GRANT SELECT ON / } @grant_statements;
+my ($granted) = ($select_grant // '') =~ /^GRANT SELECT ON (.*) TO partmgr_monitor$/;
+for my $object ('SCHEMA partmgr', map { "TABLE $_" } split /\s*,\s*/, $granted // '')
+{
+	my $right = $object =~ /^SCHEMA/ ? 'USAGE' : 'SELECT';
+	$node->safe_psql('postgres', "REVOKE $right ON $object FROM partmgr_monitor");
+	my ($ret, $out, $err) = $node->psql('postgres', $pm->{query}, extra_params => [ '-U', 'partmgr_monitor' ]);
+	like($err, qr/permission denied/, "without $right on $object the query fails");
+	$node->safe_psql('postgres', "GRANT $right ON $object TO partmgr_monitor");
+}
 
 my $events_children = $node->safe_psql('postgres',
 	q{SELECT count(*) FROM partmgr.show_partitions('app.events')});
