@@ -4,7 +4,7 @@
 #   pg_regress (sql/, expected/), isolationtester (test/specs, test/expected),
 #   pgTAP (test/pgtap, run with pg_prove), TAP (test/t, run with prove and
 #   PostgreSQL::Test::Cluster: the background worker, standbys, pg_cron) and
-#   the tests of the layer check (test/layers).
+#   the tests of the layer check (test/layers) and of META.json (test/meta).
 #
 # Run it as root: it installs the Debian packages the tests need if they are
 # missing (.ci/install-deps), builds and installs the extension, then runs
@@ -35,6 +35,9 @@ as_postgres() {
 echo "== layers"
 bash "$top/test/layers/run.sh" || failed+=(layers)
 
+echo "== meta"
+bash "$top/test/meta/run.sh" || failed+=(meta)
+
 echo "== build and install"
 make -s -C "$top" PG_CONFIG="$PG_CONFIG" WERROR=1 || exit 1
 make -s -C "$top" PG_CONFIG="$PG_CONFIG" install >/dev/null || exit 1
@@ -42,7 +45,7 @@ make -s -C "$top" PG_CONFIG="$PG_CONFIG" install >/dev/null || exit 1
 # The servers run as postgres, which may not be able to read the checkout:
 # work on a copy of the test inputs in a directory postgres owns.
 work=$(mktemp -d /tmp/pg_partmgr_tests.XXXXXX)
-cp -r "$top/sql" "$top/expected" "$top/test" "$work/"
+cp -r "$top/sql" "$top/expected" "$top/test" "$top/doc" "$work/"
 mkdir -p "$work/tap"
 [ "$(id -u)" -eq 0 ] && chown -R postgres "$work"
 regress_tests=$(make -s -C "$top" print-REGRESS)
