@@ -45,7 +45,7 @@ OBJS = \
 	src/spi_util.o
 
 DATA = $(wildcard sql/$(EXTENSION)--*.sql)
-DOCS = $(wildcard doc/*.md)
+DOCS = $(wildcard doc/*.md doc/*.yaml)
 ifeq ($(DOCS),)
 undefine DOCS
 endif
