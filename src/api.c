@@ -712,13 +712,16 @@ pg_partmgr_show_partition_info(PG_FUNCTION_ARGS)
  *		partmgr.check_default(): default partitions of managed sets that hold
  *		rows, counted with the owner's rights.  Sets whose parent no longer
  *		exists, and sets whose owner's privileges the caller lacks, are
- *		passed over.
+ *		passed over.  p_ignore_infinity (pg_partman 5.4; the 0.1.0
+ *		declaration has no second argument) leaves rows keyed at infinity or
+ *		-infinity uncounted (see partmgr_ddl_finite_key).
  */
 Datum
 pg_partmgr_check_default(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	bool		exact = PG_ARGISNULL(0) || PG_GETARG_BOOL(0);
+	bool		ignore_infinity = PG_NARGS() > 1 && !PG_ARGISNULL(1) && PG_GETARG_BOOL(1);
 	List	   *keys;
 	ListCell   *lc;
 
@@ -733,6 +736,7 @@ pg_partmgr_check_default(PG_FUNCTION_ARGS)
 		Oid			default_oid;
 		char	   *schema;
 		char	   *name;
+		char	   *sql;
 		int64		count;
 		bool		isnull;
 		Datum		values[2];
@@ -747,10 +751,14 @@ pg_partmgr_check_default(PG_FUNCTION_ARGS)
 			continue;
 		schema = get_namespace_name(get_rel_namespace(default_oid));
 		name = get_rel_name(default_oid);
+		/* the set (for its key) is read with the caller's rights */
+		sql = ignore_infinity ?
+			partmgr_ddl_count_finite_rows(partmgr_config_load((char *) lfirst(lc), false),
+										  schema, name, exact) :
+			partmgr_ddl_count_rows(schema, name, exact, true);
 		partmgr_rights_enter_table(parent_oid, parent.owner, PARTMGR_RIGHTS_ACT,
 								   (char *) lfirst(lc), &rights);
-		partmgr_spi_table_exec(partmgr_ddl_count_rows(schema, name, exact, true), 0, NULL,
-							   NULL, NULL, true, SPI_OK_SELECT);
+		partmgr_spi_table_exec(sql, 0, NULL, NULL, NULL, true, SPI_OK_SELECT);
 		count = DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
 		partmgr_rights_leave(&rights);
 		if (count == 0)

@@ -250,20 +250,25 @@ reapply_and_commit(const char *table, Oid child, char what, bool dryrun, bool no
 /*
  * pg_partmgr_reapply_constraints_proc
  *		PROCEDURE reapply_constraints_proc(p_parent_table, p_drop_constraints,
- *		p_apply_constraints, p_wait, p_dryrun): drop the derived constraints
- *		of every child, then add those of every child old enough, committing
- *		after each child (and validating in a transaction of its own), and
- *		pausing p_wait seconds between children; then ANALYZE the parent.
- *		p_dryrun reports what would be done and changes nothing.
+ *		p_apply_constraints, p_analyze, p_wait, p_dryrun): drop the derived
+ *		constraints of every child, then add those of every child old
+ *		enough, committing after each child (and validating in a transaction
+ *		of its own), and pausing p_wait seconds between children; then,
+ *		unless p_analyze is false, ANALYZE the parent.  p_dryrun reports what
+ *		would be done and changes nothing, and never analyzes.  pg_partman
+ *		5.4 put p_analyze fourth; the 0.1.0 declaration, which the library
+ *		serves until ALTER EXTENSION UPDATE, has five arguments, without it.
  */
 Datum
 pg_partmgr_reapply_constraints_proc(PG_FUNCTION_ARGS)
 {
+	int			shift = PG_NARGS() > 5 ? 1 : 0;	/* after p_analyze */
 	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
 	bool		drop = !PG_ARGISNULL(1) && PG_GETARG_BOOL(1);
 	bool		apply = !PG_ARGISNULL(2) && PG_GETARG_BOOL(2);
-	int			wait = PG_ARGISNULL(3) ? 0 : PG_GETARG_INT32(3);
-	bool		dryrun = !PG_ARGISNULL(4) && PG_GETARG_BOOL(4);
+	bool		analyze = shift == 0 || PG_ARGISNULL(3) || PG_GETARG_BOOL(3);
+	int			wait = PG_ARGISNULL(3 + shift) ? 0 : PG_GETARG_INT32(3 + shift);
+	bool		dryrun = !PG_ARGISNULL(4 + shift) && PG_GETARG_BOOL(4 + shift);
 	bool		nonatomic = fcinfo->context != NULL && IsA(fcinfo->context, CallContext) &&
 		!castNode(CallContext, fcinfo->context)->atomic;
 	PartmgrSet *set;
@@ -325,7 +330,7 @@ pg_partmgr_reapply_constraints_proc(PG_FUNCTION_ARGS)
 				partmgr_pause_seconds(wait);
 		}
 	}
-	if (!dryrun && (drop || apply))
+	if (analyze && !dryrun && (drop || apply))
 	{
 		snapshot = !ActiveSnapshotSet();
 		if (snapshot)

@@ -153,6 +153,10 @@ data_batch(PartmgrSet *set, const PartmgrDataMove *move, const char *run_by,
  *		p_batch_count batches, all in the caller's transaction.  Returns the
  *		number of rows moved.  p_override_system_value is accepted for
  *		compatibility: identity values always keep their values.
+ *		partition_data_time's p_ignore_infinity (argument 9, pg_partman 5.4)
+ *		leaves rows keyed at infinity or -infinity in the source; the 0.1.0
+ *		declaration, which the library serves until ALTER EXTENSION UPDATE,
+ *		has 9 arguments, and partition_data_id never has it.
  */
 static int64
 partition_data(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
@@ -164,6 +168,7 @@ partition_data(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 	bool		analyze = PG_ARGISNULL(5) || PG_GETARG_BOOL(5);
 	char	   *source = partmgr_text_arg_or_null(fcinfo, 6);
 	List	   *ignored = partmgr_text_array_arg(fcinfo, 7);
+	bool		ignore_infinity = PG_NARGS() > 9 && !PG_ARGISNULL(9) && PG_GETARG_BOOL(9);
 	PartmgrSet *set;
 	PartmgrDataMove move;
 	uint64		total = 0;
@@ -194,6 +199,7 @@ partition_data(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 	partmgr_lock_set_or_raise(set->parent_oid, set->key);
 	partmgr_data_move_init(set, partmgr_read_tree(set), source_oid, batch_text,
 						   descending, ignored, &move);
+	move.ignore_infinity = ignore_infinity;
 	while (batches < batch_count)
 	{
 		uint64		rows = 0;
@@ -446,8 +452,11 @@ run_batches(ProcBatch *proto, bool nonatomic, int loop_count, int lock_wait_trie
  * data_procedure
  *		The shared body of the procedures partition_data_proc and
  *		partition_data_async: their arguments are the same but for
- *		partition_data_proc's p_source_table (argument 7), and both run
- *		run_batches.
+ *		partition_data_proc's p_source_table (argument 7) and
+ *		p_ignore_infinity (argument 10, pg_partman 5.4; absent from the
+ *		0.1.0 declaration, which the library serves until ALTER EXTENSION
+ *		UPDATE), and both run run_batches.  Each batch moves with the
+ *		same PartmgrDataMove, so with it the same p_ignore_infinity.
  */
 static void
 data_procedure(FunctionCallInfo fcinfo, bool async)
@@ -464,6 +473,8 @@ data_procedure(FunctionCallInfo fcinfo, bool async)
 	char	   *source = async ? NULL : partmgr_text_arg_or_null(fcinfo, 7);
 	List	   *ignored = partmgr_text_array_arg(fcinfo, after);
 	bool		quiet = !PG_ARGISNULL(after + 1) && PG_GETARG_BOOL(after + 1);
+	bool		ignore_infinity = !async && PG_NARGS() > 10 && !PG_ARGISNULL(10) &&
+		PG_GETARG_BOOL(10);
 	bool		nonatomic = nonatomic_call(fcinfo);
 	ProcBatch	proto;
 	PartmgrDataMove move;
@@ -505,10 +516,11 @@ data_procedure(FunctionCallInfo fcinfo, bool async)
 		check_no_async(proto.set);
 		partmgr_data_move_init(proto.set, partmgr_read_tree(proto.set), source_oid,
 							   batch_text, descending, ignored, &move);
+		move.ignore_infinity = ignore_infinity;
 		proto.move = &move;
 	}
 	if (OidIsValid(move.source.relid))
-		rows_at_start = partmgr_count_rows(move.source.schema, move.source.name, true);
+		rows_at_start = partmgr_count_source_rows(proto.set, &move);
 	/* each batch acts with the owner's rights in a transaction of its own */
 	partmgr_rights_leave(&rights);
 	run_batches(&proto, nonatomic, loop_count, lock_wait_tries, wait, quiet,

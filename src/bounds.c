@@ -931,6 +931,16 @@ partmgr_steps_between(const PartmgrAxis *axis, const PartmgrStep *step,
 	if (step->kind == PARTMGR_KEY_ID)
 		return ((double) to - (double) from) / (double) step->id;
 
+	/*
+	 * infinity and -infinity (a time column's, or MAXVALUE/MINVALUE) are
+	 * more steps away than partmgr_point_add takes: the walk below would
+	 * never end.  Give a count it turns into PARTMGR_POINT_MAX (_MIN).
+	 */
+	if (to == PARTMGR_POINT_MAX || from == PARTMGR_POINT_MIN)
+		return (double) PG_INT32_MAX + 1.0;
+	if (to == PARTMGR_POINT_MIN || from == PARTMGR_POINT_MAX)
+		return (double) PG_INT32_MIN - 1.0;
+
 	/* first guess from the average length, then walk to the exact step */
 	k = (int64) floor(((double) to - (double) from) / interval_usecs(&step->time));
 	lo = partmgr_point_add(axis, step, from, k);

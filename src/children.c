@@ -127,9 +127,12 @@ current_point(const PartmgrSet *set, const PartmgrTree *tree,
 		found = true;
 	}
 
+	/* rows at infinity or -infinity have no child to premake up to */
 	if (!set->ignore_default_data && OidIsValid(tree->default_oid) &&
 		partmgr_max_control(set, tree->default_schema, tree->default_name, true,
-					&default_max))
+					&default_max) &&
+		!(set->axis.kind == PARTMGR_KEY_TIME &&
+		  (default_max == PARTMGR_POINT_MIN || default_max == PARTMGR_POINT_MAX)))
 	{
 		PartmgrPoint slot = partmgr_slot_lower(set, tree, default_max);
 

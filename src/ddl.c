@@ -408,6 +408,49 @@ partmgr_ddl_count_rows(const char *schema, const char *name, bool exact, bool on
 }
 
 /*
+ * partmgr_ddl_finite_key
+ *		The condition "the row's key is not infinity or -infinity" (a NULL
+ *		key passes), for p_ignore_infinity: on the column of a timestamptz,
+ *		timestamp, date or numeric key, on the time a decoder gives for an
+ *		encoded one.  NULL for keys that cannot be infinite (integers, epoch
+ *		keys).
+ */
+char *
+partmgr_ddl_finite_key(const PartmgrSet *set)
+{
+	const char *key = quote_identifier(set->control);
+
+	if (OidIsValid(set->axis.decoder))
+		key = partmgr_ddl_key_time(set);
+	else if (set->axis.epoch_unit != 0 ||
+			 (set->axis.column_typid != TIMESTAMPTZOID &&
+			  set->axis.column_typid != TIMESTAMPOID &&
+			  set->axis.column_typid != DATEOID &&
+			  set->axis.column_typid != NUMERICOID))
+		return NULL;
+	return psprintf("(%s IS NULL OR %s NOT IN ('infinity', '-infinity'))", key, key);
+}
+
+/*
+ * partmgr_ddl_count_finite_rows
+ *		partmgr_ddl_count_rows (ONLY) of the rows whose key is not infinite
+ *		(see partmgr_ddl_finite_key); all rows when the key cannot be.
+ */
+char *
+partmgr_ddl_count_finite_rows(const PartmgrSet *set, const char *schema, const char *name,
+							  bool exact)
+{
+	const char *finite = partmgr_ddl_finite_key(set);
+
+	if (finite == NULL)
+		return partmgr_ddl_count_rows(schema, name, exact, true);
+	if (exact)
+		return psprintf("SELECT count(*) FROM %s WHERE %s", only_rel(schema, name), finite);
+	return psprintf("SELECT count(*) FROM (SELECT 1 FROM %s WHERE %s LIMIT 1) AS one",
+					only_rel(schema, name), finite);
+}
+
+/*
  * extreme_key
  *		The query for the largest (or smallest) key of a relation: max() or
  *		min(), or for an encoded key (uuid has no max()) the first key in
@@ -920,11 +963,14 @@ partmgr_ddl_key_time(const PartmgrSet *set)
  */
 char *
 partmgr_ddl_key_buckets(const PartmgrSet *set, PartmgrPoint anchor, const char *schema,
-						const char *name)
+						const char *name, bool finite_only)
 {
 	const PartmgrAxis *axis = &set->axis;
 	const char *column = quote_identifier(set->control);
 	const char *key = column;
+	const char *finite = finite_only ? partmgr_ddl_finite_key(set) : NULL;
+	const char *where = psprintf("%s IS NOT NULL%s%s", column, finite ? " AND " : "",
+								 finite ? finite : "");
 	char	   *bucket;
 
 	/* an epoch or encoded column is binned as the time it stands for */
@@ -962,18 +1008,31 @@ partmgr_ddl_key_buckets(const PartmgrSet *set, PartmgrPoint anchor, const char *
 	if (set->axis.column_typid == UUIDOID)
 		return psprintf("SELECT min(k::text COLLATE \"C\")::uuid, max(k::text COLLATE \"C\")::uuid"
 						" FROM (SELECT %s AS k, %s AS b FROM %s"
-						" WHERE %s IS NOT NULL) AS keys GROUP BY b",
-						column, bucket, only_rel(schema, name), column);
+						" WHERE %s) AS keys GROUP BY b",
+						column, bucket, only_rel(schema, name), where);
 	return psprintf("SELECT min(k), max(k) FROM (SELECT %s AS k, %s AS b FROM %s"
-					" WHERE %s IS NOT NULL) AS keys GROUP BY b",
-					column, bucket, only_rel(schema, name), column);
+					" WHERE %s) AS keys GROUP BY b",
+					column, bucket, only_rel(schema, name), where);
 }
 
+/*
+ * partmgr_ddl_min_control
+ *		The smallest (descending: largest) key of one table (ONLY); with
+ *		finite_only, of its rows whose key is not infinite
+ *		(partmgr_ddl_finite_key).
+ */
 char *
 partmgr_ddl_min_control(const PartmgrSet *set, const char *schema, const char *name,
-						bool descending)
+						bool descending, bool finite_only)
 {
-	return extreme_key(set, descending, only_rel(schema, name));
+	const char *finite = finite_only ? partmgr_ddl_finite_key(set) : NULL;
+
+	if (finite == NULL)
+		return extreme_key(set, descending, only_rel(schema, name));
+	return extreme_key(set, descending,
+					   psprintf("(SELECT %s FROM %s WHERE %s) AS keys",
+								quote_identifier(set->control), only_rel(schema, name),
+								finite));
 }
 
 /*

@@ -102,7 +102,8 @@ extern char *partmgr_ddl_add_bound_check(const PartmgrSet *set, const char *sche
 										 PartmgrPoint upper);
 extern char *partmgr_ddl_drop_bound_check(const char *schema, const char *name);
 extern char *partmgr_ddl_min_control(const PartmgrSet *set, const char *schema,
-									 const char *name, bool descending);
+									 const char *name, bool descending,
+									 bool finite_only);
 extern char *partmgr_ddl_attach_range_to(const PartmgrSet *set, const char *into_schema,
 										 const char *into_name, const char *schema,
 										 const char *name, PartmgrPoint lower,
@@ -116,7 +117,8 @@ extern char *partmgr_ddl_add_range_exclusion(const PartmgrSet *set, const char *
 extern char *partmgr_ddl_drop_range_exclusion(const char *schema, const char *name);
 extern char *partmgr_ddl_key_time(const PartmgrSet *set);
 extern char *partmgr_ddl_key_buckets(const PartmgrSet *set, PartmgrPoint anchor,
-									 const char *schema, const char *name);
+									 const char *schema, const char *name,
+									 bool finite_only);
 extern char *partmgr_ddl_drop_constraints(const char *schema, const char *name,
 										  List *constraints);
 extern char *partmgr_ddl_add_checks(const char *schema, const char *name, List *constraints,
@@ -133,6 +135,9 @@ extern char *partmgr_ddl_max_control(const PartmgrSet *set, const char *schema,
 									 const char *name, bool only);
 extern char *partmgr_ddl_count_rows(const char *schema, const char *name,
 									bool exact, bool only);
+extern char *partmgr_ddl_finite_key(const PartmgrSet *set);
+extern char *partmgr_ddl_count_finite_rows(const PartmgrSet *set, const char *schema,
+										   const char *name, bool exact);
 
 extern char *partmgr_ddl_forget_sets(List *keys);
 extern char *partmgr_ddl_create_sub_parent(const PartmgrSet *set, const char *schema,

@@ -336,6 +336,14 @@ partmgr_data_move_init(PartmgrSet *set, PartmgrTree *tree, Oid source_oid,
 	move->source.relid = source_oid;
 	move->source.schema = get_namespace_name(get_rel_namespace(source_oid));
 	move->source.name = get_rel_name(source_oid);
+	/* rows moved out of it would be routed back into it (pg_partman 5.3) */
+	if (source_oid == tree->default_oid)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("source table %s is the default partition of \"%s\"",
+						quote_qualified_identifier(move->source.schema, move->source.name),
+						set->key),
+				 errhint("Leave p_source_table NULL to move rows out of the default partition.")));
 	if (source_oid == set->parent_oid ||
 		get_rel_relkind(source_oid) != RELKIND_RELATION ||
 		get_rel_relispartition(source_oid))
@@ -360,9 +368,45 @@ static bool end_key_sql(const PartmgrSet *set, const char *sql, PartmgrPoint *ke
 
 static bool
 end_key(const PartmgrSet *set, const char *schema, const char *name, bool descending,
-		PartmgrPoint *key)
+		bool finite_only, PartmgrPoint *key)
 {
-	return end_key_sql(set, partmgr_ddl_min_control(set, schema, name, descending), key);
+	return end_key_sql(set, partmgr_ddl_min_control(set, schema, name, descending,
+													finite_only),
+					   key);
+}
+
+/*
+ * check_finite_key
+ *		Raise 22008 when the next key to move out of a time set's source is
+ *		infinity or -infinity: no child's range holds it (new_slot would
+ *		look for one without end), so such rows can only stay where they
+ *		are.  p_ignore_infinity leaves them there and moves the others; the
+ *		hint says so, or for partition_data_async, which has no such
+ *		parameter, what to do instead.
+ */
+static void
+check_finite_key(const PartmgrSet *set, const PartmgrDataMove *move, PartmgrPoint key,
+				 bool async)
+{
+	const char *table = quote_qualified_identifier(move->source.schema, move->source.name);
+
+	if (set->axis.kind != PARTMGR_KEY_TIME ||
+		(key != PARTMGR_POINT_MIN && key != PARTMGR_POINT_MAX))
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			 move->from_default ?
+			 errmsg("default partition %s of \"%s\" holds rows with %s %s, which no child can hold",
+					table, set->key, quote_identifier(set->control),
+					key == PARTMGR_POINT_MAX ? "infinity" : "-infinity") :
+			 errmsg("source table %s holds rows with %s %s, which no child of \"%s\" can hold",
+					table, quote_identifier(set->control),
+					key == PARTMGR_POINT_MAX ? "infinity" : "-infinity", set->key),
+			 errdetail("Every child covers a finite range of time; rows at infinity or -infinity can only stay where they are."),
+			 async ?
+			 errhint("Move or delete those rows first, or move the others with CALL partmgr.partition_data_proc('%s', p_ignore_infinity => true).",
+					 set->key) :
+			 errhint("Pass p_ignore_infinity => true to leave them where they are and move the other rows.")));
 }
 
 /* The key a query for one (min/max) returns; false for NULL. */
@@ -530,7 +574,8 @@ plan_default_slots(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *mo
 		anchor = tree->children[i].lower;
 	if (anchor == PARTMGR_POINT_MIN)
 		anchor = partmgr_point_align(&set->axis, &set->step, set->date_trunc_interval, 0);
-	sql = partmgr_ddl_key_buckets(set, anchor, move->source.schema, move->source.name);
+	sql = partmgr_ddl_key_buckets(set, anchor, move->source.schema, move->source.name,
+								  move->ignore_infinity);
 	if (sql == NULL)
 		return NULL;
 
@@ -544,7 +589,11 @@ plan_default_slots(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *mo
 			Datum		value = partmgr_spi_value(i, col, &isnull);
 
 			if (!isnull)
-				slots[nslots++] = partmgr_point_from_datum(&set->axis, value);
+			{
+				slots[nslots] = partmgr_point_from_datum(&set->axis, value);
+				check_finite_key(set, move, slots[nslots], false);
+				nslots++;
+			}
 		}
 	}
 	/* the keys become the lower bounds of their children, once each */
@@ -596,8 +645,10 @@ plan_data_batch(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *move)
 
 	plan->moving_data = true;
 	if (!OidIsValid(move->source.relid) ||
-		!end_key(set, move->source.schema, move->source.name, move->descending, &key))
+		!end_key(set, move->source.schema, move->source.name, move->descending,
+				 move->ignore_infinity, &key))
 		return plan;
+	check_finite_key(set, move, key, false);
 
 	for (int i = 0; i < tree->nchildren && child == NULL; i++)
 	{
@@ -680,6 +731,24 @@ partmgr_count_rows(const char *schema, const char *name, bool only)
 
 	partmgr_spi_table_exec(partmgr_ddl_count_rows(schema, name, true, only), 0, NULL, NULL,
 					 NULL, false, SPI_OK_SELECT);
+	return DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
+}
+
+/*
+ * partmgr_count_source_rows
+ *		Exact number of rows partition_data has to move from its source:
+ *		all of them, or with ignore_infinity those whose key is finite.
+ */
+int64
+partmgr_count_source_rows(const PartmgrSet *set, const PartmgrDataMove *move)
+{
+	bool		isnull;
+
+	if (!move->ignore_infinity)
+		return partmgr_count_rows(move->source.schema, move->source.name, true);
+	partmgr_spi_table_exec(partmgr_ddl_count_finite_rows(set, move->source.schema,
+														 move->source.name, true),
+						   0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 	return DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
 }
 
@@ -788,7 +857,7 @@ partmgr_plan_undo_step(PartmgrSet *set, PartmgrTree *tree, const PartmgrUndo *un
 		return plan;
 
 	if (!current.detach_pending &&
-		end_key(set, current.schema, current.name, false, &key))
+		end_key(set, current.schema, current.name, false, false, &key))
 	{
 		memset(&source, 0, sizeof(source));
 		source.relid = current.relid;
@@ -873,8 +942,10 @@ partmgr_plan_async_step(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMov
 	if (set->async_in_progress == NULL)
 	{
 		if (!OidIsValid(move->source.relid) ||
-			!end_key(set, move->source.schema, move->source.name, move->descending, &key))
+			!end_key(set, move->source.schema, move->source.name, move->descending, false,
+					 &key))
 			return plan;
+		check_finite_key(set, move, key, true);
 		*lower = new_slot(set, tree, key, &upper);
 		add_batch_child(plan, *lower, upper);
 		((PartmgrAction *) llast(plan->actions))->unattached = true;

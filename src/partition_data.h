@@ -26,6 +26,7 @@ typedef struct PartmgrDataMove
 	bool		from_default;	/* the source is the set's default partition */
 	PartmgrStep batch;			/* how much key range one batch covers */
 	bool		descending;		/* newest rows first */
+	bool		ignore_infinity;	/* rows keyed at +-infinity stay (time sets) */
 } PartmgrDataMove;
 
 /* An undo of a set into a plain table, as undo_partition asks for it. */
@@ -48,6 +49,7 @@ extern PartmgrPlan *partmgr_plan_data_batches(PartmgrSet *set, PartmgrTree *tree
 											  const PartmgrDataMove *move,
 											  int max_batches, int *nbatches);
 extern int64 partmgr_count_rows(const char *schema, const char *name, bool only);
+extern int64 partmgr_count_source_rows(const PartmgrSet *set, const PartmgrDataMove *move);
 extern void partmgr_undo_init(PartmgrSet *set, Oid target_oid,
 							  const char *batch_text, bool keep_table,
 							  bool drop_cascade, List *ignored, PartmgrUndo *undo);

@@ -129,8 +129,8 @@ SELECT has_function('partmgr', 'apply_constraints', ARRAY['text', 'text', 'boole
     'apply_constraints(text, text, boolean, bigint) exists (pg_partman 5.1)');
 SELECT has_function('partmgr', 'drop_constraints', ARRAY['text', 'text', 'boolean'],
     'drop_constraints(text, text, boolean) exists (pg_partman 5.1)');
-SELECT has_function('partmgr', 'reapply_constraints_proc', ARRAY['text', 'boolean', 'boolean', 'integer', 'boolean'],
-    'reapply_constraints_proc(text, boolean, boolean, int, boolean) exists (pg_partman 5.1)');
+SELECT has_function('partmgr', 'reapply_constraints_proc', ARRAY['text', 'boolean', 'boolean', 'boolean', 'integer', 'boolean'],
+    'reapply_constraints_proc(text, boolean, boolean, boolean, int, boolean) exists (pg_partman 5.4: p_analyze fourth)');
 
 ------------------------------------------------------------------------------
 -- configuration: create_parent, UPDATE and INSERT of constraint_cols are

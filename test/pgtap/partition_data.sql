@@ -335,7 +335,7 @@ SELECT throws_ok($$SELECT partmgr.partition_data_id('public.tap_pde', p_source_t
 SELECT throws_ok($$SELECT partmgr.partition_data_id('public.tap_pde', p_source_table => 'public.tap_pde_p0')$$,
     '42809', 'source table "public.tap_pde_p0" must be a plain table outside the partition set', 'a child as the source');
 SELECT throws_ok($$SELECT partmgr.partition_data_id('public.tap_pde', p_source_table => 'public.tap_pde_default')$$,
-    '42809', 'source table "public.tap_pde_default" must be a plain table outside the partition set',
+    '42809', 'source table public.tap_pde_default is the default partition of "public.tap_pde"',
     'the default partition named as the source');
 SELECT throws_ok($$SELECT partmgr.partition_data_id('public.tap_pde', p_source_table => 'public.tap_pde_view')$$,
     '42809', 'source table "public.tap_pde_view" must be a plain table outside the partition set', 'a view as the source');
