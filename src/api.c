@@ -587,6 +587,11 @@ pg_partmgr_show_partition_name(PG_FUNCTION_ARGS)
 	partmgr_context_push(&argctx, "argument %s", "p_value");
 	value = partmgr_point_parse(&set->axis, value_text);
 	partmgr_context_pop(&argctx);
+	if (set->axis.kind == PARTMGR_KEY_TIME && TIMESTAMP_NOT_FINITE(value))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				 errmsg("no child of \"%s\" can hold the value %s", set->key, value_text),
+				 errdetail("A child's range has finite bounds; rows at infinity or -infinity stay in the default partition.")));
 	lower = partmgr_slot_lower(set, partmgr_read_tree(set), value);
 	name = partmgr_child_name(set, lower);
 	partmgr_rights_leave(&rights);

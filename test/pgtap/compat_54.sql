@@ -10,7 +10,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = warning;
 
-SELECT plan(42);
+SELECT plan(44);
 
 CREATE FUNCTION public.tap_bounds(p_parent regclass)
 RETURNS SETOF text
@@ -165,6 +165,14 @@ CREATE TABLE public.tap_off_big (id bigint NOT NULL) PARTITION BY RANGE (id);
 SELECT throws_ok($$SELECT partmgr.create_parent('public.tap_off_big', 'id', '10', p_premake => 1,
                                                  p_start_partition => '-9223372036854775808', p_offset_id => 5)$$,
     '22003', NULL, 'an offset that takes the first child below bigint''s range: 22003');
+
+-- no child holds an infinite value: show_partition_name says so (22008)
+SELECT throws_ok($$SELECT * FROM partmgr.show_partition_name('public.tap_msk', 'infinity')$$,
+    '22008', 'no child of "public.tap_msk" can hold the value infinity',
+    'show_partition_name of infinity: 22008, naming the set');
+SELECT throws_ok($$SELECT * FROM partmgr.show_partition_name('public.tap_msk', '-infinity')$$,
+    '22008', 'no child of "public.tap_msk" can hold the value -infinity',
+    'show_partition_name of -infinity: 22008');
 
 ------------------------------------------------------------------------------
 -- an existing default (pg_partman 5.3 reuses a table named <parent>_default)
