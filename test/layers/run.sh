@@ -11,36 +11,8 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 check=$top/.ci/check-layers
-work=$(mktemp -d /tmp/pg_partmgr_layers.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-n=0
-bad=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		bad=$((bad + 1))
-	fi
-}
-
-# a fresh copy of README.md and src/, changed by the command given
-copy() {
-	rm -rf "$work/tree"
-	mkdir -p "$work/tree"
-	cp "$top/README.md" "$work/tree/"
-	cp -r "$top/src" "$work/tree/"
-	(cd "$work/tree" && eval "$1")
-}
-
-# runs the check on the copy; passes when it fails with the expected line
-fails_with() {
-	local out
-	out=$(perl "$check" "$work/tree" 2>&1)
-	[ $? -ne 0 ] && grep -qF -- "$1" <<<"$out"
-}
+files="README.md src"
+. "$top/test/lib/doctored.sh"
 
 perl "$check" "$top" >/dev/null
 ok $? "the tree keeps to README.md's layers"
@@ -61,5 +33,4 @@ copy 'printf "/* nothing */\n" > src/stray.c'
 fails_with 'src/stray.c: in no layer of README.md'"'"'s table'
 ok $? "a file in no layer fails"
 
-echo "1..$n"
-[ "$bad" -eq 0 ]
+finish

@@ -12,36 +12,8 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 check=$top/test/meta/check-meta
-work=$(mktemp -d /tmp/pg_partmgr_meta.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-n=0
-bad=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		bad=$((bad + 1))
-	fi
-}
-
-# a fresh copy of what META.json describes, changed by the command given
-copy() {
-	rm -rf "$work/tree"
-	mkdir -p "$work/tree/doc"
-	cp "$top/META.json" "$top/pg_partmgr.control" "$top/LICENSE" "$work/tree/"
-	cp "$top/doc/reference.md" "$work/tree/doc/"
-	(cd "$work/tree" && eval "$1")
-}
-
-# runs the check on the copy; passes when it fails with the expected line
-fails_with() {
-	local out
-	out=$(perl "$check" "$work/tree" 2>&1)
-	[ $? -ne 0 ] && grep -qF -- "$1" <<<"$out"
-}
+files="META.json pg_partmgr.control LICENSE doc/reference.md"
+. "$top/test/lib/doctored.sh"
 
 out=$(perl "$check" "$top" 2>&1)
 ok $? "META.json describes the tree${out:+: $out}"
@@ -66,5 +38,4 @@ copy 'rm doc/reference.md'
 fails_with "META.json: provides.pg_partmgr.docfile doc/reference.md is not in the tree"
 ok $? "a file META.json names that is not there fails"
 
-echo "1..$n"
-[ "$bad" -eq 0 ]
+finish
