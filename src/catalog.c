@@ -30,6 +30,7 @@
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_partitioned_table.h"
+#include "catalog/pg_statistic_ext.h"
 #include "nodes/makefuncs.h"
 #include "nodes/parsenodes.h"
 #include "utils/builtins.h"
@@ -458,6 +459,36 @@ partmgr_movable_columns(Oid relid, List *ignored)
 	}
 	relation_close(rel, AccessShareLock);
 	return columns;
+}
+
+/*
+ * partmgr_statistics_of
+ *		The extended statistics objects defined on a table, each as a
+ *		two-element list of its schema and its name.  Read from the catalog
+ *		alone: the table itself is not locked.
+ */
+List *
+partmgr_statistics_of(Oid relid)
+{
+	Relation	catalog = table_open(StatisticExtRelationId, AccessShareLock);
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tup;
+	List	   *result = NIL;
+
+	ScanKeyInit(&key, Anum_pg_statistic_ext_stxrelid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(relid));
+	scan = systable_beginscan(catalog, StatisticExtRelidIndexId, true, NULL, 1, &key);
+	while (HeapTupleIsValid(tup = systable_getnext(scan)))
+	{
+		Form_pg_statistic_ext form = (Form_pg_statistic_ext) GETSTRUCT(tup);
+
+		result = lappend(result, list_make2(get_namespace_name(form->stxnamespace),
+											pstrdup(NameStr(form->stxname))));
+	}
+	systable_endscan(scan);
+	table_close(catalog, AccessShareLock);
+	return result;
 }
 
 /*

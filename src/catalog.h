@@ -71,6 +71,7 @@ extern const PartmgrChild *partmgr_tree_find_overlap(const PartmgrTree *tree,
 													 PartmgrPoint upper);
 extern const PartmgrChild *partmgr_tree_find_child(const PartmgrTree *tree, Oid relid);
 extern List *partmgr_movable_columns(Oid relid, List *ignored);
+extern List *partmgr_statistics_of(Oid relid);
 extern List *partmgr_sub_parents_below(Oid relid);
 extern bool partmgr_read_limits(const PartmgrSet *set, PartmgrPoint *lower,
 							   PartmgrPoint *upper);

@@ -748,6 +748,15 @@ partmgr_ddl_set_schema(const char *schema, const char *name, const char *new_sch
 					quote_identifier(new_schema));
 }
 
+/* ALTER TABLE ... SET SCHEMA leaves a table's statistics objects behind. */
+char *
+partmgr_ddl_statistics_set_schema(const char *schema, const char *name, const char *new_schema)
+{
+	return psprintf("ALTER STATISTICS %s SET SCHEMA %s",
+					quote_qualified_identifier(schema, name),
+					quote_identifier(new_schema));
+}
+
 /*
  * key_range_condition
  *		"key >= lower AND key < upper" for a range of points; an open side

@@ -83,6 +83,8 @@ extern char *partmgr_ddl_drop_constraint(const char *schema, const char *name,
 extern char *partmgr_ddl_drop_from_publication(const char *publication,
 											   const char *schema,
 											   const char *name);
+extern char *partmgr_ddl_statistics_set_schema(const char *schema, const char *name,
+												const char *new_schema);
 extern char *partmgr_ddl_set_schema(const char *schema, const char *name,
 									const char *new_schema);
 extern char *partmgr_ddl_move_rows(const PartmgrSet *set, const PartmgrRowSource *from,

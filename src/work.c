@@ -388,9 +388,21 @@ partmgr_work_retire(PartmgrActionWork *work, const PartmgrAction *action)
 		work_sql(work, partmgr_ddl_rename_table(action->schema, action->name,
 												action->retire.rename_to));
 	if (action->retire.schema != NULL)
+	{
+		PartmgrStatementKind kind = action->retire.schema_by_caller ?
+			PARTMGR_STMT_CALLER_UTILITY : PARTMGR_STMT_UTILITY;
+
 		work_sql(work, partmgr_ddl_set_schema(action->schema, action->name,
-											  action->retire.schema))->kind =
-			action->retire.schema_by_caller ? PARTMGR_STMT_CALLER_UTILITY : PARTMGR_STMT_UTILITY;
+											  action->retire.schema))->kind = kind;
+		/* the child's statistics objects go with it */
+		foreach(lc, partmgr_statistics_of(action->relid))
+		{
+			List	   *stat = (List *) lfirst(lc);
+
+			work_sql(work, partmgr_ddl_statistics_set_schema(linitial(stat), lsecond(stat),
+															 action->retire.schema))->kind = kind;
+		}
+	}
 }
 
 /*

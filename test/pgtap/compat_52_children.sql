@@ -29,7 +29,7 @@ SET DateStyle = 'ISO, MDY';
 SET client_min_messages = warning;
 SET default_toast_compression = 'pglz';
 
-SELECT plan(48);
+SELECT plan(49);
 
 -- the compression method the parent's column uses, and its letter
 CREATE TABLE public.tap_c52_method (method text, letter text);
@@ -374,6 +374,25 @@ SELECT results_eq(
 SELECT is((SELECT count(*)::int FROM pg_constraint
             WHERE conname LIKE 'partmanconstr\_tap\_c52\_x\_%'), 1,
           'one child got derived constraints');
+
+-- a child moved to retention_schema takes its statistics objects along
+-- (ALTER TABLE ... SET SCHEMA alone leaves them behind)
+CREATE SCHEMA tap_c52_archive;
+CREATE TABLE public.tap_c52_arch (id int NOT NULL, a int, b int) PARTITION BY RANGE (id);
+CREATE STATISTICS public.tap_c52_arch_ab (dependencies) ON a, b FROM public.tap_c52_arch;
+SELECT partmgr.create_parent('public.tap_c52_arch', 'id', '10', p_premake => 1);
+INSERT INTO public.tap_c52_arch SELECT g, g, g FROM generate_series(0, 29) g;
+SELECT partmgr.run_maintenance('public.tap_c52_arch');
+UPDATE partmgr.part_config SET retention = '15', retention_schema = 'tap_c52_archive'
+ WHERE parent_table = 'public.tap_c52_arch';
+SELECT partmgr.run_maintenance('public.tap_c52_arch');
+SELECT results_eq(
+    $$SELECT (c.relnamespace::regnamespace::text || '.' || c.relname || ' '
+             || s.stxnamespace::regnamespace::text) COLLATE "default"
+        FROM pg_statistic_ext s JOIN pg_class c ON c.oid = s.stxrelid
+       WHERE c.relname IN ('tap_c52_arch_p0', 'tap_c52_arch_p10') ORDER BY c.relname$$,
+    $$VALUES ('tap_c52_archive.tap_c52_arch_p0 tap_c52_archive'), ('public.tap_c52_arch_p10 public')$$,
+    'the child retention moved to its schema has its statistics object there too; the kept one''s stays');
 
 SELECT * FROM finish();
 ROLLBACK;
