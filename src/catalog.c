@@ -463,18 +463,27 @@ partmgr_movable_columns(Oid relid, List *ignored)
 
 /*
  * partmgr_statistics_of
- *		The extended statistics objects defined on a table, each as a
- *		two-element list of its schema and its name.  Read from the catalog
- *		alone: the table itself is not locked.
+ *		The extended statistics objects defined on a table that belong to
+ *		the table's owner (those pg_partmgr gives a child, and the owner's
+ *		own), each as a two-element list of its schema and its name.  Read
+ *		from the catalogs alone: the table itself is not locked.
  */
 List *
 partmgr_statistics_of(Oid relid)
 {
-	Relation	catalog = table_open(StatisticExtRelationId, AccessShareLock);
+	HeapTuple	reltup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	Relation	catalog;
 	ScanKeyData key;
 	SysScanDesc scan;
 	HeapTuple	tup;
 	List	   *result = NIL;
+	Oid			owner;
+
+	if (!HeapTupleIsValid(reltup))
+		return NIL;
+	owner = ((Form_pg_class) GETSTRUCT(reltup))->relowner;
+	ReleaseSysCache(reltup);
+	catalog = table_open(StatisticExtRelationId, AccessShareLock);
 
 	ScanKeyInit(&key, Anum_pg_statistic_ext_stxrelid, BTEqualStrategyNumber, F_OIDEQ,
 				ObjectIdGetDatum(relid));
@@ -483,6 +492,8 @@ partmgr_statistics_of(Oid relid)
 	{
 		Form_pg_statistic_ext form = (Form_pg_statistic_ext) GETSTRUCT(tup);
 
+		if (form->stxowner != owner)
+			continue;
 		result = lappend(result, list_make2(get_namespace_name(form->stxnamespace),
 											pstrdup(NameStr(form->stxname))));
 	}

@@ -394,7 +394,10 @@ partmgr_work_retire(PartmgrActionWork *work, const PartmgrAction *action)
 
 		work_sql(work, partmgr_ddl_set_schema(action->schema, action->name,
 											  action->retire.schema))->kind = kind;
-		/* the child's statistics objects go with it */
+		/*
+		 * the child's statistics objects go with it: its owner's (another
+		 * role's stays where it is, as with SET SCHEMA alone)
+		 */
 		foreach(lc, partmgr_statistics_of(action->relid))
 		{
 			List	   *stat = (List *) lfirst(lc);

@@ -383,6 +383,11 @@ CREATE STATISTICS public.tap_c52_arch_ab (dependencies) ON a, b FROM public.tap_
 SELECT partmgr.create_parent('public.tap_c52_arch', 'id', '10', p_premake => 1);
 INSERT INTO public.tap_c52_arch SELECT g, g, g FROM generate_series(0, 29) g;
 SELECT partmgr.run_maintenance('public.tap_c52_arch');
+-- another role's statistics object on the child does not stop the move
+CREATE ROLE tap_c52_statowner;
+GRANT CREATE ON SCHEMA public TO tap_c52_statowner;
+CREATE STATISTICS public.tap_c52_arch_other ON a, b FROM public.tap_c52_arch_p0;
+ALTER STATISTICS public.tap_c52_arch_other OWNER TO tap_c52_statowner;
 UPDATE partmgr.part_config SET retention = '15', retention_schema = 'tap_c52_archive'
  WHERE parent_table = 'public.tap_c52_arch';
 SELECT partmgr.run_maintenance('public.tap_c52_arch');
@@ -390,9 +395,10 @@ SELECT results_eq(
     $$SELECT (c.relnamespace::regnamespace::text || '.' || c.relname || ' '
              || s.stxnamespace::regnamespace::text) COLLATE "default"
         FROM pg_statistic_ext s JOIN pg_class c ON c.oid = s.stxrelid
-       WHERE c.relname IN ('tap_c52_arch_p0', 'tap_c52_arch_p10') ORDER BY c.relname$$,
-    $$VALUES ('tap_c52_archive.tap_c52_arch_p0 tap_c52_archive'), ('public.tap_c52_arch_p10 public')$$,
-    'the child retention moved to its schema has its statistics object there too; the kept one''s stays');
+       WHERE c.relname IN ('tap_c52_arch_p0', 'tap_c52_arch_p10') ORDER BY c.relname, 1$$,
+    $$VALUES ('tap_c52_archive.tap_c52_arch_p0 public'), ('tap_c52_archive.tap_c52_arch_p0 tap_c52_archive'),
+             ('public.tap_c52_arch_p10 public')$$,
+    'the child retention moved to its schema has its owner''s statistics object there too; another role''s stays, as does the kept child''s');
 
 SELECT * FROM finish();
 ROLLBACK;
