@@ -8,7 +8,7 @@
 # It builds and installs pg_partmgr, installs the Debian packages if they are
 # missing (.ci/install-deps), starts a cluster as the postgres user in a
 # temporary directory (port $PORT, 54390 by default, Unix socket only), runs
-# the workloads W1..W6 described in bench/README.md against a pg_partman
+# the workloads W1..W8 described in bench/README.md against a pg_partman
 # database and a pg_partmgr database, prints one line per figure, then stops
 # the cluster and removes the directory.  KEEP=1 leaves the cluster running.
 #
@@ -47,6 +47,9 @@ if [ "$mode" = quick ]; then
 	W6_SECS=4           # W6 pgbench duration of each leg
 	W6_TIMEOUT=2        # W6c statement_timeout of the maintenance session
 	W7_SETS=5           # W7 sub-partitioning: daily sets whose children become id sub-sets
+	W8_SETS=50          # W8 scale: daily sets of 10 children ...
+	W8_PASSES=5         # ... idle passes of the background worker watched
+	W8_INTERVAL=2       # ... pg_partmgr.interval (s) meanwhile
 else
 	W1_SETS=200
 	W2_SMALL=100
@@ -58,6 +61,9 @@ else
 	W6_SECS=30
 	W6_TIMEOUT=10
 	W7_SETS=50
+	W8_SETS=10000
+	W8_PASSES=20
+	W8_INTERVAL=8
 fi
 W6_CLIENTS=4
 
@@ -650,6 +656,104 @@ for f in "$w6"/*.out; do
 		echo "W6 note: pgbench $(basename "$f" .out) reported $n error(s): $(grep -m1 -E "aborted|ERROR" "$f" | cut -c1-150)"
 	fi
 done
+
+# ---------------------------------------------------------------- W8
+phase W8
+# scale: W8_SETS daily sets of 10 children each (5 days back to premake 4
+# ahead), a row at now() in each.  pg_partman: CALL run_maintenance_proc()
+# idle, then with one child due in every set (premake + 1), in one session
+# whose peak memory (VmHWM) is read after each call.  pg_partmgr: the same
+# two calls, then the background worker, which is what runs in production:
+# W8_PASSES idle passes (each pass's time from the worker's DEBUG1 line, its
+# peak memory sampled from /proc while it runs, the launcher's memory before
+# and after), then one pass with a child due in every set.
+fresh
+w8_start=$(q postgres -c "SELECT current_date - 5")
+for e in pm pgm; do
+	create_sets "$e" w8 1 "$W8_SETS" w8 "$w8_start"
+	q "bench_$e" -c "SELECT bench.insert_now('w8', 1, $W8_SETS)" >/dev/null
+	declare "w8_made_$e=$(q "bench_$e" -c "SELECT bench.children('w8')")"
+done
+checkpoint
+w8_kb() { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status" 2>/dev/null || true; }
+# w8_proc EXT: one session, CALL run_maintenance_proc() twice (idle, then a
+# child due in every set): "idle_s idle_kb due_s due_kb children_made"
+w8_proc() {
+	local e=$1 sch
+	sch=$(schema_of "$e")
+	q "bench_$e" -F ' ' <<SQL
+CREATE TEMP VIEW w8_hwm AS
+	SELECT (regexp_match(pg_read_file('/proc/' || pg_backend_pid() || '/status'), 'VmHWM:\s+(\d+)'))[1] AS kb;
+SELECT bench.children('w8') AS before \gset
+SELECT clock_timestamp() AS t0 \gset
+CALL $sch.run_maintenance_proc();
+SELECT round(extract(epoch FROM clock_timestamp() - :'t0'::timestamptz)::numeric, 3) AS idle, kb AS idle_kb
+  FROM w8_hwm \gset
+UPDATE $sch.part_config SET premake = premake + 1 WHERE parent_table LIKE 'w8.%';
+SELECT clock_timestamp() AS t0 \gset
+CALL $sch.run_maintenance_proc();
+SELECT round(extract(epoch FROM clock_timestamp() - :'t0'::timestamptz)::numeric, 3) AS due, kb AS due_kb
+  FROM w8_hwm \gset
+UPDATE $sch.part_config SET premake = premake - 1 WHERE parent_table LIKE 'w8.%';
+SELECT :idle, :idle_kb, :due, :due_kb, bench.children('w8') - :before;
+SQL
+}
+for e in pm pgm; do
+	declare "w8_proc_$e=$(w8_proc "$e")"
+done
+w8_db=$(q postgres -c "SELECT oid FROM pg_database WHERE datname = 'bench_pgm'")
+w8_passes() { grep -c "worker maintained [0-9]* of [0-9]* partition sets in database $w8_db in" "$dir/server.log" || true; }
+# w8_watch N: wait for N more passes of the worker (timeout), sampling the
+# peak RSS of each worker process; prints "pass_ms... / peak_kb..."
+w8_watch() {
+	local want=$(($(w8_passes) + $1)) deadline=$(($(date +%s) + $1 * W8_INTERVAL * 4 + 120)) pid kb
+	declare -A peak=()
+	while [ "$(w8_passes)" -lt "$want" ]; do
+		[ "$(date +%s)" -gt "$deadline" ] && { echo "W8: timed out waiting for the worker" >&2; exit 1; }
+		for pid in $(pgrep -u postgres -f "pg_partmgr worker for database bench_pgm" || true); do
+			kb=$(w8_kb "$pid" VmHWM)
+			[ -n "$kb" ] && [ "$kb" -gt "${peak[$pid]:-0}" ] && peak[$pid]=$kb
+		done
+		sleep 0.05
+	done
+	echo "$(grep -o "worker maintained [0-9]* of [0-9]* partition sets in database $w8_db in [0-9]* ms" "$dir/server.log" |
+		tail -n "$1" | awk '{ print $(NF - 1) }' | tr '\n' ' ')/ ${peak[*]:-}"
+}
+launcher=$(pgrep -u postgres -f "pg_partmgr launcher" | head -n 1)
+q postgres -c "ALTER SYSTEM SET pg_partmgr.databases = 'bench_pgm'" \
+	-c "ALTER SYSTEM SET pg_partmgr.interval = $W8_INTERVAL" \
+	-c "ALTER SYSTEM SET log_min_messages = debug1" \
+	-c "ALTER SYSTEM SET pg_partmgr.enabled = on" -c "SELECT pg_reload_conf()" >/dev/null
+w8_launcher_before=$(w8_kb "$launcher" VmRSS)
+w8_idle=$(w8_watch "$W8_PASSES")
+w8_launcher_after=$(w8_kb "$launcher" VmRSS)
+w8_before_children=$(q bench_pgm -c "SELECT bench.children('w8')")
+# premake + 1 was made by the call above: + 2 makes one more child due
+q bench_pgm -c "UPDATE partmgr.part_config SET premake = premake + 2 WHERE parent_table LIKE 'w8.%'" >/dev/null
+w8_due=$(w8_watch 1)
+w8_due_children=$(($(q bench_pgm -c "SELECT bench.children('w8')") - w8_before_children))
+q postgres -c "ALTER SYSTEM RESET pg_partmgr.databases" -c "ALTER SYSTEM RESET pg_partmgr.interval" \
+	-c "ALTER SYSTEM RESET log_min_messages" -c "ALTER SYSTEM RESET pg_partmgr.enabled" \
+	-c "SELECT pg_reload_conf()" >/dev/null
+
+echo "W8 scale: $W8_SETS daily sets, children each: pg_partman $(calc "$w8_made_pm / $W8_SETS" 1)  pg_partmgr $(calc "$w8_made_pgm / $W8_SETS" 1)"
+for e in pm pgm; do
+	v=w8_proc_$e
+	declare "w8_pi_$e=$(field "${!v}" 1)" "w8_pik_$e=$(field "${!v}" 2)" "w8_pd_$e=$(field "${!v}" 3)" \
+		"w8_pdk_$e=$(field "${!v}" 4)" "w8_pm_$e=$(field "${!v}" 5)"
+done
+cmp "W8 CALL run_maintenance_proc(), nothing due, $W8_SETS sets" "$(calc "$w8_pi_pm")" "$(calc "$w8_pi_pgm")" s
+cmp "W8 CALL run_maintenance_proc(), one child due in every set" "$(calc "$w8_pd_pm")" "$(calc "$w8_pd_pgm")" s
+echo "W8 children made by that call: pg_partman $w8_pm_pm  pg_partmgr $w8_pm_pgm (expected $W8_SETS)"
+echo "W8 session peak memory (VmHWM) after the idle call / after the call with a child due: pg_partman $(calc "$w8_pik_pm / 1024" 1) / $(calc "$w8_pdk_pm / 1024" 1) MiB  pg_partmgr $(calc "$w8_pik_pgm / 1024" 1) / $(calc "$w8_pdk_pgm / 1024" 1) MiB"
+w8_idle_ms=${w8_idle%%/*}
+w8_idle_kb=${w8_idle#*/}
+# shellcheck disable=SC2086
+echo "W8 worker, $W8_PASSES idle passes (pg_partmgr.interval $W8_INTERVAL s): ms per pass median $(median $w8_idle_ms), min $(printf '%s\n' $w8_idle_ms | sort -g | head -n 1), max $(printf '%s\n' $w8_idle_ms | sort -g | tail -n 1); all: $w8_idle_ms"
+# shellcheck disable=SC2086
+echo "W8 worker peak memory (VmHWM), MiB, of the $(wc -w <<<"$w8_idle_kb") worker processes sampled (one per pass; a pass shorter than the 50 ms sampling can be missed): $(for k in $w8_idle_kb; do calc "$k / 1024" 1; printf ' '; done)"
+echo "W8 launcher memory (VmRSS) before / after the idle passes: $(calc "${w8_launcher_before:-0} / 1024" 1) / $(calc "${w8_launcher_after:-0} / 1024" 1) MiB"
+echo "W8 worker pass with one child due in every set: ${w8_due%%/*}ms, $w8_due_children children made (expected $W8_SETS), peak memory $(for k in ${w8_due#*/}; do calc "$k / 1024" 1; printf ' '; done)MiB"
 
 phase end
 echo
