@@ -21,6 +21,7 @@ OBJS = \
 	src/api_cleanup.o \
 	src/api_analyze.o \
 	src/api_sub.o \
+	src/api_unique.o \
 	src/maintenance.o \
 	src/runner.o \
 	src/children.o \
@@ -32,6 +33,7 @@ OBJS = \
 	src/detach.o \
 	src/config.o \
 	src/contents.o \
+	src/unique.o \
 	src/retention.o \
 	src/properties.o src/api_properties.o \
 	src/constraints.o \

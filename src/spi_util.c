@@ -273,6 +273,35 @@ partmgr_spi_table_exec(const char *sql, int nargs, Oid *argtypes, Datum *values,
 }
 
 /*
+ * partmgr_spi_table_exec_plan
+ *		partmgr_spi_table_exec for a plan the caller prepared and keeps
+ *		(what names it in errors): the statements a trigger runs for each
+ *		row.
+ */
+uint64
+partmgr_spi_table_exec_plan(SPIPlanPtr plan, const char *what, Datum *values,
+							const char *nulls, int expected)
+{
+	int			level = partmgr_rights_require(PARTMGR_RIGHTS_ACT, what);
+	MemoryContext caller = CurrentMemoryContext;
+	int			ret;
+
+	partmgr_owner_code_begin(level);
+	PG_TRY();
+	{
+		ret = SPI_execute_plan(plan, values, nulls, false, 0);
+	}
+	PG_FINALLY();
+	{
+		partmgr_owner_code_end(level);
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(caller);
+	check_result(what, ret, expected);
+	return SPI_processed;
+}
+
+/*
  * partmgr_spi_table_utility
  *		Run one utility statement (DDL built by ddl.c) on a set's tables, as
  *		partmgr_spi_table_exec.
