@@ -892,8 +892,10 @@ partmgr_unique_truncate(TriggerData *trigdata)
 {
 	Trigger    *trigger = trigdata->tg_trigger;
 	Oid			leaf = RelationGetRelid(trigdata->tg_relation);
+	Oid			root;
 	Oid			owner;
-	PartmgrUnique u;
+	Relation	rel;
+	PartmgrUnique *u;
 	PartmgrRights rights;
 
 	if (trigger->tgnargs < 3)
@@ -901,14 +903,25 @@ partmgr_unique_truncate(TriggerData *trigdata)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("trigger \"%s\" on %s does not name a side table and key columns",
 						trigger->tgname, rel_display(leaf))));
-	owner = rel_owner(partmgr_unique_top(leaf));
-	memset(&u, 0, sizeof(u));
-	u.side_schema = trigger->tgargs[0];
-	u.side_name = trigger->tgargs[1];
-	u.side = side_table(trigger->tgargs[1], u.side_schema, u.side_name, owner);
-	partmgr_rights_enter_trigger(owner, trigger->tgargs[1], &rights);
+
+	/*
+	 * A table that left the set keeps the trigger (DETACH removes only
+	 * cloned triggers): its entries count no longer, so there is nothing
+	 * to do, and nothing when the constraint is gone either.
+	 */
+	root = partmgr_unique_top(leaf);
+	if (root == leaf)
+		return;
+	rel = table_open(root, AccessShareLock);
+	u = partmgr_unique_find(rel, trigger->tgargs[1]);
+	table_close(rel, NoLock);
+	if (u == NULL)
+		return;
+	owner = rel_owner(root);
+	partmgr_unique_check_side(u, owner);
+	partmgr_rights_enter_trigger(owner, u->name, &rights);
 	SPI_connect();
-	partmgr_unique_forget_child(&u, leaf);
+	partmgr_unique_forget_child(u, leaf);
 	SPI_finish();
 	partmgr_rights_leave(&rights);
 }
