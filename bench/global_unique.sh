@@ -61,16 +61,16 @@ psql() { runuser -u postgres -- "$bindir/psql" -X -q -h "$dir" -p "$PORT" -v ON_
 ms() { date +%s%N; }
 
 psql -d postgres -c "CREATE DATABASE b"
-psql -d b <<'EOF'
+psql -d b >/dev/null <<'EOF'
 CREATE EXTENSION pg_partmgr;
 CREATE SEQUENCE ono;
 CREATE TABLE public.orders (order_no bigint, created_at timestamptz NOT NULL, note text)
     PARTITION BY RANGE (created_at);
 SELECT partmgr.create_parent('public.orders', 'created_at', '1 day',
-                             p_start_partition => '2030-01-01', p_premake => 99);
+                             p_start_partition => current_date::text, p_premake => 99);
 EOF
 cat >"$dir/insert.sql" <<'EOF'
-INSERT INTO orders VALUES (nextval('ono'), '2030-01-01'::timestamptz + random() * interval '99 days', 'x');
+INSERT INTO orders VALUES (nextval('ono'), current_date + random() * interval '99 days', 'x');
 EOF
 chown postgres "$dir/insert.sql"
 clients=$(nproc)
@@ -88,7 +88,7 @@ echo "G1 insert, $children children, $clients clients, ${SECS}s each: without $w
 g2() {
 	local db=$1 constraint=$2
 	psql -d postgres -c "CREATE DATABASE $db"
-	psql -d "$db" <<EOF
+	psql -d "$db" >/dev/null <<EOF
 CREATE EXTENSION pg_partmgr;
 CREATE TABLE public.t (order_no bigint, created_at timestamptz NOT NULL) PARTITION BY RANGE (created_at);
 SELECT partmgr.create_parent('public.t', 'created_at', '1 day',
@@ -99,7 +99,7 @@ EOF
 	if [ "$constraint" = yes ]; then
 		psql -d "$db" -c "SELECT partmgr.create_global_unique('public.t', ARRAY['order_no'])" >/dev/null
 	fi
-	psql -d "$db" -c "UPDATE partmgr.part_config SET retention = '9 days', retention_keep_table = false"
+	psql -d "$db" -c "UPDATE partmgr.part_config SET retention = '9 days', retention_keep_table = false" >/dev/null
 	psql -d "$db" -c "CHECKPOINT"
 	local t0 t1
 	t0=$(ms)
@@ -116,7 +116,7 @@ echo "G2 retire a child of $ROWS rows: without $plain_ms ms, with the constraint
 
 # G3: create on BIG rows
 psql -d postgres -c "CREATE DATABASE c"
-psql -d c <<EOF
+psql -d c >/dev/null <<EOF
 CREATE EXTENSION pg_partmgr;
 CREATE TABLE public.t (order_no bigint, created_at timestamptz NOT NULL) PARTITION BY RANGE (created_at);
 SELECT partmgr.create_parent('public.t', 'created_at', '1 day', p_start_partition => '2030-01-01', p_premake => 30);

@@ -21,17 +21,15 @@
  */
 #include "postgres.h"
 
-#include "access/htup_details.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
-#include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
 #include "commands/tablespace.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
-#include "utils/syscache.h"
+#include "utils/ruleutils.h"
 
 #include "bounds.h"
 #include "ddl.h"
@@ -1122,23 +1120,6 @@ partmgr_ddl_min_control_in(const PartmgrSet *set, const char *schema, const char
 								key_range_condition(set, lower, upper)));
 }
 
-/* a collation's qualified name */
-static char *
-collation_name(Oid collation)
-{
-	HeapTuple	tuple = SearchSysCache1(COLLOID, ObjectIdGetDatum(collation));
-	Form_pg_collation form;
-	char	   *result;
-
-	if (!HeapTupleIsValid(tuple))
-		elog(ERROR, "cache lookup failed for collation %u", collation);
-	form = (Form_pg_collation) GETSTRUCT(tuple);
-	result = (char *) quote_qualified_identifier(get_namespace_name(form->collnamespace),
-												 NameStr(form->collname));
-	ReleaseSysCache(tuple);
-	return result;
-}
-
 /*
  * partmgr_ddl_unique_side_table
  *		CREATE TABLE of a global unique constraint's side table: the key
@@ -1161,7 +1142,7 @@ partmgr_ddl_unique_side_table(const char *schema, const char *name, int ncols,
 											  FORMAT_TYPE_TYPEMOD_GIVEN |
 											  FORMAT_TYPE_FORCE_QUALIFY));
 		if (OidIsValid(collations[i]) && collations[i] != get_typcollation(types[i]))
-			appendStringInfo(&buf, " COLLATE %s", collation_name(collations[i]));
+			appendStringInfo(&buf, " COLLATE %s", generate_collation_name(collations[i]));
 		appendStringInfoString(&buf, " NOT NULL, ");
 	}
 	appendStringInfoString(&buf, "child pg_catalog.regclass NOT NULL)");

@@ -460,19 +460,6 @@ equality_sql(Relation index, int i)
 											index->rd_opcintype[i], BTEqualStrategyNumber));
 }
 
-static SPIPlanPtr
-keep_plan(const char *sql, int nargs, Oid *types)
-{
-	SPIPlanPtr	plan = SPI_prepare(sql, nargs, types);
-
-	if (plan == NULL)
-		elog(ERROR, "SPI_prepare failed with %s for: %s",
-			 SPI_result_code_string(SPI_result), sql);
-	if (SPI_keepplan(plan) != 0)
-		elog(ERROR, "SPI_keepplan failed for: %s", sql);
-	return plan;
-}
-
 /*
  * prepare_plans
  *		The statements a trigger runs on the side table, kept; inside the
@@ -504,13 +491,13 @@ prepare_plans(RowCache *entry, const char *schema, const char *table)
 	appendStringInfo(&del, "child OPERATOR(pg_catalog.=) $%d", entry->ncols + 1);
 	index_close(index, AccessShareLock);
 
-	entry->insert_plan = keep_plan(ins.data, entry->ncols + 1, entry->types);
-	entry->delete_plan = keep_plan(del.data, entry->ncols + 1, entry->types);
+	entry->insert_plan = partmgr_spi_keep_plan(ins.data, entry->ncols + 1, entry->types);
+	entry->delete_plan = partmgr_spi_keep_plan(del.data, entry->ncols + 1, entry->types);
 	{
 		Oid			tid = TIDOID;
 
 		entry->delete_tid_plan =
-			keep_plan(psprintf("DELETE FROM %s WHERE ctid OPERATOR(pg_catalog.=) $1", side),
+			partmgr_spi_keep_plan(psprintf("DELETE FROM %s WHERE ctid OPERATOR(pg_catalog.=) $1", side),
 					  1, &tid);
 	}
 	MemoryContextSwitchTo(old);
