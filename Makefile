@@ -21,6 +21,7 @@ OBJS = \
 	src/api_cleanup.o \
 	src/api_analyze.o \
 	src/api_sub.o \
+	src/api_unique.o \
 	src/maintenance.o \
 	src/runner.o \
 	src/children.o \
@@ -32,6 +33,7 @@ OBJS = \
 	src/detach.o \
 	src/config.o \
 	src/contents.o \
+	src/unique.o \
 	src/retention.o \
 	src/properties.o src/api_properties.o \
 	src/constraints.o \
@@ -55,7 +57,7 @@ REGRESS = setup create_parent_id create_parent_time maintenance show_functions b
 REGRESS_OPTS = --temp-config=$(srcdir)/test/conf/regress.conf --encoding=UTF8 --no-locale
 
 # isolationtester: test/specs/<name>.spec with test/expected/<name>.out
-ISOLATION = premake_long_reader premake_concurrent_runs retention_long_reader partition_data_reader constraints_validate reapply_long_reader sub_parent_long_reader analyze_locked_child
+ISOLATION = premake_long_reader premake_concurrent_runs retention_long_reader partition_data_reader constraints_validate reapply_long_reader sub_parent_long_reader analyze_locked_child global_unique
 ISOLATION_OPTS = --inputdir=test --temp-config=$(srcdir)/test/conf/regress.conf
 
 PG_CPPFLAGS = -Wmissing-prototypes

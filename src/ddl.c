@@ -29,6 +29,7 @@
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/ruleutils.h"
 
 #include "bounds.h"
 #include "ddl.h"
@@ -1117,4 +1118,94 @@ partmgr_ddl_min_control_in(const PartmgrSet *set, const char *schema, const char
 					   psprintf("(SELECT %s FROM %s WHERE %s) AS keys",
 								quote_identifier(set->control), only_rel(schema, name),
 								key_range_condition(set, lower, upper)));
+}
+
+/*
+ * partmgr_ddl_unique_side_table
+ *		CREATE TABLE of a global unique constraint's side table: the key
+ *		columns (types, modifiers and collations of the set's) NOT NULL,
+ *		then the child holding each key.
+ */
+char *
+partmgr_ddl_unique_side_table(const char *schema, const char *name, int ncols,
+							  char **columns, const Oid *types, const int32 *typmods,
+							  const Oid *collations)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "CREATE TABLE %s (", quote_qualified_identifier(schema, name));
+	for (int i = 0; i < ncols; i++)
+	{
+		appendStringInfo(&buf, "%s %s", quote_identifier(columns[i]),
+						 format_type_extended(types[i], typmods[i],
+											  FORMAT_TYPE_TYPEMOD_GIVEN |
+											  FORMAT_TYPE_FORCE_QUALIFY));
+		if (OidIsValid(collations[i]) && collations[i] != get_typcollation(types[i]))
+			appendStringInfo(&buf, " COLLATE %s", generate_collation_name(collations[i]));
+		appendStringInfoString(&buf, " NOT NULL, ");
+	}
+	appendStringInfoString(&buf, "child pg_catalog.regclass NOT NULL)");
+	return buf.data;
+}
+
+/* CREATE INDEX <name>_child ON the side table (child) */
+char *
+partmgr_ddl_unique_child_index(const char *schema, const char *name)
+{
+	return psprintf("CREATE INDEX %s ON %s (child)",
+					quote_identifier(psprintf("%s_child", name)),
+					quote_qualified_identifier(schema, name));
+}
+
+/* the arguments of a global unique constraint's triggers */
+static char *
+unique_trigger_args(const char *side_schema, const char *name, int ncols, char **columns)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "%s, %s", quote_literal_cstr(side_schema), quote_literal_cstr(name));
+	for (int i = 0; i < ncols; i++)
+		appendStringInfo(&buf, ", %s", quote_literal_cstr(columns[i]));
+	return buf.data;
+}
+
+/*
+ * partmgr_ddl_unique_row_trigger
+ *		The row trigger of a global unique constraint on the set's top
+ *		parent, which PostgreSQL clones to every child.
+ */
+char *
+partmgr_ddl_unique_row_trigger(const char *schema, const char *table, const char *name,
+							   const char *side_schema, int ncols, char **columns)
+{
+	return psprintf("CREATE TRIGGER %s AFTER INSERT OR UPDATE OR DELETE ON %s FOR EACH ROW "
+					"EXECUTE FUNCTION partmgr.global_unique_row(%s)",
+					quote_identifier(name), quote_qualified_identifier(schema, table),
+					unique_trigger_args(side_schema, name, ncols, columns));
+}
+
+/*
+ * partmgr_ddl_unique_truncate_trigger
+ *		The TRUNCATE trigger of a global unique constraint on one leaf.
+ */
+char *
+partmgr_ddl_unique_truncate_trigger(const char *schema, const char *table, const char *name,
+									const char *side_schema, int ncols, char **columns)
+{
+	return psprintf("CREATE TRIGGER %s AFTER TRUNCATE ON %s FOR EACH STATEMENT "
+					"EXECUTE FUNCTION partmgr.global_unique_truncate(%s)",
+					quote_identifier(psprintf("%s_truncate", name)),
+					quote_qualified_identifier(schema, table),
+					unique_trigger_args(side_schema, name, ncols, columns));
+}
+
+/* DROP TRIGGER [IF EXISTS] ... ON ... */
+char *
+partmgr_ddl_drop_trigger(const char *schema, const char *table, const char *trigger,
+						 bool if_exists)
+{
+	return psprintf("DROP TRIGGER %s%s ON %s", if_exists ? "IF EXISTS " : "",
+					quote_identifier(trigger), quote_qualified_identifier(schema, table));
 }

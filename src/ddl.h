@@ -156,4 +156,17 @@ extern char *partmgr_ddl_min_control_in(const PartmgrSet *set, const char *schem
 										const char *name, bool descending,
 										PartmgrPoint lower, PartmgrPoint upper);
 
+extern char *partmgr_ddl_unique_side_table(const char *schema, const char *name, int ncols,
+										   char **columns, const Oid *types,
+										   const int32 *typmods, const Oid *collations);
+extern char *partmgr_ddl_unique_child_index(const char *schema, const char *name);
+extern char *partmgr_ddl_unique_row_trigger(const char *schema, const char *table,
+											const char *name, const char *side_schema,
+											int ncols, char **columns);
+extern char *partmgr_ddl_unique_truncate_trigger(const char *schema, const char *table,
+												 const char *name, const char *side_schema,
+												 int ncols, char **columns);
+extern char *partmgr_ddl_drop_trigger(const char *schema, const char *table,
+									  const char *trigger, bool if_exists);
+
 #endif							/* PARTMGR_DDL_H */

@@ -273,6 +273,23 @@ partmgr_rights_enter_table(Oid relid, Oid owner, PartmgrRightsMode mode, const c
 }
 
 /*
+ * partmgr_rights_enter_trigger
+ *		Enter a scope (rights_enter) with the rights of owner, who owns the
+ *		table a pg_partmgr trigger fired on, without asking the caller for
+ *		owner's privileges: the write that fired the trigger was allowed by
+ *		the server already, and the trigger only keeps owner's own side
+ *		table in step with it (global unique constraints).  The caller
+ *		checks that what the trigger writes is owner's.
+ */
+void
+partmgr_rights_enter_trigger(Oid owner, const char *what, PartmgrRights *rights)
+{
+	rights_enter(owner, PARTMGR_RIGHTS_LOOK, what, rights);
+	/* the scope writes, as ACT scopes do; nobody's privileges were asked */
+	scopes[nscopes - 1].mode = PARTMGR_RIGHTS_ACT;
+}
+
+/*
  * partmgr_rights_enter_set
  *		partmgr_rights_enter_table for a set's parent.
  */

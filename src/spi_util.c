@@ -159,6 +159,24 @@ run_with_args(const char *sql, int nargs, Oid *argtypes, Datum *values,
 	return SPI_processed;
 }
 
+/*
+ * partmgr_spi_keep_plan
+ *		Prepare a statement and keep its plan for the life of the backend
+ *		(until SPI_freeplan); the caller must be connected to SPI.
+ */
+SPIPlanPtr
+partmgr_spi_keep_plan(const char *sql, int nargs, Oid *argtypes)
+{
+	SPIPlanPtr	plan = SPI_prepare(sql, nargs, argtypes);
+
+	if (plan == NULL)
+		elog(ERROR, "SPI_prepare failed with %s for: %s",
+			 SPI_result_code_string(SPI_result), sql);
+	if (SPI_keepplan(plan) != 0)
+		elog(ERROR, "SPI_keepplan failed for: %s", sql);
+	return plan;
+}
+
 static uint64
 run_cached(const char *sql, int nargs, Oid *argtypes, Datum *values,
 		   const char *nulls, bool read_only, int expected)
@@ -182,16 +200,7 @@ run_cached(const char *sql, int nargs, Oid *argtypes, Datum *values,
 	if (!found)
 		entry->plan = NULL;
 	if (entry->plan == NULL)
-	{
-		SPIPlanPtr	plan = SPI_prepare(sql, nargs, argtypes);
-
-		if (plan == NULL)
-			elog(ERROR, "SPI_prepare failed with %s for: %s",
-				 SPI_result_code_string(SPI_result), sql);
-		if (SPI_keepplan(plan) != 0)
-			elog(ERROR, "SPI_keepplan failed for: %s", sql);
-		entry->plan = plan;
-	}
+		entry->plan = partmgr_spi_keep_plan(sql, nargs, argtypes);
 
 	ret = SPI_execute_plan(entry->plan, values, nulls, read_only, 0);
 	MemoryContextSwitchTo(caller);
@@ -270,6 +279,35 @@ partmgr_spi_table_exec(const char *sql, int nargs, Oid *argtypes, Datum *values,
 	}
 	PG_END_TRY();
 	return n;
+}
+
+/*
+ * partmgr_spi_table_exec_plan
+ *		partmgr_spi_table_exec for a plan the caller prepared and keeps
+ *		(what names it in errors): the statements a trigger runs for each
+ *		row.
+ */
+uint64
+partmgr_spi_table_exec_plan(SPIPlanPtr plan, const char *what, Datum *values,
+							const char *nulls, int expected)
+{
+	int			level = partmgr_rights_require(PARTMGR_RIGHTS_ACT, what);
+	MemoryContext caller = CurrentMemoryContext;
+	int			ret;
+
+	partmgr_owner_code_begin(level);
+	PG_TRY();
+	{
+		ret = SPI_execute_plan(plan, values, nulls, false, 0);
+	}
+	PG_FINALLY();
+	{
+		partmgr_owner_code_end(level);
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(caller);
+	check_result(what, ret, expected);
+	return SPI_processed;
 }
 
 /*

@@ -23,6 +23,8 @@
 #ifndef PARTMGR_SPI_UTIL_H
 #define PARTMGR_SPI_UTIL_H
 
+#include "executor/spi.h"
+
 extern uint64 partmgr_spi_exec(const char *sql, int nargs, Oid *argtypes,
 							   Datum *values, const char *nulls,
 							   bool read_only, int expected);
@@ -32,6 +34,10 @@ extern uint64 partmgr_spi_exec_cached(const char *sql, int nargs, Oid *argtypes,
 extern uint64 partmgr_spi_table_exec(const char *sql, int nargs, Oid *argtypes,
 									 Datum *values, const char *nulls,
 									 bool read_only, int expected);
+extern SPIPlanPtr partmgr_spi_keep_plan(const char *sql, int nargs, Oid *argtypes);
+extern uint64 partmgr_spi_table_exec_plan(SPIPlanPtr plan, const char *what,
+										  Datum *values, const char *nulls,
+										  int expected);
 extern void partmgr_spi_table_utility(const char *sql);
 extern void partmgr_check_table_triggers(Oid relid, Oid ext);
 extern Datum partmgr_spi_value(uint64 row, int col, bool *isnull);
