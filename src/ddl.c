@@ -1209,3 +1209,23 @@ partmgr_ddl_drop_trigger(const char *schema, const char *table, const char *trig
 	return psprintf("DROP TRIGGER %s%s ON %s", if_exists ? "IF EXISTS " : "",
 					quote_identifier(trigger), quote_qualified_identifier(schema, table));
 }
+
+/*
+ * partmgr_ddl_unique_forget
+ *		DELETE of the entries of some tables (by OID) from a global unique
+ *		constraint's side table.
+ */
+char *
+partmgr_ddl_unique_forget(const char *side_schema, const char *side_name, List *tables)
+{
+	StringInfoData buf;
+	ListCell   *lc;
+
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "DELETE FROM %s WHERE child OPERATOR(pg_catalog.=) ANY ('{",
+					 quote_qualified_identifier(side_schema, side_name));
+	foreach(lc, tables)
+		appendStringInfo(&buf, "%s%u", lc == list_head(tables) ? "" : ",", lfirst_oid(lc));
+	appendStringInfoString(&buf, "}'::pg_catalog.regclass[])");
+	return buf.data;
+}

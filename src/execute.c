@@ -183,6 +183,10 @@ execute_action(void *arg)
 				/* stmt->sql says it for the log; the keys travel as a parameter */
 				partmgr_config_forget(stmt->keys);
 				break;
+			case PARTMGR_STMT_UNIQUE_FORGET:
+				(void) partmgr_spi_table_exec(stmt->sql, 0, NULL, NULL, NULL, false,
+											  SPI_OK_DELETE);
+				break;
 			case PARTMGR_STMT_MOVE:
 			case PARTMGR_STMT_COPY:
 			case PARTMGR_STMT_DELETE:

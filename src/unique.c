@@ -134,7 +134,7 @@ forget_row_cache(Datum arg, Oid relid)
 	row_cache_stale = true;
 }
 
-/* Drop every kept entry and plan; only when no trigger of ours runs. */
+/* Drop every kept entry and plan; only when no other trigger of ours runs. */
 static void
 flush_row_cache(void)
 {
@@ -563,7 +563,7 @@ row_cache_entry(Relation leaf, const Trigger *trigger)
 	TupleDesc	leafdesc = RelationGetDescr(leaf);
 	MemoryContext old;
 
-	if (row_cache_stale && row_depth == 0 && row_cache != NULL)
+	if (row_cache_stale && row_depth <= 1 && row_cache != NULL)
 		flush_row_cache();
 	if (row_cache_context == NULL)
 	{

@@ -8,7 +8,7 @@ BEGIN;
 SET search_path = public;
 SET client_min_messages = warning;
 
-SELECT plan(88);
+SELECT plan(105);
 
 CREATE ROLE gu_alice LOGIN;
 CREATE ROLE gu_bob LOGIN;
@@ -248,6 +248,68 @@ RESET ROLE;
 SELECT is((SELECT count(*)::int FROM gu.orders_order_no_gkey WHERE order_no = 'forged'), 0,
     'the side table holds no forged entry');
 SET ROLE gu_alice;
+
+-- == a side table that runs code: written by SQL with the owner's rights ==
+CREATE TABLE gu.audit (who text, path text);
+CREATE FUNCTION gu.audit_entry() RETURNS trigger LANGUAGE plpgsql AS $f$
+BEGIN
+    INSERT INTO gu.audit VALUES (current_user, current_setting('search_path'));
+    RETURN NULL;
+END $f$;
+CREATE TRIGGER audit AFTER INSERT ON gu.orders_order_no_gkey FOR EACH ROW EXECUTE FUNCTION gu.audit_entry();
+RESET ROLE;
+SET ROLE gu_bob;
+SELECT lives_ok($$INSERT INTO gu.orders VALUES (2100, 'bob2', 0, '2026-12-04')$$,
+    'with a trigger on the side table, inserts still work');
+SELECT throws_ok($$INSERT INTO gu.orders VALUES (2101, 'bob2', 0, '2026-12-04')$$, '23505', NULL,
+    'and duplicates are still refused');
+RESET ROLE;
+SELECT results_eq($$SELECT who, path FROM gu.audit$$, $$VALUES ('gu_alice'::text, 'pg_catalog, pg_temp'::text)$$,
+    'the side table''s trigger ran as its owner, search_path pinned, not as the inserting role');
+SET ROLE gu_alice;
+DROP TRIGGER audit ON gu.orders_order_no_gkey;
+
+-- == foreign keys referencing the side table ==
+CREATE TABLE gu.fk (k int, ts timestamptz NOT NULL) PARTITION BY RANGE (ts);
+SELECT partmgr.create_parent('gu.fk', 'ts', '1 day', p_start_partition => '2026-11-01', p_premake => 1);
+INSERT INTO gu.fk SELECT g, '2026-11-01'::timestamptz + g * interval '1 hour' FROM generate_series(1, 30) g;
+SELECT partmgr.create_global_unique('gu.fk', ARRAY['k'], 'fk_k');
+CREATE TABLE gu.ref_na (k int REFERENCES gu.fk_k (k));
+INSERT INTO gu.ref_na VALUES (3);
+SELECT throws_ok($$INSERT INTO gu.ref_na VALUES (999)$$, '23503', NULL,
+    'a foreign key on the side table refuses a key the set does not hold');
+SELECT throws_ok($$DELETE FROM gu.fk WHERE k = 3$$, '23503', NULL,
+    'NO ACTION: deleting a referenced row of the set is refused');
+SELECT throws_ok($$UPDATE gu.fk SET k = 1003 WHERE k = 3$$, '23503', NULL,
+    'and so is changing its key');
+UPDATE partmgr.part_config SET retention = '1 day', retention_keep_table = false WHERE parent_table = 'gu.fk';
+SET client_min_messages = error;   -- the WARNING of the kept child is checked in the log below
+SELECT partmgr.run_maintenance('gu.fk');
+SET client_min_messages = warning;
+SELECT isnt(to_regclass('gu.fk_p20261101'), NULL,
+    'NO ACTION: retention keeps a child holding a referenced key');
+SELECT is((SELECT sqlstate FROM partmgr.maintenance_log
+            WHERE parent_table = 'gu.fk' AND object = 'gu.fk_p20261101' AND outcome <> 'done'
+            ORDER BY log_id DESC LIMIT 1), '23503',
+    'and logs the foreign key''s refusal');
+SELECT is(to_regclass('gu.fk_p20261102'), NULL, 'a child with no referenced key is retired');
+SELECT is((SELECT count(*)::int FROM gu.fk_k WHERE child = 'gu.fk_p20261101'::regclass), 23,
+    'the kept child''s entries are all there');
+DROP TABLE gu.ref_na;
+CREATE TABLE gu.ref_c (k int REFERENCES gu.fk_k (k) ON DELETE CASCADE);
+INSERT INTO gu.ref_c VALUES (3), (4);
+SELECT lives_ok($$DELETE FROM gu.fk WHERE k = 4$$, 'CASCADE: deleting a referenced row works');
+SELECT results_eq($$SELECT k FROM gu.ref_c$$, $$VALUES (3)$$, 'and deletes the referencing row');
+SELECT partmgr.run_maintenance('gu.fk');
+SELECT is(to_regclass('gu.fk_p20261101'), NULL, 'CASCADE: retention retires the child');
+SELECT is((SELECT count(*)::int FROM gu.ref_c), 0, 'and the referencing rows go with its keys');
+SELECT is((SELECT count(*)::int FROM gu.fk_k
+            WHERE child NOT IN (SELECT relid FROM pg_partition_tree('gu.fk'))), 0,
+    'its entries were removed as it went: none of a child out of the set is left');
+SELECT throws_ok($$SELECT partmgr.drop_global_unique('gu.fk', 'fk_k')$$, '2BP01', NULL,
+    'a constraint a foreign key depends on is not dropped without p_cascade');
+SELECT lives_ok($$SELECT partmgr.drop_global_unique('gu.fk', 'fk_k', p_cascade => true)$$,
+    'with p_cascade it is, with the foreign key');
 
 -- == misuse of the trigger functions ==
 CREATE TABLE gu.plain (order_no text);
