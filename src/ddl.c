@@ -1229,3 +1229,19 @@ partmgr_ddl_unique_forget(const char *side_schema, const char *side_name, List *
 	appendStringInfoString(&buf, "}'::pg_catalog.regclass[])");
 	return buf.data;
 }
+
+/*
+ * partmgr_ddl_unique_cleanup
+ *		DELETE of at most limit entries of one table (by OID) from a global
+ *		unique constraint's side table, found through its child index.
+ */
+char *
+partmgr_ddl_unique_cleanup(const char *side_schema, const char *side_name, Oid child,
+						   int64 limit)
+{
+	const char *side = quote_qualified_identifier(side_schema, side_name);
+
+	return psprintf("DELETE FROM %s WHERE ctid OPERATOR(pg_catalog.=) ANY (ARRAY("
+					"SELECT ctid FROM %s WHERE child OPERATOR(pg_catalog.=) '%u'::pg_catalog.regclass "
+					"LIMIT " INT64_FORMAT "))", side, side, child, limit);
+}

@@ -56,6 +56,7 @@
 #include "retention.h"
 #include "rights.h"
 #include "setup.h"
+#include "unique.h"
 
 /* State of the maintenance of one set, passed into its subtransaction. */
 typedef struct SetRun
@@ -204,6 +205,35 @@ retain_set(void *arg)
 		run->outcome->error = result.error;
 		run->outcome->deferred_plan = plan;
 		run->outcome->deferred = result.deferred;
+		run->outcome->more |= plan->truncated && result.error == NULL;
+	}
+	partmgr_rights_leave(&rights);
+	partmgr_context_pop(&ctx);
+}
+
+/*
+ * unique_cleanup_set
+ *		Remove, with the owner's rights, at most
+ *		PARTMGR_UNIQUE_CLEANUP_PER_RUN entries of children no longer in the
+ *		set from its global unique side tables (after retention, in a
+ *		subtransaction of its own).
+ */
+static void
+unique_cleanup_set(void *arg)
+{
+	SetRun	   *run = (SetRun *) arg;
+	PartmgrErrorContext ctx;
+	PartmgrExecResult result;
+	PartmgrPlan *plan;
+	PartmgrRights rights;
+
+	partmgr_set_context_push(&ctx, run->key);
+	partmgr_rights_enter_set(run->set, PARTMGR_RIGHTS_ACT, &rights);
+	plan = partmgr_plan_unique_cleanup(run->set, PARTMGR_UNIQUE_CLEANUP_PER_RUN);
+	if (plan->actions != NIL)
+	{
+		partmgr_execute_plan(plan, run->run_by, &result);
+		run->outcome->error = result.error;
 		run->outcome->more |= plan->truncated && result.error == NULL;
 	}
 	partmgr_rights_leave(&rights);
@@ -400,6 +430,17 @@ partmgr_maintain_set(const char *key, PartmgrSet *read, const PartmgrMaintainOpt
 		if (outcome->error != NULL)
 			return;
 	}
+
+	/* entries of children that left the set, after retention retired some */
+	started = GetCurrentTimestamp();
+	if (!partmgr_run_subxact(unique_cleanup_set, &run, &edata))
+	{
+		outcome->error = edata;
+		log_step_failure(&run, "remove global unique entries", started, edata);
+		return;
+	}
+	if (outcome->error != NULL)
+		return;
 	outcome->finished = GetCurrentTimestamp();
 }
 

@@ -10,8 +10,9 @@
  *		when the row arrives and removed when it goes.
  *	partmgr_unique_fill: the entries of a whole table, when a constraint
  *		is made or a table attached, with the duplicates named.
- *	partmgr_unique_children, partmgr_unique_stale: which children the
- *		entries name, and the entries of those no longer in the set.
+ *	partmgr_unique_children, partmgr_unique_waiting: which children the
+ *		entries name, and how many entries of those no longer in the set
+ *		wait for cleanup (plan.c plans their removal).
  *
  * Entering a key.  Under an exclusive lock on the key's hash (a lock tag of
  * our own, held only while the key is entered), the side table's unique
@@ -1299,54 +1300,41 @@ partmgr_unique_children(const PartmgrUnique *u)
 }
 
 /*
- * partmgr_unique_stale
- *		How many entries name a child no longer in the set; with remove,
- *		delete them, at most limit (0: no limit) in batches of 10000.
- *		Inside the owner's scope.
+ * partmgr_unique_count_of
+ *		How many entries of one child the side table holds (inside the
+ *		owner's scope).
  */
 int64
-partmgr_unique_stale(const PartmgrUnique *u, bool remove, int64 limit)
+partmgr_unique_count_of(const PartmgrUnique *u, Oid child)
 {
-	const char *side = quote_qualified_identifier(u->side_schema, u->side_name);
+	Oid			type = REGCLASSOID;
+	Datum		value = ObjectIdGetDatum(child);
+	bool		isnull;
+
+	partmgr_spi_table_exec(psprintf("SELECT pg_catalog.count(*) FROM %s "
+									"WHERE child OPERATOR(pg_catalog.=) $1",
+									quote_qualified_identifier(u->side_schema, u->side_name)),
+						   1, &type, &value, NULL, true, SPI_OK_SELECT);
+	return DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
+}
+
+/*
+ * partmgr_unique_waiting
+ *		How many entries name a child no longer in the set: they wait for
+ *		cleanup.  Inside the owner's scope.
+ */
+int64
+partmgr_unique_waiting(const PartmgrUnique *u)
+{
 	int64		total = 0;
 	ListCell   *lc;
 
 	foreach(lc, partmgr_unique_children(u))
 	{
 		Oid			child = lfirst_oid(lc);
-		Oid			types[2] = {REGCLASSOID, INT8OID};
-		Datum		values[2];
-		bool		isnull;
 
-		if (partmgr_unique_in_set(child, u->root))
-			continue;
-		values[0] = ObjectIdGetDatum(child);
-		if (!remove)
-		{
-			partmgr_spi_table_exec(psprintf("SELECT pg_catalog.count(*) FROM %s "
-											"WHERE child OPERATOR(pg_catalog.=) $1", side),
-								   1, types, values, NULL, true, SPI_OK_SELECT);
-			total += DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
-			continue;
-		}
-		for (;;)
-		{
-			int64		batch = 10000;
-			uint64		n;
-
-			if (limit > 0)
-				batch = Min(batch, limit - total);
-			if (batch <= 0)
-				return total;
-			values[1] = Int64GetDatum(batch);
-			n = partmgr_spi_table_exec(psprintf("DELETE FROM %s WHERE ctid OPERATOR(pg_catalog.=) ANY ("
-												"ARRAY(SELECT ctid FROM %s WHERE child OPERATOR(pg_catalog.=) $1 "
-												"LIMIT $2))", side, side),
-									   2, types, values, NULL, false, SPI_OK_DELETE);
-			total += n;
-			if (n < (uint64) batch)
-				break;
-		}
+		if (!partmgr_unique_in_set(child, u->root))
+			total += partmgr_unique_count_of(u, child);
 	}
 	return total;
 }

@@ -868,6 +868,12 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 			partmgr_work_retire(work, action);
 			break;
 
+		case PARTMGR_ACTION_UNIQUE_CLEANUP:
+			work_lock(work, action->relid, RowExclusiveLock);
+			foreach(lc, action->statements)
+				work_sql(work, (char *) lfirst(lc))->kind = PARTMGR_STMT_UNIQUE_FORGET;
+			break;
+
 		case PARTMGR_ACTION_ANALYZE:
 
 			/*

@@ -8,7 +8,7 @@ BEGIN;
 SET search_path = public;
 SET client_min_messages = warning;
 
-SELECT plan(105);
+SELECT plan(108);
 
 CREATE ROLE gu_alice LOGIN;
 CREATE ROLE gu_bob LOGIN;
@@ -203,8 +203,22 @@ SELECT partmgr.run_maintenance('gu.orders');
 SELECT is(to_regclass('gu.orders_p20261201'), NULL, 'retention dropped the old children');
 SELECT lives_ok($$INSERT INTO gu.orders VALUES (1100, 'o1', 0, '2027-02-01 05:00')$$,
     'a key of a dropped child is free at once');
-SELECT cmp_ok((SELECT waiting_cleanup FROM partmgr.global_unique_constraints), '>', 0::bigint,
-    'the others wait for cleanup');
+SELECT is((SELECT waiting_cleanup FROM partmgr.global_unique_constraints), 0::bigint,
+    'the run removed the dropped children''s entries after retention');
+SELECT ok(EXISTS (SELECT FROM partmgr.maintenance_log WHERE parent_table = 'gu.orders'
+                     AND action = 'remove global unique entries' AND outcome = 'done'
+                     AND object = 'gu.orders_order_no_gkey'),
+    'and logged it');
+CREATE TABLE gu.later PARTITION OF gu.orders FOR VALUES FROM ('2026-12-23') TO ('2026-12-24');
+INSERT INTO gu.orders VALUES (1200, 'l1', 0, '2026-12-23 01:00');
+ALTER TABLE gu.orders DETACH PARTITION gu.later;
+SELECT results_eq($$SELECT action, object, statements[1] LIKE 'DELETE FROM gu.orders_order_no_gkey WHERE ctid%'
+                      FROM partmgr.plan_maintenance('gu.orders') WHERE action = 'remove global unique entries'$$,
+    $$VALUES ('remove global unique entries'::text, 'gu.orders_order_no_gkey'::text, true)$$,
+    'plan_maintenance shows the removal of a detached child''s entries');
+SELECT partmgr.run_maintenance('gu.orders');
+SELECT is((SELECT waiting_cleanup FROM partmgr.global_unique_constraints), 0::bigint,
+    'and the next run removes them');
 SELECT is((SELECT count(*)::int FROM pg_partition_tree('gu.orders') p
             WHERE p.isleaf AND NOT EXISTS (SELECT FROM pg_trigger t WHERE t.tgrelid = p.relid
                                            AND t.tgname = 'orders_order_no_gkey_truncate')), 0,
