@@ -1245,3 +1245,23 @@ partmgr_ddl_unique_cleanup(const char *side_schema, const char *side_name, Oid c
 					"SELECT ctid FROM %s WHERE child OPERATOR(pg_catalog.=) '%u'::pg_catalog.regclass "
 					"LIMIT " INT64_FORMAT "))", side, side, child, limit);
 }
+
+/*
+ * partmgr_ddl_dump_global_unique
+ *		The create_global_unique() call that makes a constraint again, for
+ *		dump_partitioned_table_definition.
+ */
+char *
+partmgr_ddl_dump_global_unique(const char *schema, const char *table, const char *name,
+							   int ncols, char **columns)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "SELECT partmgr.create_global_unique(p_parent_table := %s, p_columns := ARRAY[",
+					 quote_literal_cstr(quote_qualified_identifier(schema, table)));
+	for (int i = 0; i < ncols; i++)
+		appendStringInfo(&buf, "%s%s", i > 0 ? ", " : "", quote_literal_cstr(columns[i]));
+	appendStringInfo(&buf, "], p_name := %s);", quote_literal_cstr(name));
+	return buf.data;
+}

@@ -1340,6 +1340,35 @@ partmgr_unique_waiting(const PartmgrUnique *u)
 }
 
 /*
+ * partmgr_unique_leaves_unguarded
+ *		How many leaves of the set lack the constraint's TRUNCATE trigger
+ *		(*no_truncate), and how many have its row trigger disabled
+ *		(*disabled); read from the catalogs with the caller's rights.
+ */
+void
+partmgr_unique_leaves_unguarded(const PartmgrUnique *u, int64 *no_truncate, int64 *disabled)
+{
+	Oid			types[3] = {REGCLASSOID, TEXTOID, TEXTOID};
+	Datum		values[3];
+	bool		isnull;
+
+	values[0] = ObjectIdGetDatum(u->root);
+	values[1] = CStringGetTextDatum(u->name);
+	values[2] = CStringGetTextDatum(psprintf("%s_truncate", u->name));
+	partmgr_spi_exec("SELECT pg_catalog.count(*) FILTER (WHERE t.oid IS NULL), "
+					 "pg_catalog.count(*) FILTER (WHERE r.tgenabled OPERATOR(pg_catalog.=) 'D') "
+					 "FROM pg_catalog.pg_partition_tree($1) p "
+					 "LEFT JOIN pg_catalog.pg_trigger t ON t.tgrelid OPERATOR(pg_catalog.=) p.relid "
+					 " AND t.tgname OPERATOR(pg_catalog.=) $3 "
+					 "LEFT JOIN pg_catalog.pg_trigger r ON r.tgrelid OPERATOR(pg_catalog.=) p.relid "
+					 " AND r.tgname OPERATOR(pg_catalog.=) $2 "
+					 "WHERE p.isleaf",
+					 3, types, values, NULL, true, SPI_OK_SELECT);
+	*no_truncate = DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
+	*disabled = DatumGetInt64(partmgr_spi_value(0, 2, &isnull));
+}
+
+/*
  * partmgr_unique_referenced
  *		Whether a foreign key references the side table: the entries of a
  *		retired child must then go with it, for the key's action to run.

@@ -8,7 +8,7 @@ BEGIN;
 SET search_path = public;
 SET client_min_messages = warning;
 
-SELECT plan(108);
+SELECT plan(117);
 
 CREATE ROLE gu_alice LOGIN;
 CREATE ROLE gu_bob LOGIN;
@@ -16,6 +16,7 @@ CREATE SCHEMA gu AUTHORIZATION gu_alice;
 GRANT USAGE, CREATE ON SCHEMA partmgr TO gu_alice, gu_bob;
 GRANT SELECT, INSERT, UPDATE, DELETE ON partmgr.part_config,
       partmgr.part_config_sub, partmgr.maintenance_log TO gu_alice, gu_bob;
+GRANT SELECT ON partmgr.health TO gu_alice;
 GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA partmgr TO gu_alice, gu_bob;
 GRANT CREATE ON SCHEMA public TO gu_bob;
 GRANT USAGE ON SCHEMA gu TO gu_bob;
@@ -223,6 +224,40 @@ SELECT is((SELECT count(*)::int FROM pg_partition_tree('gu.orders') p
             WHERE p.isleaf AND NOT EXISTS (SELECT FROM pg_trigger t WHERE t.tgrelid = p.relid
                                            AND t.tgname = 'orders_order_no_gkey_truncate')), 0,
     'every leaf, those partition_data and maintenance made too, has the TRUNCATE trigger');
+
+-- == check_children, reapply_child_properties, health, the dump ==
+SELECT is((SELECT count(*)::int FROM partmgr.check_children('gu.orders')
+            WHERE property = 'global unique TRUNCATE trigger'), 0,
+    'check_children: every leaf has the TRUNCATE trigger');
+DROP TRIGGER orders_order_no_gkey_truncate ON gu.orders_p20270202;
+SELECT results_eq($$SELECT child_table, expected, actual FROM partmgr.check_children('gu.orders')
+                     WHERE property = 'global unique TRUNCATE trigger'$$,
+    $$VALUES ('gu.orders_p20270202'::text, 'orders_order_no_gkey_truncate'::text, 'none'::text)$$,
+    'check_children names a leaf without it');
+SELECT matches((SELECT reason FROM partmgr.health WHERE parent_table = 'gu.orders'),
+    'global unique constraint orders_order_no_gkey: 1 children lack its TRUNCATE trigger',
+    'health warns about it');
+SELECT partmgr.reapply_child_properties('gu.orders');
+SELECT ok(EXISTS (SELECT FROM pg_trigger WHERE tgrelid = 'gu.orders_p20270202'::regclass
+                     AND tgname = 'orders_order_no_gkey_truncate'),
+    'reapply_child_properties gives it back');
+ALTER TABLE gu.orders DISABLE TRIGGER orders_order_no_gkey;
+SELECT is((SELECT state FROM partmgr.global_unique_constraints WHERE constraint_name = 'orders_order_no_gkey'),
+    'disabled', 'global_unique_constraints shows a disabled constraint');
+SELECT is((SELECT status FROM partmgr.health WHERE parent_table = 'gu.orders'), 'critical',
+    'health: a disabled constraint is critical');
+SELECT matches((SELECT reason FROM partmgr.health WHERE parent_table = 'gu.orders'),
+    'global unique constraint orders_order_no_gkey is disabled: rows are written unchecked',
+    'and says why');
+ALTER TABLE gu.orders ENABLE TRIGGER orders_order_no_gkey;
+ALTER TABLE gu.orders_p20270202 DISABLE TRIGGER orders_order_no_gkey;
+SELECT matches((SELECT reason FROM partmgr.health WHERE parent_table = 'gu.orders'),
+    'global unique constraint orders_order_no_gkey is disabled on 1 children',
+    'health: disabled on one child is said too');
+ALTER TABLE gu.orders_p20270202 ENABLE TRIGGER orders_order_no_gkey;
+SELECT ok(partmgr.dump_partitioned_table_definition('gu.orders') LIKE
+    E'%\nSELECT partmgr.create_global_unique(p_parent_table := ''gu.orders'', p_columns := ARRAY[''order_no''], p_name := ''orders_order_no_gkey'');',
+    'dump_partitioned_table_definition makes the constraint again');
 
 -- == key columns cannot change under the constraint ==
 SELECT throws_ok($$ALTER TABLE gu.orders RENAME COLUMN order_no TO ono$$, '0A000', NULL,
