@@ -234,7 +234,7 @@ dry_retention(void *arg)
 
 /*
  * the entries of children that left the set, removed from global unique
- * side tables after retention (those of children this run's retention
+ * side tables before retention (those of children this run's retention
  * retires go in the next run)
  */
 static void
@@ -275,7 +275,8 @@ dry_constraints(void *arg)
 /*
  * plan_set
  *		What a run would do to one set, step by step as the run does it --
- *		premake, then derived constraints, then retention, each planned from
+ *		premake, then derived constraints, then the removal of global unique
+ *		entries of children gone, then retention, each planned from
  *		the children the step before leaves -- each step in a
  *		subtransaction: a step that would fail ends the set with a row that
  *		says so, as it ends the run's work on the set.
@@ -283,10 +284,10 @@ dry_constraints(void *arg)
 static void
 plan_set(SetPlans *out, bool all_sets)
 {
-	static void (*const steps[]) (void *) = {dry_premake, dry_constraints, dry_retention,
-	dry_unique_cleanup};
-	static const char *const names[] = {"maintain set", "apply constraints", "apply retention",
-	"remove global unique entries"};
+	static void (*const steps[]) (void *) = {dry_premake, dry_constraints, dry_unique_cleanup,
+	dry_retention};
+	static const char *const names[] = {"maintain set", "apply constraints",
+	"remove global unique entries", "apply retention"};
 	SetDryRun	dry;
 
 	memset(&dry, 0, sizeof(dry));

@@ -215,7 +215,7 @@ retain_set(void *arg)
  * unique_cleanup_set
  *		Remove, with the owner's rights, at most
  *		PARTMGR_UNIQUE_CLEANUP_PER_RUN entries of children no longer in the
- *		set from its global unique side tables (after retention, in a
+ *		set from its global unique side tables (before retention, in a
  *		subtransaction of its own).
  */
 static void
@@ -338,7 +338,8 @@ log_step_failure(const SetRun *run, const char *step, TimestampTz started,
  *		Maintain one set in the caller's transaction (with its configuration
  *		as read, when the caller read it, else loaded now): plan and execute
  *		premake in a subtransaction, then derived constraints in another,
- *		analyze the parent if asked and children were made, then retention
+ *		analyze the parent if asked and children were made, remove the
+ *		global unique entries of children gone (unique_cleanup_set), then retention
  *		(last, so that its ACCESS EXCLUSIVE locks are held the least), say
  *		when it finished when nothing failed (for the caller to stamp
  *		maintenance_last_run, see PartmgrRunStamps), and record every action
@@ -413,6 +414,21 @@ partmgr_maintain_set(const char *key, PartmgrSet *read, const PartmgrMaintainOpt
 	}
 
 	/*
+	 * Entries of children that left the set (retired by earlier runs,
+	 * detached by hand), before retention, so that the time it takes is
+	 * not added to the ACCESS EXCLUSIVE locks retention holds.
+	 */
+	started = GetCurrentTimestamp();
+	if (!partmgr_run_subxact(unique_cleanup_set, &run, &edata))
+	{
+		outcome->error = edata;
+		log_step_failure(&run, "remove global unique entries", started, edata);
+		return;
+	}
+	if (outcome->error != NULL)
+		return;
+
+	/*
 	 * Retention last (pg_partman 5.2): DETACH and DROP hold ACCESS EXCLUSIVE
 	 * on the parent to the end of the transaction, and nothing after them
 	 * should make that longer -- not the scans of derived constraints, not
@@ -431,16 +447,6 @@ partmgr_maintain_set(const char *key, PartmgrSet *read, const PartmgrMaintainOpt
 			return;
 	}
 
-	/* entries of children that left the set, after retention retired some */
-	started = GetCurrentTimestamp();
-	if (!partmgr_run_subxact(unique_cleanup_set, &run, &edata))
-	{
-		outcome->error = edata;
-		log_step_failure(&run, "remove global unique entries", started, edata);
-		return;
-	}
-	if (outcome->error != NULL)
-		return;
 	outcome->finished = GetCurrentTimestamp();
 }
 

@@ -324,6 +324,12 @@ partmgr_plan_unique_cleanup(PartmgrSet *set, int64 limit)
 																	   child, left));
 			plan->actions = lappend(plan->actions, action);
 			left -= partmgr_unique_count_of(u, child);
+			if (left < 0)
+			{
+				/* this child's entries take more than one plan */
+				plan->truncated = true;
+				return plan;
+			}
 		}
 	}
 	return plan;

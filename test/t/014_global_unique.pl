@@ -84,6 +84,16 @@ my ($rc, $out, $err) = $node->psql('postgres',
 	"INSERT INTO public.big VALUES (3000001, 17, 'dup')");
 like($err, qr/duplicate key value violates global unique constraint "big_k".*\n.*Key \(k\)=\(17\) already exists in partition public\.big_p0\./,
 	'and is enforced');
+$node->safe_psql('postgres', q{
+	ALTER TABLE public.big DETACH PARTITION public.big_p100000;
+	ALTER TABLE public.big DETACH PARTITION public.big_p200000;
+});
+is($node->safe_psql('postgres', 'SELECT waiting_cleanup FROM partmgr.global_unique_constraints'),
+	'200000', 'two detached children: their 200000 entries wait for cleanup');
+is($node->safe_psql('postgres', "SELECT partmgr.global_unique_cleanup('public.big')"), '200000',
+	'global_unique_cleanup removes them all, more than one plan\'s worth (100000)');
+is($node->safe_psql('postgres', 'SELECT waiting_cleanup FROM partmgr.global_unique_constraints'),
+	'0', 'none wait then');
 $node->safe_psql('postgres', 'DROP TABLE public.big; DROP TABLE public.big_k');
 
 # == pg_dump / pg_restore ==
