@@ -119,6 +119,7 @@ typedef struct RowCache
 	bool		direct;			/* entries written in C (see plain_side) */
 	int			nindexes;		/* and then into these indexes */
 	Oid			indexes[8];
+	IndexInfo  *infos[8];		/* theirs, built on first use */
 	SPIPlanPtr	insert_plan;
 	SPIPlanPtr	delete_plan;
 	SPIPlanPtr	delete_tid_plan;
@@ -729,7 +730,7 @@ key_hash(const RowCache *entry, const Datum *values)
  *		indexes, the unique one checking as it does for any insert.
  */
 static void
-direct_insert(const RowCache *entry, Relation side, const Datum *values, Oid child)
+direct_insert(RowCache *entry, Relation side, const Datum *values, Oid child)
 {
 	Datum		row[INDEX_MAX_KEYS + 1];
 	bool		nulls[INDEX_MAX_KEYS + 1] = {0};
@@ -742,7 +743,7 @@ direct_insert(const RowCache *entry, Relation side, const Datum *values, Oid chi
 	for (int i = 0; i < entry->nindexes; i++)
 	{
 		Relation	index = index_open(entry->indexes[i], RowExclusiveLock);
-		IndexInfo  *info = BuildIndexInfo(index);
+		IndexInfo  *info;
 		Datum		keys[INDEX_MAX_KEYS];
 		bool		keynulls[INDEX_MAX_KEYS] = {0};
 
@@ -751,6 +752,14 @@ direct_insert(const RowCache *entry, Relation side, const Datum *values, Oid chi
 			index_close(index, NoLock);
 			continue;
 		}
+		if (entry->infos[i] == NULL)
+		{
+			MemoryContext old = MemoryContextSwitchTo(row_cache_context);
+
+			entry->infos[i] = BuildIndexInfo(index);
+			MemoryContextSwitchTo(old);
+		}
+		info = entry->infos[i];
 		for (int k = 0; k < info->ii_NumIndexAttrs; k++)
 			keys[k] = row[info->ii_IndexAttrNumbers[k] - 1];
 		(void) index_insert(index, keys, keynulls, &tuple->t_self, side,
