@@ -7,9 +7,12 @@
  * The configuration is read (config.c), what it does not hold from the
  * catalogs (whether the control column is NOT NULL; the offset of an
  * integer set's grid, from its lowest child), and the text written by
- * ddl.c (partmgr_ddl_dump_definition); nothing is run and nothing changes.
+ * ddl.c (partmgr_ddl_dump_definition); then a create_global_unique() call
+ * per global unique constraint of a top parent (unique.c).  Nothing is run
+ * and nothing changes.
  *
- * Locks: none of its own; reading part_config takes ACCESS SHARE on it.
+ * Locks: ACCESS SHARE on the parent (its triggers are read) and on
+ * part_config.
  * Transactions: the caller's.
  *
  * Copyright (c) 2026, the pg_partmgr authors
@@ -27,6 +30,7 @@
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
 #include "api.h"
@@ -34,6 +38,7 @@
 #include "config.h"
 #include "ddl.h"
 #include "rights.h"
+#include "unique.h"
 
 PG_FUNCTION_INFO_V1(pg_partmgr_dump_partitioned_table_definition);
 
@@ -104,6 +109,19 @@ pg_partmgr_dump_partitioned_table_definition(PG_FUNCTION_ARGS)
 	set = partmgr_config_load_table(table);
 	sql = partmgr_ddl_dump_definition(set, ignore_template, control_is_not_null(set),
 									  grid_offset(set));
+	if (!get_rel_relispartition(set->parent_oid))
+	{
+		ListCell   *lc;
+
+		foreach(lc, partmgr_unique_list_of(set->parent_oid))
+		{
+			PartmgrUnique *u = lfirst(lc);
+
+			sql = psprintf("%s\n%s", sql,
+						   partmgr_ddl_dump_global_unique(set->parent_schema, set->parent_name,
+														  u->name, u->ncols, u->columns));
+		}
+	}
 	sql = strcpy(SPI_palloc(strlen(sql) + 1), sql);
 	SPI_finish();
 	PG_RETURN_TEXT_P(cstring_to_text(sql));

@@ -49,6 +49,7 @@
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
+#include "catalog/pg_trigger.h"
 
 #include "bounds.h"
 #include "catalog.h"
@@ -61,6 +62,7 @@
 #include "plan.h"
 #include "retention.h"
 #include "rights.h"
+#include "unique.h"
 
 PG_FUNCTION_INFO_V1(pg_partmgr_set_health);
 
@@ -105,6 +107,49 @@ reason(Health *h, const char *status, const char *text)
 		(strcmp(status, "warning") == 0 && strcmp(h->status, "ok") == 0))
 		h->status = status;
 	appendStringInfo(&h->reasons, "%s%s", h->reasons.len > 0 ? "; " : "", text);
+}
+
+/*
+ * unique_reasons
+ *		What can weaken a set's global unique constraints: a side table
+ *		missing or another role's (critical: inserts fail), the constraint
+ *		disabled on the parent or on leaves (critical: rows are written
+ *		unchecked), firing only on a replica (warning), leaves without the
+ *		TRUNCATE trigger (warning: a TRUNCATE there leaves the keys in
+ *		force, so inserts of them fail).
+ */
+static void
+unique_reasons(Health *h, const PartmgrSet *set)
+{
+	ListCell   *lc;
+
+	foreach(lc, partmgr_unique_list_of(set->parent_oid))
+	{
+		PartmgrUnique *u = lfirst(lc);
+		int64		no_truncate;
+		int64		disabled;
+
+		if (!partmgr_unique_side_is_owners(u, set->parent_owner))
+		{
+			reason(h, "critical",
+				   psprintf("global unique constraint %s: side table %s is missing or not the owner's",
+							u->name, quote_qualified_identifier(u->side_schema, u->side_name)));
+			continue;
+		}
+		if (u->enabled == TRIGGER_DISABLED)
+			reason(h, "critical", psprintf("global unique constraint %s is disabled: rows are written unchecked",
+										   u->name));
+		else if (u->enabled == TRIGGER_FIRES_ON_REPLICA)
+			reason(h, "warning", psprintf("global unique constraint %s fires only for replicated rows",
+										  u->name));
+		partmgr_unique_leaves_unguarded(u, &no_truncate, &disabled);
+		if (disabled > 0 && u->enabled != TRIGGER_DISABLED)
+			reason(h, "critical", psprintf("global unique constraint %s is disabled on " INT64_FORMAT " children: rows there are written unchecked",
+										   u->name, disabled));
+		if (no_truncate > 0)
+			reason(h, "warning", psprintf("global unique constraint %s: " INT64_FORMAT " children lack its TRUNCATE trigger (reapply_child_properties() adds it)",
+										  u->name, no_truncate));
+	}
 }
 
 /* One set being looked at (assess_set). */
@@ -291,6 +336,8 @@ assess_set_as_owner(HealthRun *run, PartmgrSet *set)
 	if (set->async_in_progress != NULL)
 		reason(h, "warning", psprintf("partition_data_async is filling the child from %s: its rows are not visible until it is attached",
 									  set->async_in_progress));
+	if (!get_rel_relispartition(set->parent_oid))
+		unique_reasons(h, set);
 	if (facts != NULL && facts->error != NULL &&
 		(!h->have_last_run || facts->error_at > h->last_run))
 		reason(h, strcmp(facts->error_outcome, "failed") == 0 ? "critical" : "warning",

@@ -57,6 +57,7 @@
 #include "retention.h"
 #include "rights.h"
 #include "setup.h"
+#include "unique.h"
 #include "work.h"
 
 PG_FUNCTION_INFO_V1(pg_partmgr_plan_maintenance);
@@ -232,6 +233,25 @@ dry_retention(void *arg)
 }
 
 /*
+ * the entries of children that left the set, removed from global unique
+ * side tables before retention (those of children this run's retention
+ * retires go in the next run)
+ */
+static void
+dry_unique_cleanup(void *arg)
+{
+	SetDryRun  *dry = (SetDryRun *) arg;
+	PartmgrPlan *plan;
+	PartmgrRights rights;
+
+	partmgr_rights_enter_set(dry->set, PARTMGR_RIGHTS_ACT, &rights);
+	plan = partmgr_plan_unique_cleanup(dry->set, PARTMGR_UNIQUE_CLEANUP_PER_RUN);
+	plan_rows(dry->out, plan, NULL, NULL);
+	note_truncated(dry->out, plan, "remove global unique entries");
+	partmgr_rights_leave(&rights);
+}
+
+/*
  * derived constraints, planned from the children premake leaves but those
  * retention then retires, as the run plans them
  */
@@ -255,7 +275,8 @@ dry_constraints(void *arg)
 /*
  * plan_set
  *		What a run would do to one set, step by step as the run does it --
- *		premake, then derived constraints, then retention, each planned from
+ *		premake, then derived constraints, then the removal of global unique
+ *		entries of children gone, then retention, each planned from
  *		the children the step before leaves -- each step in a
  *		subtransaction: a step that would fail ends the set with a row that
  *		says so, as it ends the run's work on the set.
@@ -263,8 +284,10 @@ dry_constraints(void *arg)
 static void
 plan_set(SetPlans *out, bool all_sets)
 {
-	static void (*const steps[]) (void *) = {dry_premake, dry_constraints, dry_retention};
-	static const char *const names[] = {"maintain set", "apply constraints", "apply retention"};
+	static void (*const steps[]) (void *) = {dry_premake, dry_constraints, dry_unique_cleanup,
+	dry_retention};
+	static const char *const names[] = {"maintain set", "apply constraints",
+	"remove global unique entries", "apply retention"};
 	SetDryRun	dry;
 
 	memset(&dry, 0, sizeof(dry));

@@ -10,7 +10,8 @@
  *		transaction: a crash or an error leaves nothing behind.
  *	drop_global_unique(p_parent_table, p_name, p_cascade).
  *	global_unique_cleanup(p_parent_table): entries of children no longer
- *		in the set.
+ *		in the set, removed by the plan maintenance runs too (plan.c), each
+ *		removal logged, until none is left.
  *	global_unique_row(), global_unique_truncate(): the triggers.
  *	global_unique_ddl(): the event trigger (ddl_command_end) that enters
  *		the rows of a table attached to a set with constraints and gives
@@ -59,7 +60,9 @@
 #include "api.h"
 #include "config.h"
 #include "ddl.h"
+#include "execute.h"
 #include "locks.h"
+#include "plan.h"
 #include "rights.h"
 #include "spi_util.h"
 #include "unique.h"
@@ -356,8 +359,6 @@ pg_partmgr_global_unique_cleanup(PG_FUNCTION_ARGS)
 		const char *key = lfirst(lc);
 		PartmgrSet *set = partmgr_config_load(key, true);
 		PartmgrRights rights;
-		ListCell   *uc;
-
 		if (table != NULL)
 			set = top_set(table, &rights);
 		else if (set == NULL || !OidIsValid(set->parent_oid) ||
@@ -366,12 +367,19 @@ pg_partmgr_global_unique_cleanup(PG_FUNCTION_ARGS)
 			continue;
 		else
 			partmgr_rights_enter_set(set, PARTMGR_RIGHTS_ACT, &rights);
-		foreach(uc, partmgr_unique_list_of(set->parent_oid))
+		for (;;)
 		{
-			PartmgrUnique *u = lfirst(uc);
+			PartmgrPlan *plan = partmgr_plan_unique_cleanup(set, PARTMGR_UNIQUE_CLEANUP_PER_RUN);
+			PartmgrExecResult result;
 
-			if (OidIsValid(u->side))
-				total += partmgr_unique_stale(u, true, 0);
+			if (plan->actions == NIL)
+				break;
+			partmgr_execute_plan(plan, "global_unique_cleanup", &result);
+			if (result.error != NULL)
+				ReThrowError(result.error);
+			total += result.rows;
+			if (!plan->truncated)
+				break;
 		}
 		partmgr_rights_leave(&rights);
 	}
@@ -463,7 +471,7 @@ pg_partmgr_global_unique_info(PG_FUNCTION_ARGS)
 
 				partmgr_rights_enter_table(parent, owner, PARTMGR_RIGHTS_ACT,
 										   u->name, &rights);
-				values[5] = Int64GetDatum(partmgr_unique_stale(u, false, 0));
+				values[5] = Int64GetDatum(partmgr_unique_waiting(u));
 				isnull[5] = false;
 				partmgr_rights_leave(&rights);
 			}

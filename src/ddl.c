@@ -1209,3 +1209,59 @@ partmgr_ddl_drop_trigger(const char *schema, const char *table, const char *trig
 	return psprintf("DROP TRIGGER %s%s ON %s", if_exists ? "IF EXISTS " : "",
 					quote_identifier(trigger), quote_qualified_identifier(schema, table));
 }
+
+/*
+ * partmgr_ddl_unique_forget
+ *		DELETE of the entries of some tables (by OID) from a global unique
+ *		constraint's side table.
+ */
+char *
+partmgr_ddl_unique_forget(const char *side_schema, const char *side_name, List *tables)
+{
+	StringInfoData buf;
+	ListCell   *lc;
+
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "DELETE FROM %s WHERE child OPERATOR(pg_catalog.=) ANY ('{",
+					 quote_qualified_identifier(side_schema, side_name));
+	foreach(lc, tables)
+		appendStringInfo(&buf, "%s%u", lc == list_head(tables) ? "" : ",", lfirst_oid(lc));
+	appendStringInfoString(&buf, "}'::pg_catalog.regclass[])");
+	return buf.data;
+}
+
+/*
+ * partmgr_ddl_unique_cleanup
+ *		DELETE of at most limit entries of one table (by OID) from a global
+ *		unique constraint's side table, found through its child index.
+ */
+char *
+partmgr_ddl_unique_cleanup(const char *side_schema, const char *side_name, Oid child,
+						   int64 limit)
+{
+	const char *side = quote_qualified_identifier(side_schema, side_name);
+
+	return psprintf("DELETE FROM %s WHERE ctid OPERATOR(pg_catalog.=) ANY (ARRAY("
+					"SELECT ctid FROM %s WHERE child OPERATOR(pg_catalog.=) '%u'::pg_catalog.regclass "
+					"LIMIT " INT64_FORMAT "))", side, side, child, limit);
+}
+
+/*
+ * partmgr_ddl_dump_global_unique
+ *		The create_global_unique() call that makes a constraint again, for
+ *		dump_partitioned_table_definition.
+ */
+char *
+partmgr_ddl_dump_global_unique(const char *schema, const char *table, const char *name,
+							   int ncols, char **columns)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "SELECT partmgr.create_global_unique(p_parent_table := %s, p_columns := ARRAY[",
+					 quote_literal_cstr(quote_qualified_identifier(schema, table)));
+	for (int i = 0; i < ncols; i++)
+		appendStringInfo(&buf, "%s%s", i > 0 ? ", " : "", quote_literal_cstr(columns[i]));
+	appendStringInfo(&buf, "], p_name := %s);", quote_literal_cstr(name));
+	return buf.data;
+}

@@ -152,6 +152,7 @@ partmgr_retire_concurrently(const PartmgrPlan *plan, const PartmgrAction *action
 			partmgr_sub_parents_below(action->relid) : NIL;
 		partmgr_rights_enter_set(set, PARTMGR_RIGHTS_ACT, &rights);
 		memset(&work, 0, sizeof(work));
+		partmgr_work_unique_forget(&work, set->parent_oid, action->relid);
 		partmgr_work_retire(&work, action);
 		foreach(lc, work.statements)
 		{
@@ -159,6 +160,9 @@ partmgr_retire_concurrently(const PartmgrPlan *plan, const PartmgrAction *action
 
 			if (stmt->kind == PARTMGR_STMT_CALLER_UTILITY)
 				partmgr_spi_exec(stmt->sql, 0, NULL, NULL, NULL, false, SPI_OK_UTILITY);
+			else if (stmt->kind == PARTMGR_STMT_UNIQUE_FORGET)
+				(void) partmgr_spi_table_exec(stmt->sql, 0, NULL, NULL, NULL, false,
+											  SPI_OK_DELETE);
 			else
 				partmgr_spi_table_utility(stmt->sql);
 		}

@@ -183,6 +183,10 @@ execute_action(void *arg)
 				/* stmt->sql says it for the log; the keys travel as a parameter */
 				partmgr_config_forget(stmt->keys);
 				break;
+			case PARTMGR_STMT_UNIQUE_FORGET:
+				ctx->rows += partmgr_spi_table_exec(stmt->sql, 0, NULL, NULL, NULL, false,
+													SPI_OK_DELETE);
+				break;
 			case PARTMGR_STMT_MOVE:
 			case PARTMGR_STMT_COPY:
 			case PARTMGR_STMT_DELETE:
@@ -319,6 +323,13 @@ partmgr_report_done(const PartmgrPlan *plan, const PartmgrAction *action, uint64
 		case PARTMGR_ACTION_ALTER_CHILD:
 			ereport(LOG,
 					(errmsg("pg_partmgr: altered partition %s of %s", table, set)));
+			break;
+		case PARTMGR_ACTION_UNIQUE_CLEANUP:
+			ereport(LOG,
+					(errmsg("pg_partmgr: removed entries of children no longer in %s from %s",
+							set, table),
+					 errdetail_plural("%llu entry was removed.", "%llu entries were removed.",
+									  (unsigned long) rows, (unsigned long long) rows)));
 			break;
 		case PARTMGR_ACTION_ANALYZE:
 			ereport(LOG,

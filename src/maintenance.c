@@ -56,6 +56,7 @@
 #include "retention.h"
 #include "rights.h"
 #include "setup.h"
+#include "unique.h"
 
 /* State of the maintenance of one set, passed into its subtransaction. */
 typedef struct SetRun
@@ -211,6 +212,35 @@ retain_set(void *arg)
 }
 
 /*
+ * unique_cleanup_set
+ *		Remove, with the owner's rights, at most
+ *		PARTMGR_UNIQUE_CLEANUP_PER_RUN entries of children no longer in the
+ *		set from its global unique side tables (before retention, in a
+ *		subtransaction of its own).
+ */
+static void
+unique_cleanup_set(void *arg)
+{
+	SetRun	   *run = (SetRun *) arg;
+	PartmgrErrorContext ctx;
+	PartmgrExecResult result;
+	PartmgrPlan *plan;
+	PartmgrRights rights;
+
+	partmgr_set_context_push(&ctx, run->key);
+	partmgr_rights_enter_set(run->set, PARTMGR_RIGHTS_ACT, &rights);
+	plan = partmgr_plan_unique_cleanup(run->set, PARTMGR_UNIQUE_CLEANUP_PER_RUN);
+	if (plan->actions != NIL)
+	{
+		partmgr_execute_plan(plan, run->run_by, &result);
+		run->outcome->error = result.error;
+		run->outcome->more |= plan->truncated && result.error == NULL;
+	}
+	partmgr_rights_leave(&rights);
+	partmgr_context_pop(&ctx);
+}
+
+/*
  * constrain_set
  *		Plan and execute the set's derived constraints (see constraints.c)
  *		with the owner's rights: after premake, before retention (and none
@@ -308,7 +338,8 @@ log_step_failure(const SetRun *run, const char *step, TimestampTz started,
  *		Maintain one set in the caller's transaction (with its configuration
  *		as read, when the caller read it, else loaded now): plan and execute
  *		premake in a subtransaction, then derived constraints in another,
- *		analyze the parent if asked and children were made, then retention
+ *		analyze the parent if asked and children were made, remove the
+ *		global unique entries of children gone (unique_cleanup_set), then retention
  *		(last, so that its ACCESS EXCLUSIVE locks are held the least), say
  *		when it finished when nothing failed (for the caller to stamp
  *		maintenance_last_run, see PartmgrRunStamps), and record every action
@@ -383,6 +414,21 @@ partmgr_maintain_set(const char *key, PartmgrSet *read, const PartmgrMaintainOpt
 	}
 
 	/*
+	 * Entries of children that left the set (retired by earlier runs,
+	 * detached by hand), before retention, so that the time it takes is
+	 * not added to the ACCESS EXCLUSIVE locks retention holds.
+	 */
+	started = GetCurrentTimestamp();
+	if (!partmgr_run_subxact(unique_cleanup_set, &run, &edata))
+	{
+		outcome->error = edata;
+		log_step_failure(&run, "remove global unique entries", started, edata);
+		return;
+	}
+	if (outcome->error != NULL)
+		return;
+
+	/*
 	 * Retention last (pg_partman 5.2): DETACH and DROP hold ACCESS EXCLUSIVE
 	 * on the parent to the end of the transaction, and nothing after them
 	 * should make that longer -- not the scans of derived constraints, not
@@ -400,6 +446,7 @@ partmgr_maintain_set(const char *key, PartmgrSet *read, const PartmgrMaintainOpt
 		if (outcome->error != NULL)
 			return;
 	}
+
 	outcome->finished = GetCurrentTimestamp();
 }
 

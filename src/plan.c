@@ -28,6 +28,7 @@
 
 #include "bounds.h"
 #include "plan.h"
+#include "unique.h"
 
 /*
  * partmgr_plan_new
@@ -278,6 +279,63 @@ partmgr_plan_add_analyze(PartmgrPlan *plan, bool skip_locked)
 }
 
 /*
+ * partmgr_plan_unique_cleanup
+ *		For each global unique constraint of a top parent's set, one action
+ *		per child its entries name that is no longer in the set, removing
+ *		them: at most limit entries over the whole plan (the rest waits for
+ *		the next run: plan->truncated).  Reads the side tables, so the
+ *		caller is in the scope of the owner's rights.
+ */
+PartmgrPlan *
+partmgr_plan_unique_cleanup(PartmgrSet *set, int64 limit)
+{
+	PartmgrPlan *plan = partmgr_plan_new(set, NULL);
+	int64		left = limit;
+	ListCell   *lc;
+
+	if (get_rel_relispartition(set->parent_oid))
+		return plan;			/* constraints belong to the top parent */
+	foreach(lc, partmgr_unique_list_of(set->parent_oid))
+	{
+		PartmgrUnique *u = lfirst(lc);
+		ListCell   *cc;
+
+		if (!partmgr_unique_side_is_owners(u, set->parent_owner))
+			continue;
+		foreach(cc, partmgr_unique_children(u))
+		{
+			Oid			child = lfirst_oid(cc);
+			PartmgrAction *action;
+
+			if (partmgr_unique_in_set(child, set->parent_oid))
+				continue;
+			if (left <= 0)
+			{
+				plan->truncated = true;
+				return plan;
+			}
+			action = palloc0(sizeof(PartmgrAction));
+			action->kind = PARTMGR_ACTION_UNIQUE_CLEANUP;
+			action->schema = u->side_schema;
+			action->name = u->side_name;
+			action->relid = u->side;
+			action->statements = list_make1(partmgr_ddl_unique_cleanup(u->side_schema,
+																	   u->side_name,
+																	   child, left));
+			plan->actions = lappend(plan->actions, action);
+			left -= partmgr_unique_count_of(u, child);
+			if (left < 0)
+			{
+				/* this child's entries take more than one plan */
+				plan->truncated = true;
+				return plan;
+			}
+		}
+	}
+	return plan;
+}
+
+/*
  * partmgr_plan_add_on_child
  *		Append an action of the given kind on an existing child (constraint
  *		work); the caller fills in what it needs.
@@ -397,6 +455,8 @@ partmgr_action_name(const PartmgrAction *action)
 			return "drop constraints";
 		case PARTMGR_ACTION_ALTER_CHILD:
 			return "alter partition";
+		case PARTMGR_ACTION_UNIQUE_CLEANUP:
+			return "remove global unique entries";
 		case PARTMGR_ACTION_ANALYZE:
 			return "analyze";
 	}

@@ -53,6 +53,9 @@ typedef enum PartmgrActionKind
 	PARTMGR_ACTION_ATTACH_CHILD,	/* attach a child made unattached, after
 									 * moving in the rows of its range the
 									 * default partition still holds */
+	PARTMGR_ACTION_UNIQUE_CLEANUP,	/* remove entries of children no longer in
+									 * the set from a global unique side
+									 * table (statements) */
 	PARTMGR_ACTION_ANALYZE		/* ANALYZE the parent: statistics of the
 								 * whole partition tree */
 } PartmgrActionKind;
@@ -190,6 +193,7 @@ extern PartmgrAction *partmgr_plan_add_on_child(PartmgrPlan *plan, PartmgrAction
 extern bool partmgr_plan_add_retire(PartmgrPlan *plan, const PartmgrChild *child,
 									const PartmgrRetirement *retire);
 extern void partmgr_plan_add_analyze(PartmgrPlan *plan, bool skip_locked);
+extern PartmgrPlan *partmgr_plan_unique_cleanup(PartmgrSet *set, int64 limit);
 extern void partmgr_plan_add_finalize(PartmgrPlan *plan, const PartmgrChild *child);
 extern void partmgr_plan_add_attach(PartmgrPlan *plan, const PartmgrRowSource *from,
 									const char *schema, const char *name, Oid relid,

@@ -44,6 +44,7 @@
 #include "catalog/pg_class.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
+#include "commands/trigger.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
@@ -63,6 +64,7 @@
 #include "properties.h"
 #include "rights.h"
 #include "spi_util.h"
+#include "unique.h"
 
 static List *grant_statements(const PartmgrProperties *props, const char *schema,
 							  const char *name);
@@ -1239,6 +1241,19 @@ partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props, Oid c
 			new_drift(&drifts, PARTMGR_DRIFT_RELOPTIONS, "storage parameters",
 					  options_text(props->reloptions), options_text(state.reloptions))->fix =
 				reloption_fix(schema, name, props->reloptions, state.reloptions);
+	}
+	/* a leaf's TRUNCATE trigger of each global unique constraint */
+	foreach(lc, partmgr_unique_list_of(partmgr_unique_top(set->parent_oid)))
+	{
+		PartmgrUnique *u = lfirst(lc);
+		char	   *trigger = psprintf("%s_truncate", u->name);
+
+		if (!OidIsValid(get_trigger_oid(child, trigger, true)))
+			new_drift(&drifts, PARTMGR_DRIFT_GLOBAL_UNIQUE, "global unique TRUNCATE trigger",
+					  trigger, pstrdup("none"))->fix =
+				list_make1(partmgr_ddl_unique_truncate_trigger(schema, name, u->name,
+															   u->side_schema, u->ncols,
+															   u->columns));
 	}
 	index = props->replica_identity == REPLICA_IDENTITY_INDEX ?
 		child_index_of(child, props->replica_index_oid) : InvalidOid;

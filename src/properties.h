@@ -96,7 +96,9 @@ typedef enum PartmgrDriftKind
 	PARTMGR_DRIFT_COMPRESSION,
 	PARTMGR_DRIFT_STORAGE,
 	PARTMGR_DRIFT_STATISTICS_TARGET,
-	PARTMGR_DRIFT_EXTENDED_STATISTICS
+	PARTMGR_DRIFT_EXTENDED_STATISTICS,
+	PARTMGR_DRIFT_GLOBAL_UNIQUE	/* a leaf without a global unique
+								 * constraint's TRUNCATE trigger */
 } PartmgrDriftKind;
 
 typedef struct PartmgrDrift

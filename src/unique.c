@@ -10,8 +10,9 @@
  *		when the row arrives and removed when it goes.
  *	partmgr_unique_fill: the entries of a whole table, when a constraint
  *		is made or a table attached, with the duplicates named.
- *	partmgr_unique_children, partmgr_unique_stale: which children the
- *		entries name, and the entries of those no longer in the set.
+ *	partmgr_unique_children, partmgr_unique_waiting: which children the
+ *		entries name, and how many entries of those no longer in the set
+ *		wait for cleanup (plan.c plans their removal).
  *
  * Entering a key.  Under an exclusive lock on the key's hash (a lock tag of
  * our own, held only while the key is entered), the side table's unique
@@ -41,12 +42,14 @@
 #include "postgres.h"
 
 #include "access/genam.h"
+#include "access/heapam.h"
 #include "access/htup_details.h"
 #include "access/relation.h"
 #include "access/stratnum.h"
 #include "access/table.h"
 #include "access/tableam.h"
 #include "access/xact.h"
+#include "catalog/index.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_am.h"
 #include "commands/defrem.h"
@@ -113,6 +116,10 @@ typedef struct RowCache
 	RegProcedure eqproc[INDEX_MAX_KEYS];
 	Oid			collation[INDEX_MAX_KEYS];
 	char	  **columns;
+	bool		direct;			/* entries written in C (see plain_side) */
+	int			nindexes;		/* and then into these indexes */
+	Oid			indexes[8];
+	IndexInfo  *infos[8];		/* theirs, built on first use */
 	SPIPlanPtr	insert_plan;
 	SPIPlanPtr	delete_plan;
 	SPIPlanPtr	delete_tid_plan;
@@ -129,7 +136,7 @@ forget_row_cache(Datum arg, Oid relid)
 	row_cache_stale = true;
 }
 
-/* Drop every kept entry and plan; only when no trigger of ours runs. */
+/* Drop every kept entry and plan; only when no other trigger of ours runs. */
 static void
 flush_row_cache(void)
 {
@@ -504,6 +511,43 @@ prepare_plans(RowCache *entry, const char *schema, const char *table)
 }
 
 /*
+ * plain_side
+ *		Whether the side table runs no code of anyone when it is written --
+ *		no trigger (a foreign key referencing it has some), rule, row
+ *		security or CHECK, and indexes on plain columns only, at most
+ *		lengthof(entry->indexes) -- so that entries are written in C, with
+ *		heap and index calls, without SPI or a change of user; their
+ *		indexes go to entry.  Any other side table is written by SQL
+ *		statements with the owner's rights.
+ */
+static bool
+plain_side(Relation side, RowCache *entry)
+{
+	List	   *indexes;
+	ListCell   *lc;
+
+	if (side->trigdesc != NULL || side->rd_rules != NULL || side->rd_rel->relrowsecurity ||
+		(side->rd_att->constr != NULL && side->rd_att->constr->num_check > 0))
+		return false;
+	indexes = RelationGetIndexList(side);
+	if (list_length(indexes) > lengthof(entry->indexes))
+		return false;
+	entry->nindexes = 0;
+	foreach(lc, indexes)
+	{
+		Relation	index = index_open(lfirst_oid(lc), AccessShareLock);
+		bool		plain = RelationGetIndexExpressions(index) == NIL &&
+			RelationGetIndexPredicate(index) == NIL;
+
+		index_close(index, AccessShareLock);
+		if (!plain)
+			return false;
+		entry->indexes[entry->nindexes++] = lfirst_oid(lc);
+	}
+	return true;
+}
+
+/*
  * row_cache_entry
  *		What the trigger needs on its leaf, built on first use: the set's
  *		top parent and owner, the side table (checked: the owner's, its
@@ -521,7 +565,7 @@ row_cache_entry(Relation leaf, const Trigger *trigger)
 	TupleDesc	leafdesc = RelationGetDescr(leaf);
 	MemoryContext old;
 
-	if (row_cache_stale && row_depth == 0 && row_cache != NULL)
+	if (row_cache_stale && row_depth <= 1 && row_cache != NULL)
 		flush_row_cache();
 	if (row_cache_context == NULL)
 	{
@@ -596,6 +640,7 @@ row_cache_entry(Relation leaf, const Trigger *trigger)
 			mismatch(trigger->tgname, proto.side, "its last column is not child regclass");
 		proto.types[proto.ncols] = REGCLASSOID;
 		proto.index = find_unique_index(side, &proto);
+		proto.direct = plain_side(side, &proto);
 		table_close(side, AccessShareLock);
 
 		entry = hash_search(row_cache, &key, HASH_ENTER, &found);
@@ -680,6 +725,71 @@ key_hash(const RowCache *entry, const Datum *values)
 }
 
 /*
+ * direct_insert
+ *		Insert the entry (key, child) into the side table and each of its
+ *		indexes, the unique one checking as it does for any insert.
+ */
+static void
+direct_insert(RowCache *entry, Relation side, const Datum *values, Oid child)
+{
+	Datum		row[INDEX_MAX_KEYS + 1];
+	bool		nulls[INDEX_MAX_KEYS + 1] = {0};
+	HeapTuple	tuple;
+
+	memcpy(row, values, sizeof(Datum) * entry->ncols);
+	row[entry->ncols] = ObjectIdGetDatum(child);
+	tuple = heap_form_tuple(RelationGetDescr(side), row, nulls);
+	simple_heap_insert(side, tuple);
+	for (int i = 0; i < entry->nindexes; i++)
+	{
+		Relation	index = index_open(entry->indexes[i], RowExclusiveLock);
+		IndexInfo  *info;
+		Datum		keys[INDEX_MAX_KEYS];
+		bool		keynulls[INDEX_MAX_KEYS] = {0};
+
+		if (!index->rd_index->indisready)
+		{
+			index_close(index, NoLock);
+			continue;
+		}
+		if (entry->infos[i] == NULL)
+		{
+			MemoryContext old = MemoryContextSwitchTo(row_cache_context);
+
+			entry->infos[i] = BuildIndexInfo(index);
+			MemoryContextSwitchTo(old);
+		}
+		info = entry->infos[i];
+		for (int k = 0; k < info->ii_NumIndexAttrs; k++)
+			keys[k] = row[info->ii_IndexAttrNumbers[k] - 1];
+		(void) index_insert(index, keys, keynulls, &tuple->t_self, side,
+							index->rd_index->indisunique ? UNIQUE_CHECK_YES : UNIQUE_CHECK_NO,
+							false, info);
+		index_close(index, NoLock);
+	}
+}
+
+/*
+ * direct_delete
+ *		Delete one entry by its TID; one another transaction deleted first
+ *		(waited for) is gone already.
+ */
+static void
+direct_delete(Relation side, ItemPointer tid)
+{
+	TM_FailureData tmfd;
+	TM_Result	result;
+
+	result = heap_delete(side, tid, GetCurrentCommandId(true), InvalidSnapshot, true,
+						 &tmfd, false);
+	if (result != TM_Ok && result != TM_Deleted && result != TM_SelfModified)
+		ereport(ERROR,
+				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+				 errmsg("could not remove an entry of side table \"%s\": it changed meanwhile",
+						RelationGetRelationName(side))));
+}
+
+/*
  * enter_key
  *		Enter the key values of a row of leaf (see the file header).
  */
@@ -748,14 +858,22 @@ enter_key(RowCache *entry, Relation leaf, Datum *values, Oid caller)
 	{
 		Datum		tid = PointerGetDatum(lfirst(lc));
 
-		partmgr_spi_table_exec_plan(entry->delete_tid_plan,
-									"removal of a global unique entry of a child no longer in the set",
-									&tid, NULL, SPI_OK_DELETE);
+		if (entry->direct)
+			direct_delete(side, (ItemPointer) lfirst(lc));
+		else
+			partmgr_spi_table_exec_plan(entry->delete_tid_plan,
+										"removal of a global unique entry of a child no longer in the set",
+										&tid, NULL, SPI_OK_DELETE);
 	}
-	memcpy(args, values, sizeof(Datum) * entry->ncols);
-	args[entry->ncols] = ObjectIdGetDatum(RelationGetRelid(leaf));
-	partmgr_spi_table_exec_plan(entry->insert_plan, "insert of a global unique entry",
-								args, NULL, SPI_OK_INSERT);
+	if (entry->direct)
+		direct_insert(entry, side, values, RelationGetRelid(leaf));
+	else
+	{
+		memcpy(args, values, sizeof(Datum) * entry->ncols);
+		args[entry->ncols] = ObjectIdGetDatum(RelationGetRelid(leaf));
+		partmgr_spi_table_exec_plan(entry->insert_plan, "insert of a global unique entry",
+									args, NULL, SPI_OK_INSERT);
+	}
 	index_close(index, NoLock);
 	table_close(side, NoLock);
 	LockRelease(&tag, ExclusiveLock, false);
@@ -766,6 +884,36 @@ remove_key(RowCache *entry, Relation leaf, Datum *values)
 {
 	Datum		args[INDEX_MAX_KEYS + 1];
 
+	if (entry->direct)
+	{
+		Relation	side = table_open(entry->side, RowExclusiveLock);
+		Relation	index = index_open(entry->index, RowExclusiveLock);
+		ScanKeyData skeys[INDEX_MAX_KEYS];
+		IndexScanDesc scan;
+		TupleTableSlot *slot = table_slot_create(side, NULL);
+
+		for (int i = 0; i < entry->ncols; i++)
+			ScanKeyEntryInitialize(&skeys[i], 0, i + 1, BTEqualStrategyNumber, InvalidOid,
+								   entry->collation[i], entry->eqproc[i], values[i]);
+		scan = index_beginscan(side, index, SnapshotSelf, entry->ncols, 0);
+		index_rescan(scan, skeys, entry->ncols, NULL, 0);
+		while (index_getnext_slot(scan, ForwardScanDirection, slot))
+		{
+			bool		isnull;
+
+			if (DatumGetObjectId(slot_getattr(slot, entry->ncols + 1, &isnull)) ==
+				RelationGetRelid(leaf) && !isnull)
+			{
+				direct_delete(side, &slot->tts_tid);
+				break;
+			}
+		}
+		index_endscan(scan);
+		ExecDropSingleTupleTableSlot(slot);
+		index_close(index, NoLock);
+		table_close(side, NoLock);
+		return;
+	}
 	memcpy(args, values, sizeof(Datum) * entry->ncols);
 	args[entry->ncols] = ObjectIdGetDatum(RelationGetRelid(leaf));
 	partmgr_spi_table_exec_plan(entry->delete_plan, "removal of a global unique entry",
@@ -783,6 +931,8 @@ slot_key(const RowCache *entry, TupleTableSlot *slot, Datum *values)
 		values[i] = slot_getattr(slot, entry->attnums[i], &isnull);
 		if (isnull)
 			return false;
+		if (entry->typlen[i] == -1)
+			values[i] = PointerGetDatum(PG_DETOAST_DATUM_PACKED(values[i]));
 	}
 	return true;
 }
@@ -831,7 +981,15 @@ partmgr_unique_row(TriggerData *trigdata)
 		if (has_old && has_new && same_key(entry, old_key, new_key))
 			has_old = has_new = false;
 
-		if (has_old || has_new)
+		if ((has_old || has_new) && entry->direct)
+		{
+			/* nobody's code runs: no change of user, no SPI */
+			if (has_old)
+				remove_key(entry, leaf, old_key);
+			if (has_new)
+				enter_key(entry, leaf, new_key, caller);
+		}
+		else if (has_old || has_new)
 		{
 			partmgr_rights_enter_trigger(entry->owner, entry->name, &rights);
 			SPI_connect();
@@ -1151,56 +1309,72 @@ partmgr_unique_children(const PartmgrUnique *u)
 }
 
 /*
- * partmgr_unique_stale
- *		How many entries name a child no longer in the set; with remove,
- *		delete them, at most limit (0: no limit) in batches of 10000.
- *		Inside the owner's scope.
+ * partmgr_unique_count_of
+ *		How many entries of one child the side table holds (inside the
+ *		owner's scope).
  */
 int64
-partmgr_unique_stale(const PartmgrUnique *u, bool remove, int64 limit)
+partmgr_unique_count_of(const PartmgrUnique *u, Oid child)
 {
-	const char *side = quote_qualified_identifier(u->side_schema, u->side_name);
+	Oid			type = REGCLASSOID;
+	Datum		value = ObjectIdGetDatum(child);
+	bool		isnull;
+
+	partmgr_spi_table_exec(psprintf("SELECT pg_catalog.count(*) FROM %s "
+									"WHERE child OPERATOR(pg_catalog.=) $1",
+									quote_qualified_identifier(u->side_schema, u->side_name)),
+						   1, &type, &value, NULL, true, SPI_OK_SELECT);
+	return DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
+}
+
+/*
+ * partmgr_unique_waiting
+ *		How many entries name a child no longer in the set: they wait for
+ *		cleanup.  Inside the owner's scope.
+ */
+int64
+partmgr_unique_waiting(const PartmgrUnique *u)
+{
 	int64		total = 0;
 	ListCell   *lc;
 
 	foreach(lc, partmgr_unique_children(u))
 	{
 		Oid			child = lfirst_oid(lc);
-		Oid			types[2] = {REGCLASSOID, INT8OID};
-		Datum		values[2];
-		bool		isnull;
 
-		if (partmgr_unique_in_set(child, u->root))
-			continue;
-		values[0] = ObjectIdGetDatum(child);
-		if (!remove)
-		{
-			partmgr_spi_table_exec(psprintf("SELECT pg_catalog.count(*) FROM %s "
-											"WHERE child OPERATOR(pg_catalog.=) $1", side),
-								   1, types, values, NULL, true, SPI_OK_SELECT);
-			total += DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
-			continue;
-		}
-		for (;;)
-		{
-			int64		batch = 10000;
-			uint64		n;
-
-			if (limit > 0)
-				batch = Min(batch, limit - total);
-			if (batch <= 0)
-				return total;
-			values[1] = Int64GetDatum(batch);
-			n = partmgr_spi_table_exec(psprintf("DELETE FROM %s WHERE ctid OPERATOR(pg_catalog.=) ANY ("
-												"ARRAY(SELECT ctid FROM %s WHERE child OPERATOR(pg_catalog.=) $1 "
-												"LIMIT $2))", side, side),
-									   2, types, values, NULL, false, SPI_OK_DELETE);
-			total += n;
-			if (n < (uint64) batch)
-				break;
-		}
+		if (!partmgr_unique_in_set(child, u->root))
+			total += partmgr_unique_count_of(u, child);
 	}
 	return total;
+}
+
+/*
+ * partmgr_unique_leaves_unguarded
+ *		How many leaves of the set lack the constraint's TRUNCATE trigger
+ *		(*no_truncate), and how many have its row trigger disabled
+ *		(*disabled); read from the catalogs with the caller's rights.
+ */
+void
+partmgr_unique_leaves_unguarded(const PartmgrUnique *u, int64 *no_truncate, int64 *disabled)
+{
+	Oid			types[3] = {REGCLASSOID, TEXTOID, TEXTOID};
+	Datum		values[3];
+	bool		isnull;
+
+	values[0] = ObjectIdGetDatum(u->root);
+	values[1] = CStringGetTextDatum(u->name);
+	values[2] = CStringGetTextDatum(psprintf("%s_truncate", u->name));
+	partmgr_spi_exec("SELECT pg_catalog.count(*) FILTER (WHERE t.oid IS NULL), "
+					 "pg_catalog.count(*) FILTER (WHERE r.tgenabled OPERATOR(pg_catalog.=) 'D') "
+					 "FROM pg_catalog.pg_partition_tree($1) p "
+					 "LEFT JOIN pg_catalog.pg_trigger t ON t.tgrelid OPERATOR(pg_catalog.=) p.relid "
+					 " AND t.tgname OPERATOR(pg_catalog.=) $3 "
+					 "LEFT JOIN pg_catalog.pg_trigger r ON r.tgrelid OPERATOR(pg_catalog.=) p.relid "
+					 " AND r.tgname OPERATOR(pg_catalog.=) $2 "
+					 "WHERE p.isleaf",
+					 3, types, values, NULL, true, SPI_OK_SELECT);
+	*no_truncate = DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
+	*disabled = DatumGetInt64(partmgr_spi_value(0, 2, &isnull));
 }
 
 /*

@@ -38,6 +38,9 @@
 /* longest constraint name: room for the "_truncate" suffix */
 #define PARTMGR_UNIQUE_NAME_MAX		(NAMEDATALEN - 1 - 9)
 
+/* entries of children no longer in a set that one maintenance run removes */
+#define PARTMGR_UNIQUE_CLEANUP_PER_RUN	100000
+
 #define PARTMGR_UNIQUE_ROW_FUNCTION		"global_unique_row"
 #define PARTMGR_UNIQUE_TRUNCATE_FUNCTION	"global_unique_truncate"
 
@@ -70,7 +73,10 @@ extern void partmgr_unique_truncate(TriggerData *trigdata);
 
 extern void partmgr_unique_fill(const PartmgrUnique *u, Oid table, bool attach);
 extern List *partmgr_unique_children(const PartmgrUnique *u);
-extern int64 partmgr_unique_stale(const PartmgrUnique *u, bool remove, int64 limit);
+extern int64 partmgr_unique_count_of(const PartmgrUnique *u, Oid child);
+extern int64 partmgr_unique_waiting(const PartmgrUnique *u);
+extern void partmgr_unique_leaves_unguarded(const PartmgrUnique *u, int64 *no_truncate,
+											 int64 *disabled);
 extern bool partmgr_unique_referenced(const PartmgrUnique *u);
 extern void partmgr_unique_forget_child(const PartmgrUnique *u, Oid child);
 

@@ -59,10 +59,11 @@
 #include "config.h"
 #include "contents.h"
 #include "ddl.h"
-#include "work.h"
 #include "locks.h"
 #include "rights.h"
 #include "spi_util.h"
+#include "unique.h"
+#include "work.h"
 
 /*
  * Working out an action.
@@ -367,6 +368,34 @@ retire_statements(const PartmgrAction *action)
 																   action->name));
 	}
 	return statements;
+}
+
+/*
+ * partmgr_work_unique_forget
+ *		For each global unique constraint of the set whose side table a
+ *		foreign key references, the removal of the entries of a retiring
+ *		child (and of its leaves), so that the foreign key's action runs
+ *		as the child goes; without such a key the entries are left to
+ *		cleanup (they stop counting when the child leaves).  parent is the
+ *		set's parent, child the table that retires.
+ */
+void
+partmgr_work_unique_forget(PartmgrActionWork *work, Oid parent, Oid child)
+{
+	List	   *leaves = NIL;
+	ListCell   *lc;
+
+	foreach(lc, partmgr_unique_list_of(partmgr_unique_top(parent)))
+	{
+		PartmgrUnique *u = lfirst(lc);
+
+		if (!partmgr_unique_referenced(u))
+			continue;
+		if (leaves == NIL)
+			leaves = find_all_inheritors(child, NoLock, NULL);
+		work_sql(work, partmgr_ddl_unique_forget(u->side_schema, u->side_name,
+												 leaves))->kind = PARTMGR_STMT_UNIQUE_FORGET;
+	}
 }
 
 /*
@@ -835,7 +864,14 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 			work_referencing_tables(work, action->relid);
 			work_forget_sub_sets(work, action->relid);
 			work_sql(work, partmgr_ddl_detach(set, action->schema, action->name, ""));
+			partmgr_work_unique_forget(work, set->parent_oid, action->relid);
 			partmgr_work_retire(work, action);
+			break;
+
+		case PARTMGR_ACTION_UNIQUE_CLEANUP:
+			work_lock(work, action->relid, RowExclusiveLock);
+			foreach(lc, action->statements)
+				work_sql(work, (char *) lfirst(lc))->kind = PARTMGR_STMT_UNIQUE_FORGET;
 			break;
 
 		case PARTMGR_ACTION_ANALYZE:

@@ -37,7 +37,10 @@ typedef enum PartmgrStatementKind
 	PARTMGR_STMT_VALIDATE,		/* VALIDATE CONSTRAINT of a derived constraint */
 	PARTMGR_STMT_SUB_SET,		/* register the new child as a set of its own
 								 * (plan->register_sub_set) */
-	PARTMGR_STMT_FORGET			/* DELETE part_config rows of sub-sets */
+	PARTMGR_STMT_FORGET,		/* DELETE part_config rows of sub-sets */
+	PARTMGR_STMT_UNIQUE_FORGET	/* DELETE a retired child's entries from a
+								 * global unique side table a foreign key
+								 * references */
 } PartmgrStatementKind;
 
 typedef struct PartmgrWorkStatement
@@ -60,6 +63,7 @@ typedef struct PartmgrActionWork
 
 extern void partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 								PartmgrActionWork *work);
+extern void partmgr_work_unique_forget(PartmgrActionWork *work, Oid parent, Oid child);
 extern void partmgr_work_retire(PartmgrActionWork *work, const PartmgrAction *action);
 
 #endif							/* PARTMGR_WORK_H */

@@ -8,7 +8,7 @@ BEGIN;
 SET search_path = public;
 SET client_min_messages = warning;
 
-SELECT plan(88);
+SELECT plan(124);
 
 CREATE ROLE gu_alice LOGIN;
 CREATE ROLE gu_bob LOGIN;
@@ -16,6 +16,7 @@ CREATE SCHEMA gu AUTHORIZATION gu_alice;
 GRANT USAGE, CREATE ON SCHEMA partmgr TO gu_alice, gu_bob;
 GRANT SELECT, INSERT, UPDATE, DELETE ON partmgr.part_config,
       partmgr.part_config_sub, partmgr.maintenance_log TO gu_alice, gu_bob;
+GRANT SELECT ON partmgr.health TO gu_alice;
 GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA partmgr TO gu_alice, gu_bob;
 GRANT CREATE ON SCHEMA public TO gu_bob;
 GRANT USAGE ON SCHEMA gu TO gu_bob;
@@ -204,11 +205,61 @@ SELECT is(to_regclass('gu.orders_p20261201'), NULL, 'retention dropped the old c
 SELECT lives_ok($$INSERT INTO gu.orders VALUES (1100, 'o1', 0, '2027-02-01 05:00')$$,
     'a key of a dropped child is free at once');
 SELECT cmp_ok((SELECT waiting_cleanup FROM partmgr.global_unique_constraints), '>', 0::bigint,
-    'the others wait for cleanup');
+    'the entries of the children it retired wait for the next run (not to hold retention''s locks longer)');
+CREATE TABLE gu.later PARTITION OF gu.orders FOR VALUES FROM ('2026-12-23') TO ('2026-12-24');
+INSERT INTO gu.orders VALUES (1200, 'l1', 0, '2026-12-23 01:00');
+ALTER TABLE gu.orders DETACH PARTITION gu.later;
+SELECT is((SELECT count(*)::int FROM partmgr.plan_maintenance('gu.orders')
+            WHERE action = 'remove global unique entries' AND object = 'gu.orders_order_no_gkey'
+              AND statements[1] LIKE 'DELETE FROM gu.orders_order_no_gkey WHERE ctid%'),
+    (SELECT count(DISTINCT child)::int FROM gu.orders_order_no_gkey
+      WHERE child NOT IN (SELECT relid FROM pg_partition_tree('gu.orders'))),
+    'plan_maintenance shows the removal of the entries of each child gone, the detached one too');
+SELECT partmgr.run_maintenance('gu.orders');
+SELECT is((SELECT waiting_cleanup FROM partmgr.global_unique_constraints), 0::bigint,
+    'and the next run removes them');
+SELECT ok(EXISTS (SELECT FROM partmgr.maintenance_log WHERE parent_table = 'gu.orders'
+                     AND action = 'remove global unique entries' AND outcome = 'done'
+                     AND object = 'gu.orders_order_no_gkey'),
+    'and logs it');
 SELECT is((SELECT count(*)::int FROM pg_partition_tree('gu.orders') p
             WHERE p.isleaf AND NOT EXISTS (SELECT FROM pg_trigger t WHERE t.tgrelid = p.relid
                                            AND t.tgname = 'orders_order_no_gkey_truncate')), 0,
     'every leaf, those partition_data and maintenance made too, has the TRUNCATE trigger');
+
+-- == check_children, reapply_child_properties, health, the dump ==
+SELECT is((SELECT count(*)::int FROM partmgr.check_children('gu.orders')
+            WHERE property = 'global unique TRUNCATE trigger'), 0,
+    'check_children: every leaf has the TRUNCATE trigger');
+DROP TRIGGER orders_order_no_gkey_truncate ON gu.orders_p20270202;
+SELECT results_eq($$SELECT child_table, expected, actual FROM partmgr.check_children('gu.orders')
+                     WHERE property = 'global unique TRUNCATE trigger'$$,
+    $$VALUES ('gu.orders_p20270202'::text, 'orders_order_no_gkey_truncate'::text, 'none'::text)$$,
+    'check_children names a leaf without it');
+SELECT matches((SELECT reason FROM partmgr.health WHERE parent_table = 'gu.orders'),
+    'global unique constraint orders_order_no_gkey: 1 children lack its TRUNCATE trigger',
+    'health warns about it');
+SELECT partmgr.reapply_child_properties('gu.orders');
+SELECT ok(EXISTS (SELECT FROM pg_trigger WHERE tgrelid = 'gu.orders_p20270202'::regclass
+                     AND tgname = 'orders_order_no_gkey_truncate'),
+    'reapply_child_properties gives it back');
+ALTER TABLE gu.orders DISABLE TRIGGER orders_order_no_gkey;
+SELECT is((SELECT state FROM partmgr.global_unique_constraints WHERE constraint_name = 'orders_order_no_gkey'),
+    'disabled', 'global_unique_constraints shows a disabled constraint');
+SELECT is((SELECT status FROM partmgr.health WHERE parent_table = 'gu.orders'), 'critical',
+    'health: a disabled constraint is critical');
+SELECT matches((SELECT reason FROM partmgr.health WHERE parent_table = 'gu.orders'),
+    'global unique constraint orders_order_no_gkey is disabled: rows are written unchecked',
+    'and says why');
+ALTER TABLE gu.orders ENABLE TRIGGER orders_order_no_gkey;
+ALTER TABLE gu.orders_p20270202 DISABLE TRIGGER orders_order_no_gkey;
+SELECT matches((SELECT reason FROM partmgr.health WHERE parent_table = 'gu.orders'),
+    'global unique constraint orders_order_no_gkey is disabled on 1 children',
+    'health: disabled on one child is said too');
+ALTER TABLE gu.orders_p20270202 ENABLE TRIGGER orders_order_no_gkey;
+SELECT ok(partmgr.dump_partitioned_table_definition('gu.orders') LIKE
+    E'%\nSELECT partmgr.create_global_unique(p_parent_table := ''gu.orders'', p_columns := ARRAY[''order_no''], p_name := ''orders_order_no_gkey'');',
+    'dump_partitioned_table_definition makes the constraint again');
 
 -- == key columns cannot change under the constraint ==
 SELECT throws_ok($$ALTER TABLE gu.orders RENAME COLUMN order_no TO ono$$, '0A000', NULL,
@@ -249,6 +300,74 @@ SELECT is((SELECT count(*)::int FROM gu.orders_order_no_gkey WHERE order_no = 'f
     'the side table holds no forged entry');
 SET ROLE gu_alice;
 
+-- == a side table that runs code: written by SQL with the owner's rights ==
+CREATE TABLE gu.audit (who text, path text);
+CREATE FUNCTION gu.audit_entry() RETURNS trigger LANGUAGE plpgsql AS $f$
+BEGIN
+    INSERT INTO gu.audit VALUES (current_user, current_setting('search_path'));
+    RETURN NULL;
+END $f$;
+CREATE TRIGGER audit AFTER INSERT ON gu.orders_order_no_gkey FOR EACH ROW EXECUTE FUNCTION gu.audit_entry();
+RESET ROLE;
+SET ROLE gu_bob;
+SELECT lives_ok($$INSERT INTO gu.orders VALUES (2100, 'bob2', 0, '2026-12-04')$$,
+    'with a trigger on the side table, inserts still work');
+SELECT throws_ok($$INSERT INTO gu.orders VALUES (2101, 'bob2', 0, '2026-12-04')$$, '23505', NULL,
+    'and duplicates are still refused');
+RESET ROLE;
+SELECT results_eq($$SELECT who, path FROM gu.audit$$, $$VALUES ('gu_alice'::text, 'pg_catalog, pg_temp'::text)$$,
+    'the side table''s trigger ran as its owner, search_path pinned, not as the inserting role');
+SET ROLE gu_alice;
+DROP TRIGGER audit ON gu.orders_order_no_gkey;
+
+-- == foreign keys referencing the side table ==
+CREATE TABLE gu.fk (k int, ts timestamptz NOT NULL) PARTITION BY RANGE (ts);
+SELECT partmgr.create_parent('gu.fk', 'ts', '1 day', p_start_partition => '2026-11-01', p_premake => 1);
+INSERT INTO gu.fk SELECT g, '2026-11-01'::timestamptz + g * interval '1 hour' FROM generate_series(1, 30) g;
+SELECT partmgr.create_global_unique('gu.fk', ARRAY['k'], 'fk_k');
+CREATE TABLE gu.ref_na (k int REFERENCES gu.fk_k (k));
+INSERT INTO gu.ref_na VALUES (3);
+SELECT throws_ok($$INSERT INTO gu.ref_na VALUES (999)$$, '23503', NULL,
+    'a foreign key on the side table refuses a key the set does not hold');
+SELECT throws_ok($$DELETE FROM gu.fk WHERE k = 3$$, '23503', NULL,
+    'NO ACTION: deleting a referenced row of the set is refused');
+SELECT throws_ok($$UPDATE gu.fk SET k = 1003 WHERE k = 3$$, '23503', NULL,
+    'and so is changing its key');
+UPDATE partmgr.part_config SET retention = '1 day', retention_keep_table = false WHERE parent_table = 'gu.fk';
+SET client_min_messages = error;   -- the WARNING of the kept child is checked in the log below
+SELECT partmgr.run_maintenance('gu.fk');
+SET client_min_messages = warning;
+SELECT isnt(to_regclass('gu.fk_p20261101'), NULL,
+    'NO ACTION: retention keeps a child holding a referenced key');
+SELECT is((SELECT sqlstate FROM partmgr.maintenance_log
+            WHERE parent_table = 'gu.fk' AND object = 'gu.fk_p20261101' AND outcome <> 'done'
+            ORDER BY log_id DESC LIMIT 1), '23503',
+    'and logs the foreign key''s refusal');
+SELECT is(to_regclass('gu.fk_p20261102'), NULL, 'a child with no referenced key is retired');
+SELECT is((SELECT count(*)::int FROM gu.fk_k WHERE child = 'gu.fk_p20261101'::regclass), 23,
+    'the kept child''s entries are all there');
+DROP TABLE gu.ref_na;
+CREATE TABLE gu.ref_c (k int REFERENCES gu.fk_k (k) ON DELETE CASCADE);
+INSERT INTO gu.ref_c VALUES (3), (4);
+SELECT lives_ok($$DELETE FROM gu.fk WHERE k = 4$$, 'CASCADE: deleting a referenced row works');
+SELECT results_eq($$SELECT k FROM gu.ref_c$$, $$VALUES (3)$$, 'and deletes the referencing row');
+SELECT partmgr.run_maintenance('gu.fk');
+SELECT is(to_regclass('gu.fk_p20261101'), NULL, 'CASCADE: retention retires the child');
+SELECT is((SELECT count(*)::int FROM gu.ref_c), 0, 'and the referencing rows go with its keys');
+SELECT is((SELECT count(*)::int FROM gu.fk_k
+            WHERE child NOT IN (SELECT relid FROM pg_partition_tree('gu.fk'))), 0,
+    'its entries were removed as it went: none of a child out of the set is left');
+INSERT INTO gu.fk VALUES (500, now());
+CREATE TABLE gu.ref_r (k int REFERENCES gu.fk_k (k) ON DELETE RESTRICT);
+INSERT INTO gu.ref_r VALUES (500);
+SELECT throws_ok($$DELETE FROM gu.fk WHERE k = 500$$, '23503', NULL,
+    'RESTRICT: deleting a referenced row of the set is refused');
+DROP TABLE gu.ref_r;
+SELECT throws_ok($$SELECT partmgr.drop_global_unique('gu.fk', 'fk_k')$$, '2BP01', NULL,
+    'a constraint a foreign key depends on is not dropped without p_cascade');
+SELECT lives_ok($$SELECT partmgr.drop_global_unique('gu.fk', 'fk_k', p_cascade => true)$$,
+    'with p_cascade it is, with the foreign key');
+
 -- == misuse of the trigger functions ==
 CREATE TABLE gu.plain (order_no text);
 CREATE TRIGGER stmt AFTER INSERT ON gu.plain FOR EACH STATEMENT
@@ -257,6 +376,27 @@ SELECT throws_ok($$INSERT INTO gu.plain VALUES ('z')$$, '39P01', NULL,
     'global_unique_row() as a statement trigger: 39P01');
 SELECT throws_ok($$SELECT partmgr.global_unique_row()$$, '39P01', NULL,
     'called as a function: 39P01');
+
+-- == replication: triggers do not fire for replicated rows unless ALWAYS ==
+RESET ROLE;
+SET session_replication_role = replica;
+SELECT lives_ok($$INSERT INTO gu.orders VALUES (4000, 'o30', 0, '2026-12-04')$$,
+    'session_replication_role = replica: the constraint does not fire (a subscriber applying rows)');
+DELETE FROM gu.orders WHERE id = 4000;
+ALTER TABLE gu.orders ENABLE ALWAYS TRIGGER orders_order_no_gkey;
+SELECT is((SELECT state FROM partmgr.global_unique_constraints WHERE constraint_name = 'orders_order_no_gkey'),
+    'always', 'ENABLE ALWAYS TRIGGER shows as always');
+SELECT throws_ok($$INSERT INTO gu.orders VALUES (4001, 'o30', 0, '2026-12-04')$$, '23505', NULL,
+    'and the constraint then holds for replicated rows too');
+RESET session_replication_role;
+ALTER TABLE gu.orders ENABLE TRIGGER orders_order_no_gkey;
+SET ROLE gu_alice;
+
+-- == TRUNCATE of the parent ==
+SELECT lives_ok($$TRUNCATE gu.orders$$, 'TRUNCATE of the parent works');
+SELECT is((SELECT count(*)::int FROM gu.orders_order_no_gkey), 0, 'and removes every entry');
+SELECT lives_ok($$INSERT INTO gu.orders VALUES (5000, 'o30', 0, '2026-12-04')$$,
+    'every key is free again');
 
 -- == dropping it ==
 SELECT throws_ok($$SELECT partmgr.drop_global_unique('gu.orders', 'nope')$$, '42704', NULL,
