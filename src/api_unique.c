@@ -58,6 +58,7 @@
 #include "storage/lmgr.h"
 
 #include "api.h"
+#include "catalog.h"
 #include "config.h"
 #include "ddl.h"
 #include "execute.h"
@@ -90,8 +91,7 @@ top_set(const char *table, PartmgrRights *rights)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("%s is a partition of %s", set->key,
-						quote_qualified_identifier(get_namespace_name(get_rel_namespace(partmgr_unique_top(set->parent_oid))),
-												   get_rel_name(partmgr_unique_top(set->parent_oid)))),
+						partmgr_key_display(partmgr_table_key(partmgr_unique_top(set->parent_oid)))),
 				 errdetail("A global unique constraint belongs to the top partitioned table and covers every level below it."),
 				 errhint("Name the top partitioned table.")));
 	return set;

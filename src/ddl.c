@@ -1149,6 +1149,23 @@ partmgr_ddl_unique_side_table(const char *schema, const char *name, int ncols,
 	return buf.data;
 }
 
+/* ALTER TABLE ... ADD CONSTRAINT <name>_key UNIQUE (key columns) of a side table */
+char *
+partmgr_ddl_unique_key(const char *schema, const char *table, const char *name, int ncols,
+					   char **columns)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "ALTER TABLE %s ADD CONSTRAINT %s UNIQUE (",
+					 quote_qualified_identifier(schema, table),
+					 quote_identifier(psprintf("%s_key", name)));
+	for (int i = 0; i < ncols; i++)
+		appendStringInfo(&buf, "%s%s", i > 0 ? ", " : "", quote_identifier(columns[i]));
+	appendStringInfoChar(&buf, ')');
+	return buf.data;
+}
+
 /* CREATE INDEX <name>_child ON the side table (child) */
 char *
 partmgr_ddl_unique_child_index(const char *schema, const char *name)

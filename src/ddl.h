@@ -159,6 +159,8 @@ extern char *partmgr_ddl_min_control_in(const PartmgrSet *set, const char *schem
 extern char *partmgr_ddl_unique_side_table(const char *schema, const char *name, int ncols,
 										   char **columns, const Oid *types,
 										   const int32 *typmods, const Oid *collations);
+extern char *partmgr_ddl_unique_key(const char *schema, const char *table, const char *name,
+									int ncols, char **columns);
 extern char *partmgr_ddl_unique_child_index(const char *schema, const char *name);
 extern char *partmgr_ddl_unique_row_trigger(const char *schema, const char *table,
 											const char *name, const char *side_schema,

@@ -81,6 +81,8 @@
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
 
+#include "catalog.h"
+#include "ddl.h"
 #include "locks.h"
 #include "pg_partmgr.h"
 #include "rights.h"
@@ -172,14 +174,22 @@ rel_owner(Oid relid)
 	return owner;
 }
 
+/* A relation's name for messages and SQL (catalog.c's). */
 static const char *
 rel_display(Oid relid)
 {
-	char	   *name = get_rel_name(relid);
+	return partmgr_key_display(partmgr_table_key(relid));
+}
 
-	if (name == NULL)
-		return psprintf("%u", relid);
-	return quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)), name);
+/* The equality operator of a btree operator family for one type. */
+static Oid
+btree_equality(Oid opfamily, Oid intype)
+{
+	Oid			op = get_opfamily_member(opfamily, intype, intype, BTEqualStrategyNumber);
+
+	if (!OidIsValid(op))
+		elog(ERROR, "no equality operator in operator family %u", opfamily);
+	return op;
 }
 
 /*
@@ -422,15 +432,8 @@ find_unique_index(Relation side, RowCache *entry)
 
 			for (int i = 0; i < entry->ncols; i++)
 			{
-				Oid			op = get_opfamily_member(index->rd_opfamily[i],
-													index->rd_opcintype[i],
-													index->rd_opcintype[i],
-													BTEqualStrategyNumber);
-
-				if (!OidIsValid(op))
-					elog(ERROR, "no equality operator in operator family %u",
-						 index->rd_opfamily[i]);
-				entry->eqproc[i] = get_opcode(op);
+				entry->eqproc[i] = get_opcode(btree_equality(index->rd_opfamily[i],
+															 index->rd_opcintype[i]));
 				entry->collation[i] = index->rd_indcollation[i];
 			}
 			index_close(index, AccessShareLock);
@@ -463,8 +466,7 @@ operator_sql(Oid op)
 static char *
 equality_sql(Relation index, int i)
 {
-	return operator_sql(get_opfamily_member(index->rd_opfamily[i], index->rd_opcintype[i],
-											index->rd_opcintype[i], BTEqualStrategyNumber));
+	return operator_sql(btree_equality(index->rd_opfamily[i], index->rd_opcintype[i]));
 }
 
 /*
@@ -1019,12 +1021,9 @@ partmgr_unique_row(TriggerData *trigdata)
 void
 partmgr_unique_forget_child(const PartmgrUnique *u, Oid child)
 {
-	Oid			type = REGCLASSOID;
-	Datum		value = ObjectIdGetDatum(child);
-
-	partmgr_spi_table_exec(psprintf("DELETE FROM %s WHERE child OPERATOR(pg_catalog.=) $1",
-									quote_qualified_identifier(u->side_schema, u->side_name)),
-						   1, &type, &value, NULL, false, SPI_OK_DELETE);
+	partmgr_spi_table_exec(partmgr_ddl_unique_forget(u->side_schema, u->side_name,
+													 list_make1_oid(child)),
+						   0, NULL, NULL, NULL, false, SPI_OK_DELETE);
 }
 
 /*
@@ -1116,13 +1115,9 @@ column_eq_sql(const PartmgrUnique *u, int i)
 {
 	Oid			type = get_atttype(u->root, get_attnum(u->root, u->columns[i]));
 	Oid			opclass = GetDefaultOpClass(type, BTREE_AM_OID);
-	Oid			opfamily = get_opclass_family(opclass);
-	Oid			intype = get_opclass_input_type(opclass);
-	Oid			op = get_opfamily_member(opfamily, intype, intype, BTEqualStrategyNumber);
 
-	if (!OidIsValid(op))
-		elog(ERROR, "no equality operator for type %u", type);
-	return operator_sql(op);
+	return operator_sql(btree_equality(get_opclass_family(opclass),
+									   get_opclass_input_type(opclass)));
 }
 
 typedef struct FillArgs
@@ -1234,15 +1229,12 @@ partmgr_unique_fill(const PartmgrUnique *u, Oid table, bool attach)
 	{
 		Oid			types[1] = {REGCLASSARRAYOID};
 		Datum		values[1];
-		List	   *live = NIL;
-		ListCell   *lc;
 
 		values[0] = oid_array(leaves_of(table));
 		partmgr_spi_table_exec(psprintf("DELETE FROM %s WHERE child OPERATOR(pg_catalog.=) ANY ($1)",
 										side), 1, types, values, NULL, false, SPI_OK_DELETE);
-		foreach(lc, leaves_of(u->root))
-			live = lappend_oid(live, lfirst_oid(lc));
-		values[0] = oid_array(live);
+		/* the leaves in the set now, the attached table's among them */
+		values[0] = oid_array(leaves_of(u->root));
 		partmgr_spi_table_exec(psprintf("DELETE FROM %s s USING %s k WHERE %s"
 										"s.child OPERATOR(pg_catalog.<>) ALL ($1)",
 										side, tbl, eq.data),
@@ -1252,9 +1244,7 @@ partmgr_unique_fill(const PartmgrUnique *u, Oid table, bool attach)
 							   "FROM %s k WHERE %strue",
 							   side, keycols.data, kcols.data, tbl, notnull.data);
 	args.then_sql = attach ? NULL :
-		psprintf("ALTER TABLE %s ADD CONSTRAINT %s UNIQUE (%s)", side,
-				 quote_identifier(psprintf("%s_key", u->name)),
-				 pnstrdup(keycols.data, keycols.len - 2));
+		partmgr_ddl_unique_key(u->side_schema, u->side_name, u->name, u->ncols, u->columns);
 	if (partmgr_run_subxact(fill_statements, &args, &error))
 		return;
 	if (error->sqlerrcode != ERRCODE_UNIQUE_VIOLATION)

@@ -30,7 +30,6 @@
 #ifndef PARTMGR_UNIQUE_H
 #define PARTMGR_UNIQUE_H
 
-#include "access/htup.h"
 #include "commands/trigger.h"
 #include "nodes/pg_list.h"
 #include "utils/relcache.h"
@@ -42,7 +41,6 @@
 #define PARTMGR_UNIQUE_CLEANUP_PER_RUN	100000
 
 #define PARTMGR_UNIQUE_ROW_FUNCTION		"global_unique_row"
-#define PARTMGR_UNIQUE_TRUNCATE_FUNCTION	"global_unique_truncate"
 
 /* One constraint, as its triggers on the top parent say. */
 typedef struct PartmgrUnique
