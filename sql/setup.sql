@@ -22,7 +22,7 @@ SELECT a.attname, format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull,
    AND NOT a.attisdropped
  ORDER BY a.attnum;
 
--- both configuration tables are dumped by pg_dump
+-- the configuration tables are dumped by pg_dump
 SELECT unnest(extconfig)::regclass AS config_table
   FROM pg_extension WHERE extname = 'pg_partmgr' ORDER BY 1::text;
 

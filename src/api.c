@@ -680,7 +680,7 @@ pg_partmgr_show_partition_info(PG_FUNCTION_ARGS)
 			values[0] = TimestampTzGetDatum(partmgr_point_to_timestamptz(&set->axis, child->lower));
 			nulls[0] = false;
 			values[4] = CStringGetTextDatum(partmgr_time_suffix(&set->axis, child->lower,
-																set->datetime_string));
+																partmgr_era_at(set, child->lower).datetime_string));
 		}
 		else
 			nulls[4] = true;

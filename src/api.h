@@ -18,6 +18,7 @@
 
 #include "fmgr.h"
 
+#include "config.h"
 #include "pg_partmgr.h"
 #include "rights.h"
 
@@ -31,5 +32,7 @@ extern PartmgrSet *partmgr_act_on_table(const char *table, PartmgrRightsMode mod
 extern PartmgrSet *partmgr_load_set_of_kind(const char *table, PartmgrKeyKind kind,
 											const char *other_function,
 											PartmgrRights *rights);
+/* api_sub.c: whether the sub-sets' settings fit a set (create_sub_parent) */
+extern void partmgr_check_sub_args(const PartmgrSet *set, const PartmgrCreateArgs *a);
 
 #endif							/* PARTMGR_API_H */

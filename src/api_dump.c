@@ -34,6 +34,7 @@
 #include "utils/syscache.h"
 
 #include "api.h"
+#include "bounds.h"
 #include "catalog.h"
 #include "config.h"
 #include "ddl.h"
@@ -81,11 +82,15 @@ grid_offset(const PartmgrSet *set)
 	partmgr_rights_leave(&rights);
 	for (int i = 0; i < tree->nchildren; i++)
 	{
+		int64		width;
+
 		if (tree->children[i].lower == PARTMGR_POINT_MIN)
 			continue;
-		offset = tree->children[i].lower % set->step.id;
+		/* the interval the lowest child was made with */
+		width = partmgr_era_at(set, tree->children[i].lower).step.id;
+		offset = tree->children[i].lower % width;
 		if (offset < 0)
-			offset += set->step.id;
+			offset += width;
 		break;
 	}
 	return offset;
@@ -95,7 +100,8 @@ grid_offset(const PartmgrSet *set)
  * pg_partmgr_dump_partitioned_table_definition
  *		dump_partitioned_table_definition(p_parent_table,
  *		p_ignore_template_table): the SQL that registers the set again with
- *		its current configuration (see partmgr_ddl_dump_definition).
+ *		its current configuration (see partmgr_ddl_dump_definition), its
+ *		earlier intervals and its global unique constraints.
  */
 Datum
 pg_partmgr_dump_partitioned_table_definition(PG_FUNCTION_ARGS)
@@ -104,11 +110,15 @@ pg_partmgr_dump_partitioned_table_definition(PG_FUNCTION_ARGS)
 	bool		ignore_template = !PG_ARGISNULL(1) && PG_GETARG_BOOL(1);
 	PartmgrSet *set;
 	char	   *sql;
+	char	   *eras;
 
 	SPI_connect();
 	set = partmgr_config_load_table(table);
 	sql = partmgr_ddl_dump_definition(set, ignore_template, control_is_not_null(set),
 									  grid_offset(set));
+	eras = partmgr_ddl_dump_eras(set);
+	if (eras != NULL)
+		sql = psprintf("%s\n%s", sql, eras);
 	if (!get_rel_relispartition(set->parent_oid))
 	{
 		ListCell   *lc;

@@ -53,7 +53,7 @@ PG_FUNCTION_INFO_V1(pg_partmgr_create_sub_parent);
 PG_FUNCTION_INFO_V1(pg_partmgr_stop_sub_partition);
 
 /*
- * check_sub_args
+ * partmgr_check_sub_args
  *		What can be checked of the sub-sets' settings before any child is
  *		touched (each sub-set's registration checks the rest, and so does it
  *		for a set that has no child yet): create_parent's checks that need
@@ -63,8 +63,8 @@ PG_FUNCTION_INFO_V1(pg_partmgr_stop_sub_partition);
  *		parent's, and not a week inside anything longer (weeks do not divide
  *		months or years).
  */
-static void
-check_sub_args(const PartmgrSet *set, const PartmgrCreateArgs *a)
+void
+partmgr_check_sub_args(const PartmgrSet *set, const PartmgrCreateArgs *a)
 {
 	Oid			type = get_atttype(set->parent_oid, get_attnum(set->parent_oid, a->control));
 	PartmgrAxis axis;
@@ -234,7 +234,7 @@ pg_partmgr_create_sub_parent(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_UNDEFINED_COLUMN),
 				 errmsg("column \"%s\" of table \"%s\" does not exist", a->control, set->key)));
 	a->zone = set->axis.zone_name;
-	check_sub_args(set, a);
+	partmgr_check_sub_args(set, a);
 	/* every sub-set uses the set's template (pg_partman) */
 	a->template_table = set->template_table ? set->template_table : "false";
 	partmgr_sub_spec_insert(set->key, &spec);

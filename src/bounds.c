@@ -1022,3 +1022,115 @@ partmgr_name_with_suffix(const char *base, const char *suffix)
 		base_len = pg_mbcliplen(base, base_len, room);
 	return psprintf("%.*s%s", base_len, base, suffix);
 }
+
+/*
+ * partmgr_era_at
+ *		The era of a set that holds a point (see PartmgrEra): the current one
+ *		for a point at or above the start of the current interval, and for a
+ *		set whose eras are not bound yet (create_parent's own).
+ */
+PartmgrEra
+partmgr_era_at(const PartmgrSet *set, PartmgrPoint point)
+{
+	PartmgrEra	era;
+
+	for (int i = 0; i < set->neras; i++)
+	{
+		if (point < set->eras[i].end || i == set->neras - 1)
+			return set->eras[i];
+	}
+	memset(&era, 0, sizeof(era));
+	era.start = PARTMGR_POINT_MIN;
+	era.end = PARTMGR_POINT_MAX;
+	era.step = set->step;
+	era.interval_text = set->interval_text;
+	era.datetime_string = set->datetime_string;
+	era.date_trunc_interval = set->date_trunc_interval;
+	return era;
+}
+
+/*
+ * era_grid
+ *		The lower bound of the grid slot of a later era (one that starts
+ *		where an earlier interval ended) holding value, and in *upper its
+ *		upper bound: the grid runs from the era's start aligned as
+ *		create_parent aligns, its first slot cut at the start and its last
+ *		at the era's end.
+ */
+static PartmgrPoint
+era_grid(const PartmgrAxis *axis, const PartmgrEra *era, PartmgrPoint value,
+		 PartmgrPoint *upper)
+{
+	PartmgrPoint base = partmgr_point_align(axis, &era->step, era->date_trunc_interval,
+											era->start);
+	int64		k = (int64) floor(partmgr_steps_between(axis, &era->step, base, value));
+	PartmgrPoint lower = partmgr_point_add(axis, &era->step, base, k);
+
+	*upper = partmgr_point_add(axis, &era->step, base, k + 1);
+	if (*upper > era->end)
+		*upper = era->end;
+	return Max(lower, era->start);
+}
+
+/*
+ * partmgr_era_slot_lower
+ *		The lower bound of the slot holding value on the grid of its era
+ *		when that era starts where an earlier interval ended; false for a
+ *		value in the first era, whose grid the existing children define
+ *		(children.c's partmgr_slot_lower).
+ */
+bool
+partmgr_era_slot_lower(const PartmgrSet *set, PartmgrPoint value, PartmgrPoint *lower)
+{
+	PartmgrEra	era = partmgr_era_at(set, value);
+	PartmgrPoint upper;
+
+	if (era.start == PARTMGR_POINT_MIN)
+		return false;
+	*lower = era_grid(&set->axis, &era, value, &upper);
+	return true;
+}
+
+/*
+ * partmgr_slot_upper
+ *		The upper bound of the child that starts at lower: one interval of
+ *		its era later, or, in an era after the first, the next point of that
+ *		era's grid; never beyond the end of its era.
+ */
+PartmgrPoint
+partmgr_slot_upper(const PartmgrSet *set, PartmgrPoint lower)
+{
+	PartmgrEra	era = partmgr_era_at(set, lower);
+	PartmgrPoint upper;
+
+	if (era.start == PARTMGR_POINT_MIN)
+	{
+		upper = partmgr_point_add(&set->axis, &era.step, lower, 1);
+		return Min(upper, era.end);
+	}
+	(void) era_grid(&set->axis, &era, lower, &upper);
+	return upper;
+}
+
+/*
+ * partmgr_finest_step
+ *		The shortest interval a set has had (interval_cmp's order): what
+ *		bins its keys so that no bin spans more than two children of any era.
+ */
+const PartmgrStep *
+partmgr_finest_step(const PartmgrSet *set)
+{
+	const PartmgrStep *finest = &set->step;
+
+	for (int i = 0; i < set->neras; i++)
+	{
+		const PartmgrStep *step = &set->eras[i].step;
+
+		if (step->kind == PARTMGR_KEY_ID ? step->id < finest->id :
+			DatumGetInt32(DirectFunctionCall2(interval_cmp,
+											  IntervalPGetDatum((Interval *) &step->time),
+											  IntervalPGetDatum((Interval *) &finest->time))) < 0)
+			finest = step;
+	}
+	return finest;
+}

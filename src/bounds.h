@@ -74,6 +74,13 @@ extern double partmgr_steps_between(const PartmgrAxis *axis,
 									const PartmgrStep *step,
 									PartmgrPoint from, PartmgrPoint to);
 
+/* Eras: the intervals a set has had (change_interval) */
+extern PartmgrEra partmgr_era_at(const PartmgrSet *set, PartmgrPoint point);
+extern bool partmgr_era_slot_lower(const PartmgrSet *set, PartmgrPoint value,
+								   PartmgrPoint *lower);
+extern PartmgrPoint partmgr_slot_upper(const PartmgrSet *set, PartmgrPoint lower);
+extern const PartmgrStep *partmgr_finest_step(const PartmgrSet *set);
+
 /* Names */
 extern char *partmgr_time_suffix(const PartmgrAxis *axis, PartmgrPoint point,
 								 const char *datetime_string);

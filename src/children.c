@@ -51,6 +51,26 @@
 #include "retention.h"
 
 /*
+ * grid_lower_from
+ *		The lower bound of the slot holding value on the grid through
+ *		anchor: a whole number of intervals (of value's era) away from it, or
+ *		for a value in a later era, on that era's grid.
+ */
+static PartmgrPoint
+grid_lower_from(const PartmgrSet *set, PartmgrPoint anchor, PartmgrPoint value)
+{
+	PartmgrEra	era;
+	PartmgrPoint lower;
+
+	if (partmgr_era_slot_lower(set, value, &lower))
+		return lower;
+	era = partmgr_era_at(set, value);
+	return partmgr_point_add(&set->axis, &era.step, anchor,
+							 (int64) floor(partmgr_steps_between(&set->axis, &era.step,
+																 anchor, value)));
+}
+
+/*
  * partmgr_slot_lower
  *		Lower bound of the child a value belongs in, on the grid the existing
  *		children define: the child that holds it, or a whole number of
@@ -63,7 +83,7 @@ partmgr_slot_lower(const PartmgrSet *set, const PartmgrTree *tree,
 				   PartmgrPoint value)
 {
 	const PartmgrChild *anchor = NULL;
-	double		steps;
+	PartmgrPoint lower;
 
 	if (tree->nchildren == 0)
 		return partmgr_point_align(&set->axis, &set->step,
@@ -77,17 +97,21 @@ partmgr_slot_lower(const PartmgrSet *set, const PartmgrTree *tree,
 			break;
 		}
 	}
+	if (anchor != NULL && value < anchor->upper)
+		return anchor->lower;
+	if (partmgr_era_slot_lower(set, value, &lower))
+	{
+		/* on a later interval's grid, but not into the child below */
+		if (anchor != NULL && anchor->upper > lower)
+			lower = anchor->upper;
+		return lower;
+	}
 	if (anchor == NULL)
 		anchor = &tree->children[0];
-	else if (value < anchor->upper)
-		return anchor->lower;
 	if (anchor->lower == PARTMGR_POINT_MIN)
 		return partmgr_point_align(&set->axis, &set->step,
 								   set->date_trunc_interval, value);
-
-	steps = partmgr_steps_between(&set->axis, &set->step, anchor->lower, value);
-	return partmgr_point_add(&set->axis, &set->step, anchor->lower,
-							 (int64) floor(steps));
+	return grid_lower_from(set, anchor->lower, value);
 }
 
 /*
@@ -270,17 +294,15 @@ partmgr_plan_initial(PartmgrSet *set, PartmgrTree *tree, bool have_start,
 static PartmgrPoint
 first_kept_slot(const PartmgrSet *set, PartmgrPoint lower, PartmgrPoint horizon)
 {
-	const PartmgrAxis *axis = &set->axis;
-	const PartmgrStep *step = &set->step;
-	int64		k;
+	PartmgrPoint slot;
 
-	if (!partmgr_time_child_expired(partmgr_point_add(axis, step, lower, 1), horizon))
+	if (!partmgr_time_child_expired(partmgr_slot_upper(set, lower), horizon))
 		return lower;
-	/* lower + k <= horizon < lower + k + 1; that child starts at k or k - 1 */
-	k = (int64) floor(partmgr_steps_between(axis, step, lower, horizon));
-	if (partmgr_point_add(axis, step, lower, k) == horizon)
-		k--;
-	return partmgr_point_add(axis, step, lower, k);
+	/* the child holding the horizon, or the one ending there */
+	slot = grid_lower_from(set, lower, horizon);
+	if (slot == horizon)
+		slot = grid_lower_from(set, lower, horizon - 1);
+	return slot;
 }
 
 /*
@@ -334,11 +356,11 @@ partmgr_plan_premake(PartmgrSet *set, PartmgrTree *tree, TimestampTz now, int li
 		/* counted as if the expired children before it existed */
 		if (lower != last->upper)
 			premade = round(partmgr_steps_between(axis, step, current,
-												  partmgr_point_add(axis, step, lower, -1)));
+												  grid_lower_from(set, last->upper, lower - 1)));
 	}
 	while (premade < set->premake)
 	{
-		PartmgrPoint upper = partmgr_point_add(axis, step, lower, 1);
+		PartmgrPoint upper = partmgr_slot_upper(set, lower);
 
 		if (partmgr_plan_add_child(plan, lower, upper) != PARTMGR_SLOT_ADDED)
 			break;
@@ -371,7 +393,7 @@ partmgr_plan_gap_fill(PartmgrSet *set, PartmgrTree *tree)
 
 		while (lower < next)
 		{
-			PartmgrPoint upper = partmgr_point_add(&set->axis, &set->step, lower, 1);
+			PartmgrPoint upper = partmgr_slot_upper(set, lower);
 
 			if (upper > next)
 				upper = next;
@@ -399,8 +421,6 @@ partmgr_plan_explicit(PartmgrSet *set, PartmgrTree *tree,
 	PartmgrPlan *plan = partmgr_plan_new(set, tree);
 
 	for (int i = 0; i < n; i++)
-		(void) partmgr_plan_add_child(plan, lowers[i],
-									  partmgr_point_add(&set->axis, &set->step,
-														lowers[i], 1));
+		(void) partmgr_plan_add_child(plan, lowers[i], partmgr_slot_upper(set, lowers[i]));
 	return plan;
 }

@@ -60,7 +60,10 @@
 "       c.retention_keep_publication," \
 "       coalesce(c.partition_timezone, pg_catalog.current_setting('TimeZone'))," \
 "       c.maintenance_last_run, c.time_encoder, c.time_decoder," \
-"       c.async_partitioning_in_progress, c.partition_timezone" \
+"       c.async_partitioning_in_progress, c.partition_timezone," \
+"       (SELECT pg_catalog.array_agg(ARRAY[i.interval_end, i.partition_interval," \
+"                                          i.datetime_string, i.date_trunc_interval])" \
+"          FROM partmgr.part_config_interval i WHERE i.parent_table = c.parent_table)" \
 "  FROM partmgr.part_config c"
 
 static const char *const load_sql = LOAD_COLUMNS " WHERE c.parent_table = $1";
@@ -75,7 +78,8 @@ LOAD_COLUMNS " WHERE NOT c.undo_in_progress AND c.automatic_maintenance = 'on'" 
 /*
  * check_objects
  *		Raise 55000 unless the extension's SQL objects are the version this
- *		library works with (0.4.0: part_config has partition_timezone; the
+ *		library works with (0.6.0: part_config_interval exists; 0.4.0:
+ *		part_config has partition_timezone; the
  *		configuration is guarded by its owner trigger and the log by row
  *		security since 0.3.0; older objects lack what the library reads and
  *		checks, so nothing is maintained until ALTER EXTENSION UPDATE).
@@ -96,6 +100,7 @@ check_objects(void)
 	log = OidIsValid(nspid) ? get_relname_relid("maintenance_log", nspid) : InvalidOid;
 	config = OidIsValid(nspid) ? get_relname_relid("part_config", nspid) : InvalidOid;
 	if (!OidIsValid(log) || get_attnum(log, "owner") == InvalidAttrNumber ||
+		!OidIsValid(get_relname_relid("part_config_interval", nspid)) ||
 		!OidIsValid(config) || get_attnum(config, "partition_timezone") == InvalidAttrNumber)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -106,6 +111,7 @@ check_objects(void)
 }
 
 static PartmgrSet *read_row(uint64 row);
+static PartmgrEra *read_eras(uint64 row, int col, int *neras);
 
 /* A possibly qualified function name, as a name list. */
 static List *
@@ -224,6 +230,97 @@ partmgr_config_load(const char *key, bool missing_ok)
 }
 
 /*
+ * read_eras
+ *		The earlier intervals of a set (its part_config_interval rows, as
+ *		the 2-D text array of LOAD_COLUMNS) as texts, with room for the
+ *		current era after them; bind_eras parses them.  *neras counts the
+ *		earlier ones.
+ */
+static PartmgrEra *
+read_eras(uint64 row, int col, int *neras)
+{
+	bool		isnull;
+	Datum		d = partmgr_spi_value(row, col, &isnull);
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n;
+	PartmgrEra *eras;
+
+	*neras = 0;
+	if (isnull)
+		return palloc0(sizeof(PartmgrEra));
+	deconstruct_array(DatumGetArrayTypeP(d), TEXTOID, -1, false, TYPALIGN_INT,
+					  &elems, &nulls, &n);
+	eras = palloc0(sizeof(PartmgrEra) * (n / 4 + 1));
+	for (int i = 0; i + 3 < n; i += 4)
+	{
+		PartmgrEra *era = &eras[(*neras)++];
+
+		/* the table's NOT NULL constraints hold the first two */
+		era->end_text = TextDatumGetCString(elems[i]);
+		era->interval_text = TextDatumGetCString(elems[i + 1]);
+		era->datetime_string = nulls[i + 2] ? NULL : TextDatumGetCString(elems[i + 2]);
+		era->date_trunc_interval = nulls[i + 3] ? NULL : TextDatumGetCString(elems[i + 3]);
+	}
+	return eras;
+}
+
+static int
+compare_eras(const void *a, const void *b)
+{
+	PartmgrPoint x = ((const PartmgrEra *) a)->end;
+	PartmgrPoint y = ((const PartmgrEra *) b)->end;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * bind_eras
+ *		Parse a set's earlier intervals on its axis, order them, and add the
+ *		current era (from the end of the last one on, part_config's
+ *		interval).  Called by partmgr_config_bind once the set's own interval
+ *		is parsed, as often as that is.
+ */
+static void
+bind_eras(PartmgrSet *set)
+{
+	PartmgrEra *eras = set->eras;
+	int			n = set->neras;
+	PartmgrEra *current;
+
+	/* bound before (a set maintained again): the current era goes last again */
+	if (n > 0 && eras[n - 1].end_text == NULL)
+		n--;
+
+	if (eras == NULL)
+		eras = palloc0(sizeof(PartmgrEra));
+	for (int i = 0; i < n; i++)
+	{
+		PartmgrEra *era = &eras[i];
+
+		era->end = partmgr_point_parse(&set->axis, era->end_text);
+		partmgr_step_parse(&set->axis, era->interval_text, PARTMGR_STEP_PARTITION,
+						   &era->step);
+		if (set->axis.kind == PARTMGR_KEY_TIME && era->datetime_string == NULL)
+			era->datetime_string = pstrdup(partmgr_default_datetime_string(&era->step));
+	}
+	qsort(eras, n, sizeof(PartmgrEra), compare_eras);
+	for (int i = 0; i < n; i++)
+		eras[i].start = i == 0 ? PARTMGR_POINT_MIN : eras[i - 1].end;
+
+	current = &eras[n];
+	current->start = n == 0 ? PARTMGR_POINT_MIN : eras[n - 1].end;
+	current->end = PARTMGR_POINT_MAX;
+	current->end_text = NULL;
+	current->step = set->step;
+	current->interval_text = set->interval_text;
+	current->datetime_string = set->datetime_string;
+	current->date_trunc_interval = set->date_trunc_interval;
+	set->eras = eras;
+	set->neras = n + 1;
+}
+
+/*
  * read_row
  *		A set as one row of LOAD_COLUMNS says it, not yet bound.
  */
@@ -269,6 +366,7 @@ read_row(uint64 row)
 	set->time_decoder = partmgr_spi_text(row, 30);
 	set->async_in_progress = partmgr_spi_text(row, 31);
 	set->partition_timezone = partmgr_spi_text(row, 32);
+	set->eras = read_eras(row, 33, &set->neras);
 	return set;
 }
 
@@ -354,6 +452,7 @@ partmgr_config_bind(PartmgrSet *set)
 		partmgr_check_list_set(&set->axis, &set->step);
 	if (set->axis.kind == PARTMGR_KEY_TIME && set->datetime_string == NULL)
 		set->datetime_string = pstrdup(partmgr_default_datetime_string(&set->step));
+	bind_eras(set);
 	if (OidIsValid(set->axis.decoder) && get_rel_relispartition(set->parent_oid))
 	{
 		/* the bounds of an encoded key are read back with the owner's decoder */
@@ -574,6 +673,61 @@ exec_on_key(const char *sql, const char *key, int expected)
 
 	values[0] = CStringGetTextDatum(key);
 	return partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, expected);
+}
+
+/*
+ * partmgr_config_change_interval
+ *		Record that the set's children below era_end followed its interval so
+ *		far (unless a row already says so for that bound: the interval
+ *		changed again before any child was made with the last one; and not
+ *		at all for era_end NULL, a set without children), and make
+ *		new_interval, named with datetime_string (NULL for id sets) and cut
+ *		by the new interval's default unit, the set's interval from there on.
+ */
+void
+partmgr_config_change_interval(const PartmgrSet *set, const char *era_end,
+							   const char *new_interval, const char *datetime_string)
+{
+	Oid			types[5] = {TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID};
+	Datum		values[5];
+	char		nulls[5] = {' ', ' ', ' ', ' ', ' '};
+
+	values[0] = CStringGetTextDatum(set->key);
+	if (era_end != NULL)
+	{
+		values[1] = CStringGetTextDatum(era_end);
+		values[2] = CStringGetTextDatum(set->interval_text);
+		if (set->datetime_string != NULL)
+			values[3] = CStringGetTextDatum(set->datetime_string);
+		else
+			nulls[3] = 'n';
+		if (set->date_trunc_interval != NULL)
+			values[4] = CStringGetTextDatum(set->date_trunc_interval);
+		else
+			nulls[4] = 'n';
+		(void) partmgr_spi_exec("INSERT INTO partmgr.part_config_interval"
+								" (parent_table, interval_end, partition_interval,"
+								"  datetime_string, date_trunc_interval)"
+								" VALUES ($1, $2, $3, $4, $5)"
+								" ON CONFLICT (parent_table, interval_end) DO NOTHING",
+								5, types, values, nulls, false, SPI_OK_INSERT);
+	}
+
+	values[1] = CStringGetTextDatum(new_interval);
+	nulls[1] = ' ';
+	if (datetime_string != NULL)
+	{
+		values[2] = CStringGetTextDatum(datetime_string);
+		nulls[2] = ' ';
+	}
+	else
+		nulls[2] = 'n';
+	if (partmgr_spi_exec("UPDATE partmgr.part_config"
+						 "   SET partition_interval = $2, datetime_string = $3,"
+						 "       date_trunc_interval = NULL"
+						 " WHERE parent_table = $1",
+						 3, types, values, nulls, false, SPI_OK_UPDATE) != 1)
+		elog(ERROR, "part_config row of \"%s\" vanished", set->key);
 }
 
 /*

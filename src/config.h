@@ -53,6 +53,9 @@ extern void partmgr_stamps_init(PartmgrRunStamps *stamps);
 extern void partmgr_stamps_add(PartmgrRunStamps *stamps, const char *key, TimestampTz when);
 extern void partmgr_stamps_write(PartmgrRunStamps *stamps);
 extern void partmgr_config_set_undo(const char *key, bool undo);
+extern void partmgr_config_change_interval(const PartmgrSet *set, const char *era_end,
+										   const char *new_interval,
+										   const char *datetime_string);
 extern void partmgr_config_delete(const char *key);
 extern void partmgr_config_forget(List *keys);
 extern bool partmgr_config_was_forgotten(const char *key);

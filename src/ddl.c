@@ -966,7 +966,9 @@ partmgr_ddl_key_time(const PartmgrSet *set)
  *		range no wider than one child that (on a regular grid through anchor)
  *		lies within one child -- ids divided by the interval, timestamps
  *		binned by the interval in the set's wall-clock time, or truncated to
- *		the month for intervals of whole months.  The caller maps both keys of
+ *		the month for intervals of whole months; the shortest interval the
+ *		set has had (change_interval), so that a bucket of an era with
+ *		longer children still lies within one or two of them.  The caller maps both keys of
  *		each bucket to their child, so a bucket that straddles two children
  *		(around a daylight saving change) still names both.  NULL for an
  *		interval of months and days, which has no such bucket.
@@ -976,6 +978,7 @@ partmgr_ddl_key_buckets(const PartmgrSet *set, PartmgrPoint anchor, const char *
 						const char *name, bool finite_only)
 {
 	const PartmgrAxis *axis = &set->axis;
+	const PartmgrStep *finest = partmgr_finest_step(set);
 	const char *column = quote_identifier(set->control);
 	const char *key = column;
 	const char *finite = finite_only ? partmgr_ddl_finite_key(set) : NULL;
@@ -988,10 +991,10 @@ partmgr_ddl_key_buckets(const PartmgrSet *set, PartmgrPoint anchor, const char *
 		key = partmgr_ddl_key_time(set);
 	if (axis->kind == PARTMGR_KEY_ID)
 		bucket = psprintf("floor((%s::numeric - " INT64_FORMAT ") / " INT64_FORMAT ")",
-						  key, anchor, set->step.id);
+						  key, anchor, finest->id);
 	else
 	{
-		const Interval *step = &set->step.time;
+		const Interval *step = &finest->time;
 		char	   *wall;
 		char	   *origin;
 
@@ -1012,7 +1015,7 @@ partmgr_ddl_key_buckets(const PartmgrSet *set, PartmgrPoint anchor, const char *
 		bucket = step->month != 0 ?
 			psprintf("date_trunc('month', %s)", wall) :
 			psprintf("date_bin(%s::interval, %s, %s)",
-					 quote_literal_cstr(partmgr_step_text(&set->step)), wall, origin);
+					 quote_literal_cstr(partmgr_step_text(finest)), wall, origin);
 	}
 	/* uuid has no min() and max(): its text sorts the same way in "C" */
 	if (set->axis.column_typid == UUIDOID)
@@ -1280,5 +1283,36 @@ partmgr_ddl_dump_global_unique(const char *schema, const char *table, const char
 	for (int i = 0; i < ncols; i++)
 		appendStringInfo(&buf, "%s%s", i > 0 ? ", " : "", quote_literal_cstr(columns[i]));
 	appendStringInfo(&buf, "], p_name := %s);", quote_literal_cstr(name));
+	return buf.data;
+}
+
+/*
+ * partmgr_ddl_dump_eras
+ *		The part_config_interval rows of a set whose interval changed, as
+ *		INSERTs for dump_partitioned_table_definition (after the
+ *		create_parent() call that registers the set with its current
+ *		interval); NULL for a set whose interval never changed.
+ */
+char *
+partmgr_ddl_dump_eras(const PartmgrSet *set)
+{
+	StringInfoData buf;
+
+	if (set->neras <= 1)
+		return NULL;
+	initStringInfo(&buf);
+	for (int i = 0; i < set->neras - 1; i++)
+	{
+		const PartmgrEra *era = &set->eras[i];
+
+		appendStringInfo(&buf, "%sINSERT INTO partmgr.part_config_interval"
+						 " (parent_table, interval_end, partition_interval, datetime_string,"
+						 " date_trunc_interval)\nVALUES (%s, %s, %s, %s, %s)"
+						 " ON CONFLICT DO NOTHING;",
+						 i > 0 ? "\n" : "", quote_literal_cstr(set->key),
+						 quote_literal_cstr(era->end_text), quote_literal_cstr(era->interval_text),
+						 literal_or_null(era->datetime_string),
+						 literal_or_null(era->date_trunc_interval));
+	}
 	return buf.data;
 }

@@ -172,6 +172,7 @@ extern char *partmgr_ddl_unique_forget(const char *side_schema, const char *side
 									   List *tables);
 extern char *partmgr_ddl_unique_cleanup(const char *side_schema, const char *side_name,
 										Oid child, int64 limit);
+extern char *partmgr_ddl_dump_eras(const PartmgrSet *set);
 extern char *partmgr_ddl_dump_global_unique(const char *schema, const char *table,
 											const char *name, int ncols, char **columns);
 extern char *partmgr_ddl_drop_trigger(const char *schema, const char *table,

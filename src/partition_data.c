@@ -462,7 +462,7 @@ new_slot(const PartmgrSet *set, const PartmgrTree *tree, PartmgrPoint key,
 	PartmgrPoint lower = partmgr_slot_lower(set, tree, key);
 	const PartmgrChild *overlap;
 
-	*upper = partmgr_point_add(&set->axis, &set->step, lower, 1);
+	*upper = partmgr_slot_upper(set, lower);
 	overlap = partmgr_tree_find_overlap(tree, lower, *upper);
 	if (overlap != NULL || !partmgr_point_fits_type(&set->axis, lower))
 		ereport(ERROR,

@@ -83,6 +83,27 @@ typedef struct PartmgrAxis
 } PartmgrAxis;
 
 /*
+ * The span of a set's key over which one interval was in force
+ * (change_interval): children from start (the end of the era before; MIN for
+ * the first) to end (MAX for the current era) follow step, are named with
+ * datetime_string and, but in the first era, lie on the grid that starts at
+ * start and is otherwise aligned as create_parent aligns (date_trunc_interval,
+ * NULL: the interval's default unit).  The first era's grid is the one its
+ * children define, as for a set whose interval never changed.
+ */
+typedef struct PartmgrEra
+{
+	PartmgrPoint start;
+	PartmgrPoint end;
+	char	   *end_text;		/* part_config_interval.interval_end; NULL
+								 * for the current era */
+	PartmgrStep step;
+	char	   *interval_text;
+	char	   *datetime_string;
+	char	   *date_trunc_interval;
+} PartmgrEra;
+
+/*
  * One partition set: its configuration row and the catalog facts every job
  * needs.  Filled by config.c (from partmgr.part_config) or by create_parent.
  */
@@ -139,12 +160,20 @@ typedef struct PartmgrSet
 	List	   *constraint_cols;	/* List of char * */
 	bool		maintenance_order_isnull;
 	int			maintenance_order;
+
+	/*
+	 * eras, by start ascending: one per earlier interval (part_config_interval)
+	 * and the current one last, which holds step, interval_text,
+	 * datetime_string and date_trunc_interval as above
+	 */
+	int			neras;
+	PartmgrEra *eras;
 } PartmgrSet;
 
 /* Version of this library (and of the newest SQL objects it works with). */
-#define PARTMGR_EXTVERSION		"0.5.0"
+#define PARTMGR_EXTVERSION		"0.6.0"
 /* versions of the SQL objects this library works with (see extension_ready) */
-#define PARTMGR_SQL_VERSIONS	{"0.5.0"}
+#define PARTMGR_SQL_VERSIONS	{"0.6.0"}
 
 /* GUC variables, defined in pg_partmgr.c */
 extern int	partmgr_lock_timeout;

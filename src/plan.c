@@ -47,8 +47,9 @@ partmgr_plan_new(PartmgrSet *set, PartmgrTree *tree)
 /*
  * partmgr_child_name
  *		Name of the child whose lower bound is given: the parent's name, "_p"
- *		and the suffix (the lower bound formatted with datetime_string for
- *		time sets, the number for id sets), the parent part shortened to fit.
+ *		and the suffix (the lower bound formatted with the datetime_string of
+ *		its era for time sets, the number for id sets), the parent part
+ *		shortened to fit.
  */
 char *
 partmgr_child_name(const PartmgrSet *set, PartmgrPoint lower)
@@ -56,7 +57,8 @@ partmgr_child_name(const PartmgrSet *set, PartmgrPoint lower)
 	char	   *suffix;
 
 	if (set->axis.kind == PARTMGR_KEY_TIME)
-		suffix = partmgr_time_suffix(&set->axis, lower, set->datetime_string);
+		suffix = partmgr_time_suffix(&set->axis, lower,
+									 partmgr_era_at(set, lower).datetime_string);
 	else
 		suffix = psprintf(INT64_FORMAT, lower);
 	return partmgr_name_with_suffix(set->parent_name, psprintf("_p%s", suffix));

@@ -16,7 +16,7 @@ CREATE ROLE tap_an_att NOSUPERUSER;
 CREATE ROLE tap_an_vic NOSUPERUSER;
 GRANT USAGE, CREATE ON SCHEMA partmgr TO tap_an_att, tap_an_vic;
 GRANT SELECT, INSERT, UPDATE, DELETE ON partmgr.part_config,
-      partmgr.part_config_sub, partmgr.maintenance_log TO tap_an_att, tap_an_vic;
+      partmgr.part_config_sub, partmgr.part_config_interval, partmgr.maintenance_log TO tap_an_att, tap_an_vic;
 GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA partmgr TO tap_an_att, tap_an_vic;
 CREATE SCHEMA tap_an_a AUTHORIZATION tap_an_att;
 CREATE SCHEMA tap_an_v AUTHORIZATION tap_an_vic;

@@ -33,7 +33,7 @@ CREATE ROLE tap_sec_att NOSUPERUSER;
 CREATE ROLE tap_sec_vic NOSUPERUSER;
 GRANT USAGE, CREATE ON SCHEMA partmgr TO tap_sec_att, tap_sec_vic;
 GRANT SELECT, INSERT, UPDATE, DELETE ON partmgr.part_config,
-      partmgr.part_config_sub, partmgr.maintenance_log TO tap_sec_att, tap_sec_vic;
+      partmgr.part_config_sub, partmgr.part_config_interval, partmgr.maintenance_log TO tap_sec_att, tap_sec_vic;
 GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA partmgr TO tap_sec_att, tap_sec_vic;
 -- for the shadowing vectors
 GRANT CREATE ON SCHEMA public TO tap_sec_att;

@@ -43,7 +43,7 @@ $node->safe_psql('postgres', q{
 	CREATE ROLE tap_sec_vic NOSUPERUSER;
 	GRANT USAGE, CREATE ON SCHEMA partmgr TO tap_sec_att, tap_sec_vic;
 	GRANT SELECT, INSERT, UPDATE, DELETE ON partmgr.part_config,
-		  partmgr.part_config_sub, partmgr.maintenance_log TO tap_sec_att, tap_sec_vic;
+		  partmgr.part_config_sub, partmgr.part_config_interval, partmgr.maintenance_log TO tap_sec_att, tap_sec_vic;
 	GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA partmgr TO tap_sec_att, tap_sec_vic;
 	GRANT CREATE ON SCHEMA public TO tap_sec_att;
 	CREATE SCHEMA tap_sec_a AUTHORIZATION tap_sec_att;
