@@ -23,6 +23,9 @@ OBJS = \
 	src/api_sub.o \
 	src/api_unique.o \
 	src/api_reshape.o \
+	src/reshape.o \
+	src/reshape_state.o \
+	src/capture.o \
 	src/maintenance.o \
 	src/runner.o \
 	src/children.o \

@@ -17,6 +17,7 @@ CREATE TABLE partmgr.part_config_interval (
     partition_interval text NOT NULL,
     datetime_string text,
     date_trunc_interval text,
+    next_aligned boolean NOT NULL DEFAULT true,
     changed_at timestamptz NOT NULL DEFAULT pg_catalog.now(),
     CONSTRAINT part_config_interval_pkey PRIMARY KEY (parent_table, interval_end),
     CONSTRAINT part_config_interval_parent_table_fkey FOREIGN KEY (parent_table)
@@ -28,6 +29,8 @@ COMMENT ON TABLE partmgr.part_config_interval IS
     'The earlier intervals of sets whose interval was changed (change_interval): children below interval_end followed partition_interval, were named with datetime_string and cut by date_trunc_interval; part_config holds the interval from the highest interval_end on.';
 COMMENT ON COLUMN partmgr.part_config_interval.interval_end IS
     'The bound (as the control column''s value, in the set''s zone for time sets) where the children of this interval end and those of the next one start.';
+COMMENT ON COLUMN partmgr.part_config_interval.next_aligned IS
+    'Whether the grid of the interval that starts at interval_end is aligned as create_parent aligns (an interval begun by change_interval), or starts exactly at interval_end (children a reshape made, or what a reshape left of an interval).';
 
 /*
  * Every set is loaded with its earlier intervals, so whoever reads
@@ -37,6 +40,137 @@ COMMENT ON COLUMN partmgr.part_config_interval.interval_end IS
  * too, and the owner trigger's check.
  */
 GRANT SELECT ON partmgr.part_config_interval TO PUBLIC;
+
+CREATE TRIGGER part_config_interval_owner_check
+    BEFORE INSERT OR UPDATE OR DELETE ON partmgr.part_config_interval
+    FOR EACH ROW EXECUTE FUNCTION partmgr.config_owner_check('parent_table');
+CREATE TRIGGER part_config_interval_truncate_check
+    BEFORE TRUNCATE ON partmgr.part_config_interval
+    FOR EACH STATEMENT EXECUTE FUNCTION partmgr.config_owner_check();
+
+CREATE FUNCTION partmgr.change_interval(
+    p_parent_table text,
+    p_new_interval text,
+    p_reshape_existing boolean DEFAULT false)
+RETURNS text
+    AS 'MODULE_PATHNAME', 'pg_partmgr_change_interval'
+    LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION partmgr.change_interval(text, text, boolean) IS
+    'Make the children of set p_parent_table follow p_new_interval from the end of its newest child on; the existing children keep their bounds and names, or with p_reshape_existing are registered to be reshaped to the new grid (CALL partmgr.run_reshape() carries that out). The suffix format becomes the new interval''s default when the old one was the old interval''s default or cannot tell the new children apart. Returns the bound the new interval starts at, or NULL when it already was the interval.';
+
+/*
+ * Reshaping children online: split_partition, merge_partitions,
+ * split_hash_partition, merge_hash_partitions and change_interval's
+ * p_reshape_existing register an operation here; run_reshape (which the
+ * four procedures call) carries it out phase by phase, committing after
+ * each step, and removes the row when the new children have replaced the
+ * old ones.  A row left by a crash or a cancel is taken up by the next
+ * run_reshape, or undone by cancel_reshape.  See doc/reshaping.md.
+ */
+CREATE TABLE partmgr.reshape_operation (
+    operation_id bigint GENERATED ALWAYS AS IDENTITY,
+    parent_table text NOT NULL,
+    kind text NOT NULL,
+    source_tables text[] NOT NULL,
+    target_tables text[] NOT NULL,
+    target_bounds text[] NOT NULL,
+    target_interval text,
+    target_format text,
+    target_aligned boolean NOT NULL DEFAULT false,
+    phase text NOT NULL DEFAULT 'planned',
+    copy_source integer NOT NULL DEFAULT 0,
+    copy_block bigint NOT NULL DEFAULT 0,
+    rows_copied bigint NOT NULL DEFAULT 0,
+    rows_replayed bigint NOT NULL DEFAULT 0,
+    created_at timestamptz NOT NULL DEFAULT pg_catalog.now(),
+    updated_at timestamptz NOT NULL DEFAULT pg_catalog.now(),
+    last_error text,
+    CONSTRAINT reshape_operation_pkey PRIMARY KEY (operation_id),
+    CONSTRAINT reshape_operation_parent_table_fkey FOREIGN KEY (parent_table)
+        REFERENCES partmgr.part_config (parent_table)
+        ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT reshape_operation_kind_check
+        CHECK (kind OPERATOR(pg_catalog.=) ANY (ARRAY['split', 'merge', 'reshape', 'hash split', 'hash merge'])),
+    CONSTRAINT reshape_operation_phase_check
+        CHECK (phase OPERATOR(pg_catalog.=) ANY (ARRAY['planned', 'copy', 'index', 'catch up']))
+);
+COMMENT ON TABLE partmgr.reshape_operation IS
+    'Reshapes of children not finished yet (split_partition, merge_partitions, split_hash_partition, merge_hash_partitions, change_interval with p_reshape_existing): which children are replaced by which new ones, and how far the work has got. run_reshape() carries them out; cancel_reshape() undoes them.';
+COMMENT ON COLUMN partmgr.reshape_operation.source_tables IS
+    'The children being replaced, schema-qualified.';
+COMMENT ON COLUMN partmgr.reshape_operation.target_tables IS
+    'The names the new children will have, in the parent''s schema (they are built under working names until the swap).';
+COMMENT ON COLUMN partmgr.reshape_operation.target_bounds IS
+    'Range sets: the bounds of the new children, lowest first, one more than there are children. Hash sets: modulus and remainder of each new child, as ''modulus/remainder''.';
+COMMENT ON COLUMN partmgr.reshape_operation.phase IS
+    'planned: nothing built yet; copy: the new children exist and rows are copied into them in batches while changes are captured; index: their indexes and constraints are built; catch up: captured changes are applied until the swap can take place.';
+COMMENT ON COLUMN partmgr.reshape_operation.copy_source IS
+    'The old child being copied (an index into source_tables, from 0) in the copy phase.';
+COMMENT ON COLUMN partmgr.reshape_operation.copy_block IS
+    'Its first block not copied yet.';
+SELECT pg_catalog.pg_extension_config_dump('partmgr.reshape_operation', '');
+GRANT SELECT ON partmgr.reshape_operation TO PUBLIC;
+CREATE TRIGGER reshape_operation_owner_check
+    BEFORE INSERT OR UPDATE OR DELETE ON partmgr.reshape_operation
+    FOR EACH ROW EXECUTE FUNCTION partmgr.config_owner_check('parent_table');
+CREATE TRIGGER reshape_operation_truncate_check
+    BEFORE TRUNCATE ON partmgr.reshape_operation
+    FOR EACH STATEMENT EXECUTE FUNCTION partmgr.config_owner_check();
+
+CREATE FUNCTION partmgr.reshape_capture() RETURNS trigger
+    AS 'MODULE_PATHNAME', 'pg_partmgr_reshape_capture'
+    LANGUAGE C;
+COMMENT ON FUNCTION partmgr.reshape_capture() IS
+    'Trigger of a child being reshaped (AFTER INSERT, UPDATE, DELETE FOR EACH ROW, and AFTER TRUNCATE): records the key of each row that changed in the operation''s change log, so that the new children catch up before they replace it.';
+
+CREATE PROCEDURE partmgr.split_partition(
+    p_child_table text,
+    p_interval text DEFAULT NULL,
+    p_bounds text[] DEFAULT NULL,
+    p_batch_rows integer DEFAULT 100000,
+    p_lock_wait_tries integer DEFAULT 10,
+    p_wait integer DEFAULT 1,
+    p_start boolean DEFAULT true,
+    p_quiet boolean DEFAULT false)
+    AS 'MODULE_PATHNAME', 'pg_partmgr_split_partition'
+    LANGUAGE C;
+COMMENT ON PROCEDURE partmgr.split_partition(text, text, text[], integer, integer, integer, boolean, boolean) IS
+    'Replace child p_child_table of a range set by children of p_interval, or by children cut at p_bounds, online: the new children are built and filled in batches while changes to the old child are captured and applied, then swapped in under short, conditional locks. Commits after each step when called as a top-level CALL; a call after a crash or a cancel goes on. With p_start false the split is only registered (plan_maintenance shows it, run_reshape carries it out).';
+
+CREATE PROCEDURE partmgr.merge_partitions(
+    p_child_tables text[],
+    p_batch_rows integer DEFAULT 100000,
+    p_lock_wait_tries integer DEFAULT 10,
+    p_wait integer DEFAULT 1,
+    p_start boolean DEFAULT true,
+    p_quiet boolean DEFAULT false)
+    AS 'MODULE_PATHNAME', 'pg_partmgr_merge_partitions'
+    LANGUAGE C;
+COMMENT ON PROCEDURE partmgr.merge_partitions(text[], integer, integer, integer, boolean, boolean) IS
+    'Replace adjacent children p_child_tables of one range set by one child covering them all, online, as split_partition does.';
+
+CREATE PROCEDURE partmgr.run_reshape(
+    p_parent_table text DEFAULT NULL,
+    p_batch_rows integer DEFAULT 100000,
+    p_lock_wait_tries integer DEFAULT 10,
+    p_wait integer DEFAULT 1,
+    p_quiet boolean DEFAULT false)
+    AS 'MODULE_PATHNAME', 'pg_partmgr_run_reshape'
+    LANGUAGE C;
+COMMENT ON PROCEDURE partmgr.run_reshape(text, integer, integer, integer, boolean) IS
+    'Carry out every registered reshape of set p_parent_table (of every set the caller may act on, when NULL), one after the other, committing after each step: those registered and not started, and those a crash or a cancel interrupted.';
+
+CREATE FUNCTION partmgr.cancel_reshape(p_parent_table text)
+RETURNS integer
+    AS 'MODULE_PATHNAME', 'pg_partmgr_cancel_reshape'
+    LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION partmgr.cancel_reshape(text) IS
+    'Undo every unfinished reshape of set p_parent_table: drop the new children built so far, the change capture and the working tables; the old children stay as they are. Returns how many reshapes were undone.';
+
+/*
+ * The roles that may write part_config may write the new configuration
+ * tables too (the owner trigger still keeps each to its own sets).
+ */
 DO $$
 DECLARE
     r record;
@@ -48,26 +182,10 @@ BEGIN
                 AND a.privilege_type OPERATOR(pg_catalog.=) ANY (ARRAY['INSERT', 'UPDATE', 'DELETE'])
                 AND a.grantee OPERATOR(pg_catalog.<>) c.relowner
     LOOP
-        EXECUTE pg_catalog.format('GRANT %s ON partmgr.part_config_interval TO %s',
+        EXECUTE pg_catalog.format('GRANT %s ON partmgr.part_config_interval, partmgr.reshape_operation TO %s',
                                   r.privilege_type,
                                   CASE WHEN r.grantee OPERATOR(pg_catalog.=) 0 THEN 'PUBLIC'
                                        ELSE pg_catalog.quote_ident(r.grantee::pg_catalog.regrole::pg_catalog.text) END);
     END LOOP;
 END
 $$;
-
-CREATE TRIGGER part_config_interval_owner_check
-    BEFORE INSERT OR UPDATE OR DELETE ON partmgr.part_config_interval
-    FOR EACH ROW EXECUTE FUNCTION partmgr.config_owner_check('parent_table');
-CREATE TRIGGER part_config_interval_truncate_check
-    BEFORE TRUNCATE ON partmgr.part_config_interval
-    FOR EACH STATEMENT EXECUTE FUNCTION partmgr.config_owner_check();
-
-CREATE FUNCTION partmgr.change_interval(
-    p_parent_table text,
-    p_new_interval text)
-RETURNS text
-    AS 'MODULE_PATHNAME', 'pg_partmgr_change_interval'
-    LANGUAGE C VOLATILE;
-COMMENT ON FUNCTION partmgr.change_interval(text, text) IS
-    'Make the children of set p_parent_table follow p_new_interval from the end of its newest child on; the existing children keep their bounds and names. The suffix format becomes the new interval''s default when the old one was the old interval''s default or cannot tell the new children apart. Returns the bound the new interval starts at, or NULL when it already was the interval.';

@@ -1046,6 +1046,7 @@ partmgr_era_at(const PartmgrSet *set, PartmgrPoint point)
 	era.interval_text = set->interval_text;
 	era.datetime_string = set->datetime_string;
 	era.date_trunc_interval = set->date_trunc_interval;
+	era.aligned = true;
 	return era;
 }
 
@@ -1053,16 +1054,18 @@ partmgr_era_at(const PartmgrSet *set, PartmgrPoint point)
  * era_grid
  *		The lower bound of the grid slot of a later era (one that starts
  *		where an earlier interval ended) holding value, and in *upper its
- *		upper bound: the grid runs from the era's start aligned as
- *		create_parent aligns, its first slot cut at the start and its last
- *		at the era's end.
+ *		upper bound: the grid runs from the era's start, aligned as
+ *		create_parent aligns unless the era is not aligned (see
+ *		PartmgrEra), its first slot cut at the start and its last at the
+ *		era's end.
  */
 static PartmgrPoint
 era_grid(const PartmgrAxis *axis, const PartmgrEra *era, PartmgrPoint value,
 		 PartmgrPoint *upper)
 {
-	PartmgrPoint base = partmgr_point_align(axis, &era->step, era->date_trunc_interval,
-											era->start);
+	PartmgrPoint base = era->aligned ?
+		partmgr_point_align(axis, &era->step, era->date_trunc_interval, era->start) :
+		era->start;
 	int64		k = (int64) floor(partmgr_steps_between(axis, &era->step, base, value));
 	PartmgrPoint lower = partmgr_point_add(axis, &era->step, base, k);
 
@@ -1133,4 +1136,188 @@ partmgr_finest_step(const PartmgrSet *set)
 			finest = step;
 	}
 	return finest;
+}
+
+/*
+ * partmgr_natural_step
+ *		The interval from lower to upper as a set would write it: a whole
+ *		number of months or days where the calendar makes it one ('1 mon',
+ *		'7 days'), else its length ('02:30:00'); for id sets the difference.
+ *		What a reshape records as the interval of a child it makes to its
+ *		own bounds.
+ */
+void
+partmgr_natural_step(const PartmgrAxis *axis, PartmgrPoint lower, PartmgrPoint upper,
+					 PartmgrStep *step)
+{
+	PartmgrStep unit;
+	double		k;
+
+	memset(step, 0, sizeof(*step));
+	step->kind = axis->kind;
+	if (axis->kind == PARTMGR_KEY_ID)
+	{
+		step->id = upper - lower;
+		return;
+	}
+	memset(&unit, 0, sizeof(unit));
+	unit.kind = PARTMGR_KEY_TIME;
+	unit.time.month = 1;
+	k = partmgr_steps_between(axis, &unit, lower, upper);
+	if (k >= 1 && k == floor(k) && partmgr_point_add(axis, &unit, lower, (int64) k) == upper)
+	{
+		step->time.month = (int32) k;
+		return;
+	}
+	unit.time.month = 0;
+	unit.time.day = 1;
+	k = partmgr_steps_between(axis, &unit, lower, upper);
+	if (k >= 1 && k == floor(k) && partmgr_point_add(axis, &unit, lower, (int64) k) == upper)
+	{
+		step->time.day = (int32) k;
+		return;
+	}
+	step->time.time = upper - lower;
+}
+
+/*
+ * same_step
+ *		Whether two intervals of one set are the same.
+ */
+bool
+partmgr_same_step(const PartmgrStep *a, const PartmgrStep *b)
+{
+	if (a->kind == PARTMGR_KEY_ID)
+		return a->id == b->id;
+	return a->time.month == b->time.month && a->time.day == b->time.day &&
+		a->time.time == b->time.time;
+}
+
+static bool
+same_text(const char *a, const char *b)
+{
+	return a == NULL ? b == NULL : b != NULL && strcmp(a, b) == 0;
+}
+
+/*
+ * on_grid
+ *		Whether a point lies on the grid of era (a whole number of its
+ *		intervals from its base); the first era's grid is its children's,
+ *		and every bound a reshape cuts at is one of theirs.
+ */
+static bool
+on_grid(const PartmgrAxis *axis, const PartmgrEra *era, PartmgrPoint point)
+{
+	PartmgrPoint base;
+	double		k;
+
+	if (era->start == PARTMGR_POINT_MIN)
+		return true;
+	base = era->aligned ?
+		partmgr_point_align(axis, &era->step, era->date_trunc_interval, era->start) :
+		era->start;
+	k = partmgr_steps_between(axis, &era->step, base, point);
+	return k == floor(k);
+}
+
+/*
+ * partmgr_eras_reshape
+ *		The eras of a set once the span [pieces[0].start, pieces[n-1].end)
+ *		holds children made to the given pieces (each an era: its interval,
+ *		format and alignment): the eras around the span are cut at its ends
+ *		and go on with their grids through the cut (their part above the
+ *		span starts exactly there), then neighbours that follow one grid
+ *		are joined again, and an era below lowest (the lowest child's bound
+ *		afterwards) is joined into the one above it, as it holds no child.
+ *		Returns a palloc'd array ending with the current era; *neras says
+ *		how many.  end_text is recomputed by whoever writes them.
+ */
+PartmgrEra *
+partmgr_eras_reshape(const PartmgrSet *set, const PartmgrEra *pieces, int npieces,
+					 PartmgrPoint lowest, int *neras)
+{
+	PartmgrPoint lower = pieces[0].start;
+	PartmgrPoint upper = pieces[npieces - 1].end;
+	PartmgrEra *out = palloc0(sizeof(PartmgrEra) * (set->neras + npieces + 2));
+	int			n = 0;
+	bool		placed = false;
+	int			j;
+
+	for (int i = 0; i < set->neras; i++)
+	{
+		PartmgrEra	era = set->eras[i];
+
+		if (era.end <= lower || era.start >= upper)
+		{
+			if (era.start >= upper && !placed)
+			{
+				memcpy(&out[n], pieces, sizeof(PartmgrEra) * npieces);
+				n += npieces;
+				placed = true;
+			}
+			out[n++] = era;
+			continue;
+		}
+		if (era.start < lower)
+		{
+			out[n] = era;
+			out[n].end = lower;
+			n++;
+		}
+		if (!placed)
+		{
+			memcpy(&out[n], pieces, sizeof(PartmgrEra) * npieces);
+			n += npieces;
+			placed = true;
+		}
+		if (era.end > upper)
+		{
+			out[n] = era;
+			out[n].start = upper;
+			out[n].aligned = false;
+			n++;
+		}
+	}
+	Assert(placed);
+	/* each era's next_aligned says how the one after it starts */
+	for (int i = 0; i + 1 < n; i++)
+		out[i].next_aligned = out[i + 1].aligned;
+	out[n - 1].next_aligned = true;
+
+	/* join neighbours on one grid */
+	j = 0;
+	for (int i = 1; i < n; i++)
+	{
+		PartmgrEra *prev = &out[j];
+		PartmgrEra *era = &out[i];
+		bool		join;
+
+		join = (prev->end <= lowest && prev->start == PARTMGR_POINT_MIN) ||
+			(partmgr_same_step(&prev->step, &era->step) &&
+			 same_text(prev->datetime_string, era->datetime_string) &&
+			 same_text(prev->date_trunc_interval, era->date_trunc_interval) &&
+			 on_grid(&set->axis, prev, era->start) &&
+			 (!era->aligned ||
+			  partmgr_point_align(&set->axis, &era->step, era->date_trunc_interval,
+								  era->start) == era->start));
+		if (join && prev->start == PARTMGR_POINT_MIN && prev->end <= lowest)
+		{
+			/* nothing below lowest: the era above starts at MIN */
+			PartmgrPoint start = prev->start;
+
+			*prev = *era;
+			prev->start = start;
+			prev->aligned = true;
+		}
+		else if (join)
+		{
+			prev->end = era->end;
+			prev->next_aligned = era->next_aligned;
+			prev->end_text = era->end_text;
+		}
+		else
+			out[++j] = *era;
+	}
+	*neras = j + 1;
+	return out;
 }

@@ -80,6 +80,11 @@ extern bool partmgr_era_slot_lower(const PartmgrSet *set, PartmgrPoint value,
 								   PartmgrPoint *lower);
 extern PartmgrPoint partmgr_slot_upper(const PartmgrSet *set, PartmgrPoint lower);
 extern const PartmgrStep *partmgr_finest_step(const PartmgrSet *set);
+extern void partmgr_natural_step(const PartmgrAxis *axis, PartmgrPoint lower,
+								 PartmgrPoint upper, PartmgrStep *step);
+extern bool partmgr_same_step(const PartmgrStep *a, const PartmgrStep *b);
+extern PartmgrEra *partmgr_eras_reshape(const PartmgrSet *set, const PartmgrEra *pieces,
+										int npieces, PartmgrPoint lowest, int *neras);
 
 /* Names */
 extern char *partmgr_time_suffix(const PartmgrAxis *axis, PartmgrPoint point,

@@ -144,13 +144,13 @@ partmgr_table_key(Oid relid)
 }
 
 /*
- * key_split
+ * partmgr_key_split
  *		The schema and table names a key stands for, exactly; false when it
  *		is not a key (no period, or quoting that does not parse as two
  *		names).
  */
-static bool
-key_split(const char *key, char **schema, char **name)
+bool
+partmgr_key_split(const char *key, char **schema, char **name)
 {
 	const char *dot;
 
@@ -184,7 +184,7 @@ partmgr_key_relid(const char *key)
 	char	   *name;
 	Oid			nspid;
 
-	if (!key_split(key, &schema, &name))
+	if (!partmgr_key_split(key, &schema, &name))
 		return InvalidOid;
 	nspid = get_namespace_oid(schema, true);
 	return OidIsValid(nspid) ? get_relname_relid(name, nspid) : InvalidOid;
@@ -201,7 +201,7 @@ partmgr_key_display(const char *key)
 	char	   *schema;
 	char	   *name;
 
-	if (!key_split(key, &schema, &name))
+	if (!partmgr_key_split(key, &schema, &name))
 		return pstrdup(quote_identifier(key));
 	return quote_qualified_identifier(schema, name);
 }

@@ -63,6 +63,7 @@ extern Oid	partmgr_resolve_table(const char *name, bool missing_ok);
 extern char *partmgr_names_key(const char *schema, const char *name);
 extern char *partmgr_table_key(Oid relid);
 extern Oid	partmgr_key_relid(const char *key);
+extern bool partmgr_key_split(const char *key, char **schema, char **name);
 extern char *partmgr_key_display(const char *key);
 extern void partmgr_read_parent(Oid relid, PartmgrParentInfo *info);
 extern PartmgrTree *partmgr_read_tree(const PartmgrSet *set);

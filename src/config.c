@@ -62,7 +62,8 @@
 "       c.maintenance_last_run, c.time_encoder, c.time_decoder," \
 "       c.async_partitioning_in_progress, c.partition_timezone," \
 "       (SELECT pg_catalog.array_agg(ARRAY[i.interval_end, i.partition_interval," \
-"                                          i.datetime_string, i.date_trunc_interval])" \
+"                                          i.datetime_string, i.date_trunc_interval," \
+"                                          i.next_aligned::pg_catalog.text])" \
 "          FROM partmgr.part_config_interval i WHERE i.parent_table = c.parent_table)" \
 "  FROM partmgr.part_config c"
 
@@ -236,6 +237,9 @@ partmgr_config_load(const char *key, bool missing_ok)
  *		current era after them; bind_eras parses them.  *neras counts the
  *		earlier ones.
  */
+/* the fields of a part_config_interval row in LOAD_COLUMNS' array */
+#define ERA_FIELDS	5
+
 static PartmgrEra *
 read_eras(uint64 row, int col, int *neras)
 {
@@ -251,16 +255,17 @@ read_eras(uint64 row, int col, int *neras)
 		return palloc0(sizeof(PartmgrEra));
 	deconstruct_array(DatumGetArrayTypeP(d), TEXTOID, -1, false, TYPALIGN_INT,
 					  &elems, &nulls, &n);
-	eras = palloc0(sizeof(PartmgrEra) * (n / 4 + 1));
-	for (int i = 0; i + 3 < n; i += 4)
+	eras = palloc0(sizeof(PartmgrEra) * (n / ERA_FIELDS + 1));
+	for (int i = 0; i + ERA_FIELDS - 1 < n; i += ERA_FIELDS)
 	{
 		PartmgrEra *era = &eras[(*neras)++];
 
-		/* the table's NOT NULL constraints hold the first two */
+		/* the table's NOT NULL constraints hold the first two and the last */
 		era->end_text = TextDatumGetCString(elems[i]);
 		era->interval_text = TextDatumGetCString(elems[i + 1]);
 		era->datetime_string = nulls[i + 2] ? NULL : TextDatumGetCString(elems[i + 2]);
 		era->date_trunc_interval = nulls[i + 3] ? NULL : TextDatumGetCString(elems[i + 3]);
+		era->next_aligned = strcmp(TextDatumGetCString(elems[i + 4]), "true") == 0;
 	}
 	return eras;
 }
@@ -306,7 +311,10 @@ bind_eras(PartmgrSet *set)
 	}
 	qsort(eras, n, sizeof(PartmgrEra), compare_eras);
 	for (int i = 0; i < n; i++)
+	{
 		eras[i].start = i == 0 ? PARTMGR_POINT_MIN : eras[i - 1].end;
+		eras[i].aligned = i == 0 || eras[i - 1].next_aligned;
+	}
 
 	current = &eras[n];
 	current->start = n == 0 ? PARTMGR_POINT_MIN : eras[n - 1].end;
@@ -316,6 +324,8 @@ bind_eras(PartmgrSet *set)
 	current->interval_text = set->interval_text;
 	current->datetime_string = set->datetime_string;
 	current->date_trunc_interval = set->date_trunc_interval;
+	current->aligned = n == 0 || eras[n - 1].next_aligned;
+	current->next_aligned = true;
 	set->eras = eras;
 	set->neras = n + 1;
 }
@@ -728,6 +738,42 @@ partmgr_config_change_interval(const PartmgrSet *set, const char *era_end,
 						 " WHERE parent_table = $1",
 						 3, types, values, nulls, false, SPI_OK_UPDATE) != 1)
 		elog(ERROR, "part_config row of \"%s\" vanished", set->key);
+}
+
+/*
+ * partmgr_config_set_eras
+ *		Write a set's earlier intervals (a reshape changed them): one
+ *		part_config_interval row per era but the last, which is part_config's
+ *		own (its interval does not change).
+ */
+void
+partmgr_config_set_eras(const PartmgrSet *set, const PartmgrEra *eras, int neras)
+{
+	static const char *const insert_sql =
+	"INSERT INTO partmgr.part_config_interval"
+	" (parent_table, interval_end, partition_interval, datetime_string,"
+	"  date_trunc_interval, next_aligned)"
+	" VALUES ($1, $2, $3, $4, $5, $6)";
+	Oid			types[6] = {TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, BOOLOID};
+	Datum		values[6];
+	char		nulls[6] = {' ', ' ', ' ', ' ', ' ', ' '};
+
+	values[0] = CStringGetTextDatum(set->key);
+	(void) partmgr_spi_exec_cached("DELETE FROM partmgr.part_config_interval WHERE parent_table = $1",
+								   1, types, values, NULL, false, SPI_OK_DELETE);
+	for (int i = 0; i + 1 < neras; i++)
+	{
+		const PartmgrEra *era = &eras[i];
+
+		values[1] = CStringGetTextDatum(partmgr_point_display(&set->axis, era->end));
+		values[2] = CStringGetTextDatum(era->interval_text);
+		values[3] = era->datetime_string ? CStringGetTextDatum(era->datetime_string) : (Datum) 0;
+		nulls[3] = era->datetime_string ? ' ' : 'n';
+		values[4] = era->date_trunc_interval ? CStringGetTextDatum(era->date_trunc_interval) : (Datum) 0;
+		nulls[4] = era->date_trunc_interval ? ' ' : 'n';
+		values[5] = BoolGetDatum(era->next_aligned);
+		(void) partmgr_spi_exec_cached(insert_sql, 6, types, values, nulls, false, SPI_OK_INSERT);
+	}
 }
 
 /*

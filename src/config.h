@@ -56,6 +56,8 @@ extern void partmgr_config_set_undo(const char *key, bool undo);
 extern void partmgr_config_change_interval(const PartmgrSet *set, const char *era_end,
 										   const char *new_interval,
 										   const char *datetime_string);
+extern void partmgr_config_set_eras(const PartmgrSet *set, const PartmgrEra *eras,
+									int neras);
 extern void partmgr_config_delete(const char *key);
 extern void partmgr_config_forget(List *keys);
 extern bool partmgr_config_was_forgotten(const char *key);

@@ -74,11 +74,10 @@ only_rel(const char *schema, const char *name)
  *		(partmgr_ddl_alter_columns).
  */
 static char *
-create_like(const PartmgrSet *set, bool unlogged, List *reloptions, const char *schema,
-			const char *name, const char *partition_by)
+create_like_in(const PartmgrSet *set, bool unlogged, List *reloptions, Oid spcid,
+			   const char *schema, const char *name, const char *partition_by)
 {
 	StringInfoData sql;
-	Oid			spcid = get_rel_tablespace(set->parent_oid);
 	ListCell   *lc;
 
 	initStringInfo(&sql);
@@ -104,11 +103,32 @@ create_like(const PartmgrSet *set, bool unlogged, List *reloptions, const char *
 	return sql.data;
 }
 
+static char *
+create_like(const PartmgrSet *set, bool unlogged, List *reloptions, const char *schema,
+			const char *name, const char *partition_by)
+{
+	return create_like_in(set, unlogged, reloptions, get_rel_tablespace(set->parent_oid),
+						  schema, name, partition_by);
+}
+
 char *
 partmgr_ddl_create_like(const PartmgrSet *set, bool unlogged, List *reloptions,
 						const char *schema, const char *name)
 {
 	return create_like(set, unlogged, reloptions, schema, name, NULL);
+}
+
+/*
+ * partmgr_ddl_create_replacement
+ *		CREATE TABLE for a child that replaces others (a reshape): like any
+ *		new child, but with the persistence, storage parameters and
+ *		tablespace of the child it replaces.
+ */
+char *
+partmgr_ddl_create_replacement(const PartmgrSet *set, bool unlogged, List *reloptions,
+							   Oid spcid, const char *schema, const char *name)
+{
+	return create_like_in(set, unlogged, reloptions, spcid, schema, name, NULL);
 }
 
 /*
@@ -357,7 +377,8 @@ partmgr_ddl_create_stage(const PartmgrSet *set, const char *name)
 					" PARTITION BY %s (%s)",
 					quote_qualified_identifier(set->parent_schema, name),
 					parent_name(set),
-					set->strategy == PARTITION_STRATEGY_LIST ? "LIST" : "RANGE",
+					set->strategy == PARTITION_STRATEGY_LIST ? "LIST" :
+					set->strategy == PARTITION_STRATEGY_HASH ? "HASH" : "RANGE",
 					quote_identifier(set->control));
 }
 
@@ -908,19 +929,26 @@ partmgr_ddl_drop_bound_check(const char *schema, const char *name)
  *		range have left it: attaching children inside the range then needs no
  *		scan of the default partition each.  Dropped afterwards.
  */
-char *
-partmgr_ddl_add_range_exclusion(const PartmgrSet *set, const char *schema,
-								const char *name, PartmgrPoint lower, PartmgrPoint upper)
+static char *
+range_exclusion(const PartmgrSet *set, const char *schema, const char *name,
+				const char *constraint, PartmgrPoint lower, PartmgrPoint upper)
 {
 	const char *key = quote_identifier(set->control);
 	char	   *below = psprintf("%s < %s", key, partmgr_point_literal(&set->axis, lower));
 	char	   *above = psprintf("%s >= %s", key, partmgr_point_literal(&set->axis, upper));
 
 	return psprintf("ALTER TABLE %s ADD CONSTRAINT %s CHECK (%s)",
-					quote_qualified_identifier(schema, name), PARTMGR_MOVED_CHECK,
+					quote_qualified_identifier(schema, name), quote_identifier(constraint),
 					lower == PARTMGR_POINT_MIN ? above :
 					upper == PARTMGR_POINT_MAX ? below :
 					psprintf("%s OR %s", below, above));
+}
+
+char *
+partmgr_ddl_add_range_exclusion(const PartmgrSet *set, const char *schema,
+								const char *name, PartmgrPoint lower, PartmgrPoint upper)
+{
+	return range_exclusion(set, schema, name, PARTMGR_MOVED_CHECK, lower, upper);
 }
 
 char *
@@ -1178,9 +1206,14 @@ partmgr_ddl_unique_child_index(const char *schema, const char *name)
 					quote_qualified_identifier(schema, name));
 }
 
-/* the arguments of a global unique constraint's triggers */
+/*
+ * trigger_args
+ *		The arguments of a trigger of ours that names a table of its own (a
+ *		global unique constraint's side table, a reshape's change log) and
+ *		key columns: schema, table, then each column, as literals.
+ */
 static char *
-unique_trigger_args(const char *side_schema, const char *name, int ncols, char **columns)
+trigger_args(const char *side_schema, const char *name, int ncols, char **columns)
 {
 	StringInfoData buf;
 
@@ -1203,7 +1236,7 @@ partmgr_ddl_unique_row_trigger(const char *schema, const char *table, const char
 	return psprintf("CREATE TRIGGER %s AFTER INSERT OR UPDATE OR DELETE ON %s FOR EACH ROW "
 					"EXECUTE FUNCTION partmgr.global_unique_row(%s)",
 					quote_identifier(name), quote_qualified_identifier(schema, table),
-					unique_trigger_args(side_schema, name, ncols, columns));
+					trigger_args(side_schema, name, ncols, columns));
 }
 
 /*
@@ -1218,7 +1251,7 @@ partmgr_ddl_unique_truncate_trigger(const char *schema, const char *table, const
 					"EXECUTE FUNCTION partmgr.global_unique_truncate(%s)",
 					quote_identifier(psprintf("%s_truncate", name)),
 					quote_qualified_identifier(schema, table),
-					unique_trigger_args(side_schema, name, ncols, columns));
+					trigger_args(side_schema, name, ncols, columns));
 }
 
 /* DROP TRIGGER [IF EXISTS] ... ON ... */
@@ -1307,12 +1340,195 @@ partmgr_ddl_dump_eras(const PartmgrSet *set)
 
 		appendStringInfo(&buf, "%sINSERT INTO partmgr.part_config_interval"
 						 " (parent_table, interval_end, partition_interval, datetime_string,"
-						 " date_trunc_interval)\nVALUES (%s, %s, %s, %s, %s)"
+						 " date_trunc_interval, next_aligned)\nVALUES (%s, %s, %s, %s, %s, %s)"
 						 " ON CONFLICT DO NOTHING;",
 						 i > 0 ? "\n" : "", quote_literal_cstr(set->key),
 						 quote_literal_cstr(era->end_text), quote_literal_cstr(era->interval_text),
 						 literal_or_null(era->datetime_string),
-						 literal_or_null(era->date_trunc_interval));
+						 literal_or_null(era->date_trunc_interval),
+						 bool_word(era->next_aligned));
 	}
 	return buf.data;
+}
+
+/* ----------------------------------------------------------------
+ * Reshapes (reshape.c): a change log, change capture, copying rows into
+ * the new children, replaying captured changes
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * partmgr_ddl_attach_hash_to
+ *		ALTER TABLE into ATTACH PARTITION child FOR VALUES WITH (MODULUS m,
+ *		REMAINDER r).
+ */
+char *
+partmgr_ddl_attach_hash_to(const char *into_schema, const char *into_name,
+						   const char *schema, const char *name, int modulus, int remainder)
+{
+	return psprintf("ALTER TABLE %s ATTACH PARTITION %s FOR VALUES WITH (MODULUS %d, REMAINDER %d)",
+					quote_qualified_identifier(into_schema, into_name),
+					quote_qualified_identifier(schema, name), modulus, remainder);
+}
+
+/*
+ * partmgr_ddl_capture_log
+ *		CREATE TABLE of a reshape's change log: the key columns (names and
+ *		types, with typmod and collation, as given), then the claimed and
+ *		truncated flags (capture.h).  A heap table with no index: it is
+ *		written row by row and read whole.
+ */
+char *
+partmgr_ddl_capture_log(const char *schema, const char *name, int nkeys, char **columns,
+						char **types)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "CREATE TABLE %s (", quote_qualified_identifier(schema, name));
+	for (int i = 0; i < nkeys; i++)
+		appendStringInfo(&buf, "%s %s, ", quote_identifier(columns[i]), types[i]);
+	appendStringInfo(&buf, "%s boolean NOT NULL DEFAULT false, %s boolean NOT NULL DEFAULT false)"
+					 " USING heap",
+					 PARTMGR_CAPTURE_CLAIMED_COLUMN, PARTMGR_CAPTURE_TRUNCATED_COLUMN);
+	return buf.data;
+}
+
+/*
+ * partmgr_ddl_capture_triggers
+ *		The change capture on one old child: the row trigger and the
+ *		TRUNCATE trigger (both named trigger, the second with "_truncate"),
+ *		each enabled ALWAYS, so that changes applied by logical replication
+ *		are captured too.  A list of four statements.
+ */
+List *
+partmgr_ddl_capture_triggers(const char *schema, const char *table, const char *trigger,
+							 const char *log_schema, const char *log_name, int nkeys,
+							 char **columns)
+{
+	const char *rel = quote_qualified_identifier(schema, table);
+	const char *args = trigger_args(log_schema, log_name, nkeys, columns);
+	const char *truncate = psprintf("%s_truncate", trigger);
+
+	return list_make4(psprintf("CREATE TRIGGER %s AFTER INSERT OR UPDATE OR DELETE ON %s"
+							   " FOR EACH ROW EXECUTE FUNCTION partmgr.reshape_capture(%s)",
+							   quote_identifier(trigger), rel, args),
+					  psprintf("CREATE TRIGGER %s AFTER TRUNCATE ON %s"
+							   " FOR EACH STATEMENT EXECUTE FUNCTION partmgr.reshape_capture(%s)",
+							   quote_identifier(truncate), rel, args),
+					  psprintf("ALTER TABLE %s ENABLE ALWAYS TRIGGER %s", rel,
+							   quote_identifier(trigger)),
+					  psprintf("ALTER TABLE %s ENABLE ALWAYS TRIGGER %s", rel,
+							   quote_identifier(truncate)));
+}
+
+/*
+ * partmgr_ddl_reshape_copy
+ *		Copy the rows of blocks [first, end) of an old child into the new
+ *		children, through the staging table that routes them: a TID range
+ *		scan, so that batches follow the table's storage.  A row already
+ *		there (copied before it was updated onto a later block) is left
+ *		alone: the change log names it, and the replay brings it up to date.
+ */
+char *
+partmgr_ddl_reshape_copy(const PartmgrRowSource *from, const char *stage_schema,
+						 const char *stage_name, int64 first, int64 end)
+{
+	return psprintf("%s FROM %s WHERE ctid >= '(" INT64_FORMAT ",0)'::pg_catalog.tid"
+					" AND ctid < '(" INT64_FORMAT ",0)'::pg_catalog.tid ON CONFLICT DO NOTHING",
+					insert_select(from, stage_schema, stage_name),
+					only_rel(from->schema, from->name), first, end);
+}
+
+/* "a.k1 OPERATOR(s.=) b.k1 AND ..." over the key columns */
+static char *
+key_match(const char *a, const char *b, int nkeys, char **columns, char **equals)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (int i = 0; i < nkeys; i++)
+		appendStringInfo(&buf, "%s%s.%s %s %s.%s", i > 0 ? " AND " : "", a,
+						 quote_identifier(columns[i]), equals[i], b,
+						 quote_identifier(columns[i]));
+	return buf.data;
+}
+
+/*
+ * partmgr_ddl_reshape_claim, _unset, _fetch, _forget
+ *		The four statements of a replay of captured changes, run in one
+ *		transaction: claim the keys logged so far (not a TRUNCATE's mark,
+ *		which the reshape answers by copying again), remove the rows of
+ *		those keys from the new children, copy them again from an old child
+ *		as they are now (for each old child), forget the claimed keys.  The
+ *		claim pins the keys the other statements work on, whatever is logged
+ *		meanwhile; a row changed after the copy is read is logged again and
+ *		replayed next time.
+ */
+char *
+partmgr_ddl_reshape_claim(const char *log_schema, const char *log_name)
+{
+	return psprintf("UPDATE ONLY %s SET %s = true WHERE NOT %s AND NOT %s",
+					quote_qualified_identifier(log_schema, log_name),
+					PARTMGR_CAPTURE_CLAIMED_COLUMN, PARTMGR_CAPTURE_CLAIMED_COLUMN,
+					PARTMGR_CAPTURE_TRUNCATED_COLUMN);
+}
+
+char *
+partmgr_ddl_reshape_unset(const char *stage_schema, const char *stage_name,
+						  const char *log_schema, const char *log_name, int nkeys,
+						  char **columns, char **equals)
+{
+	return psprintf("DELETE FROM %s t USING ONLY %s l WHERE l.%s AND %s",
+					quote_qualified_identifier(stage_schema, stage_name),
+					quote_qualified_identifier(log_schema, log_name),
+					PARTMGR_CAPTURE_CLAIMED_COLUMN,
+					key_match("t", "l", nkeys, columns, equals));
+}
+
+char *
+partmgr_ddl_reshape_fetch(const PartmgrRowSource *from, const char *stage_schema,
+						  const char *stage_name, const char *log_schema,
+						  const char *log_name, int nkeys, char **columns, char **equals)
+{
+	return psprintf("%s FROM %s s WHERE EXISTS (SELECT FROM ONLY %s l WHERE l.%s AND %s)",
+					insert_select(from, stage_schema, stage_name),
+					only_rel(from->schema, from->name),
+					quote_qualified_identifier(log_schema, log_name),
+					PARTMGR_CAPTURE_CLAIMED_COLUMN,
+					key_match("s", "l", nkeys, columns, equals));
+}
+
+char *
+partmgr_ddl_reshape_forget(const char *log_schema, const char *log_name)
+{
+	return psprintf("DELETE FROM ONLY %s WHERE %s",
+					quote_qualified_identifier(log_schema, log_name),
+					PARTMGR_CAPTURE_CLAIMED_COLUMN);
+}
+
+/*
+ * partmgr_ddl_reshape_restart
+ *		After a TRUNCATE of an old child: empty the new children (through
+ *		the staging table) and the change log, for the copy to start again.
+ */
+List *
+partmgr_ddl_reshape_restart(const char *stage_schema, const char *stage_name,
+							const char *log_schema, const char *log_name)
+{
+	return list_make2(psprintf("TRUNCATE %s", quote_qualified_identifier(stage_schema, stage_name)),
+					  psprintf("DELETE FROM ONLY %s", quote_qualified_identifier(log_schema, log_name)));
+}
+
+/*
+ * partmgr_ddl_add_range_exclusion_named
+ *		The CHECK of partmgr_ddl_add_range_exclusion under another name,
+ *		NOT VALID (validated by its own statement, which locks less).
+ */
+char *
+partmgr_ddl_add_range_exclusion_named(const PartmgrSet *set, const char *schema,
+									  const char *name, const char *constraint,
+									  PartmgrPoint lower, PartmgrPoint upper)
+{
+	return psprintf("%s NOT VALID", range_exclusion(set, schema, name, constraint, lower, upper));
 }

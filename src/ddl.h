@@ -173,6 +173,40 @@ extern char *partmgr_ddl_unique_forget(const char *side_schema, const char *side
 extern char *partmgr_ddl_unique_cleanup(const char *side_schema, const char *side_name,
 										Oid child, int64 limit);
 extern char *partmgr_ddl_dump_eras(const PartmgrSet *set);
+
+/* reshapes (see reshape.c) */
+#define PARTMGR_CAPTURE_CLAIMED_COLUMN		"partmgr_claimed"
+#define PARTMGR_CAPTURE_TRUNCATED_COLUMN	"partmgr_truncated"
+/* the CHECK on the default partition that excludes a range being reshaped */
+#define PARTMGR_RESHAPE_CHECK		"partmgr_reshape_check"
+
+extern char *partmgr_ddl_create_replacement(const PartmgrSet *set, bool unlogged,
+											List *reloptions, Oid spcid,
+											const char *schema, const char *name);
+extern char *partmgr_ddl_attach_hash_to(const char *into_schema, const char *into_name,
+										const char *schema, const char *name,
+										int modulus, int remainder);
+extern char *partmgr_ddl_capture_log(const char *schema, const char *name, int nkeys,
+									 char **columns, char **types);
+extern List *partmgr_ddl_capture_triggers(const char *schema, const char *table,
+										  const char *trigger, const char *log_schema,
+										  const char *log_name, int nkeys, char **columns);
+extern char *partmgr_ddl_reshape_copy(const PartmgrRowSource *from, const char *stage_schema,
+									  const char *stage_name, int64 first, int64 end);
+extern char *partmgr_ddl_reshape_claim(const char *log_schema, const char *log_name);
+extern char *partmgr_ddl_reshape_unset(const char *stage_schema, const char *stage_name,
+									   const char *log_schema, const char *log_name,
+									   int nkeys, char **columns, char **equals);
+extern char *partmgr_ddl_reshape_fetch(const PartmgrRowSource *from, const char *stage_schema,
+									   const char *stage_name, const char *log_schema,
+									   const char *log_name, int nkeys, char **columns,
+									   char **equals);
+extern char *partmgr_ddl_reshape_forget(const char *log_schema, const char *log_name);
+extern List *partmgr_ddl_reshape_restart(const char *stage_schema, const char *stage_name,
+										 const char *log_schema, const char *log_name);
+extern char *partmgr_ddl_add_range_exclusion_named(const PartmgrSet *set, const char *schema,
+												   const char *name, const char *constraint,
+												   PartmgrPoint lower, PartmgrPoint upper);
 extern char *partmgr_ddl_dump_global_unique(const char *schema, const char *table,
 											const char *name, int ncols, char **columns);
 extern char *partmgr_ddl_drop_trigger(const char *schema, const char *table,

@@ -187,6 +187,16 @@ execute_action(void *arg)
 				ctx->rows += partmgr_spi_table_exec(stmt->sql, 0, NULL, NULL, NULL, false,
 													SPI_OK_DELETE);
 				break;
+			case PARTMGR_STMT_ROWS:
+				n = partmgr_spi_table_exec(stmt->sql, 0, NULL, NULL, NULL, false,
+										   stmt->expected);
+				if (stmt->counted_as != NULL)
+				{
+					ctx->rows += n;
+					ctx->note = psprintf("%llu %s", (unsigned long long) ctx->rows,
+										 stmt->counted_as);
+				}
+				break;
 			case PARTMGR_STMT_MOVE:
 			case PARTMGR_STMT_COPY:
 			case PARTMGR_STMT_DELETE:
@@ -335,6 +345,28 @@ partmgr_report_done(const PartmgrPlan *plan, const PartmgrAction *action, uint64
 			ereport(LOG,
 					(errmsg("pg_partmgr: analyzed %s", table)));
 			break;
+		case PARTMGR_ACTION_RESHAPE_SWAP:
+			ereport(LOG,
+					(errmsg("pg_partmgr: reshaped partitions of %s: %s", set, list),
+					 rows > 0 ?
+					 errdetail_plural("%llu captured change was applied first.",
+									  "%llu captured changes were applied first.",
+									  (unsigned long) rows, (unsigned long long) rows) : 0));
+			break;
+		case PARTMGR_ACTION_RESHAPE_PREPARE:
+		case PARTMGR_ACTION_RESHAPE_TARGET:
+		case PARTMGR_ACTION_RESHAPE_CAPTURE:
+		case PARTMGR_ACTION_RESHAPE_COPY:
+		case PARTMGR_ACTION_RESHAPE_REPLAY:
+		case PARTMGR_ACTION_RESHAPE_RESTART:
+		case PARTMGR_ACTION_RESHAPE_FINISH:
+		case PARTMGR_ACTION_RESHAPE_EXCLUDE:
+		case PARTMGR_ACTION_RESHAPE_CANCEL:
+			/* steps on working tables: the maintenance log says them */
+			ereport(DEBUG1,
+					(errmsg("pg_partmgr: %s of %s: %s%s%s", partmgr_action_name(action), set,
+							table, list ? " " : "", list ? list : "")));
+			break;
 	}
 }
 
@@ -398,7 +430,7 @@ action_detail(const PartmgrPlan *plan, const ActionContext *ctx, bool ok)
 		detail = psprintf("%s; " UINT64_FORMAT " rows moved in from %s",
 						  detail ? detail : "", ok ? ctx->rows : 0, ctx->rows_from);
 	if (ok && ctx->note != NULL)
-		detail = psprintf("%s; %s", detail ? detail : "", ctx->note);
+		detail = detail ? psprintf("%s; %s", detail, ctx->note) : pstrdup(ctx->note);
 	return detail;
 }
 

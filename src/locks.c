@@ -183,6 +183,31 @@ partmgr_try_lock_set(Oid parent_oid)
 }
 
 /*
+ * partmgr_try_lock_operation, partmgr_unlock_operation
+ *		The session-level advisory lock that marks a reshape as being carried
+ *		out (it spans the commits of the procedure that carries it out), taken
+ *		without waiting: false if another session holds it.  Released by
+ *		partmgr_unlock_operation, or when the session ends.
+ */
+bool
+partmgr_try_lock_operation(int64 id)
+{
+	LOCKTAG		tag;
+
+	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, PARTMGR_ADVISORY_KEY, (uint32) id, 4);
+	return LockAcquire(&tag, ExclusiveLock, true, true) != LOCKACQUIRE_NOT_AVAIL;
+}
+
+void
+partmgr_unlock_operation(int64 id)
+{
+	LOCKTAG		tag;
+
+	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, PARTMGR_ADVISORY_KEY, (uint32) id, 4);
+	(void) LockRelease(&tag, ExclusiveLock, true);
+}
+
+/*
  * partmgr_run_subxact
  *		Run fn(arg) in a subtransaction.  On success the subtransaction is
  *		committed into the caller's transaction and true is returned.  On

@@ -19,6 +19,8 @@
 
 extern void partmgr_lock_relation(Oid relid, LOCKMODE mode);
 extern bool partmgr_try_lock_set(Oid parent_oid);
+extern bool partmgr_try_lock_operation(int64 id);
+extern void partmgr_unlock_operation(int64 id);
 extern bool partmgr_run_subxact(void (*fn) (void *arg), void *arg,
 								ErrorData **error);
 extern const char *partmgr_lock_mode_name(LOCKMODE mode);

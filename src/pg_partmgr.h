@@ -84,12 +84,15 @@ typedef struct PartmgrAxis
 
 /*
  * The span of a set's key over which one interval was in force
- * (change_interval): children from start (the end of the era before; MIN for
- * the first) to end (MAX for the current era) follow step, are named with
- * datetime_string and, but in the first era, lie on the grid that starts at
- * start and is otherwise aligned as create_parent aligns (date_trunc_interval,
- * NULL: the interval's default unit).  The first era's grid is the one its
- * children define, as for a set whose interval never changed.
+ * (change_interval, and the spans split_partition / merge_partitions
+ * reshaped): children from start (the end of the era before; MIN for the
+ * first) to end (MAX for the current era) follow step and are named with
+ * datetime_string.  The first era's grid is the one its children define, as
+ * for a set whose interval never changed.  A later era's grid starts at
+ * start: aligned as create_parent aligns (date_trunc_interval, NULL: the
+ * interval's default unit) when the era was begun by change_interval, or
+ * exactly at start when it holds children a reshape made (or what a
+ * reshape left of an era, whose grid goes on through start).
  */
 typedef struct PartmgrEra
 {
@@ -101,6 +104,10 @@ typedef struct PartmgrEra
 	char	   *interval_text;
 	char	   *datetime_string;
 	char	   *date_trunc_interval;
+	bool		aligned;		/* see above */
+	bool		next_aligned;	/* the era after this one is aligned
+								 * (part_config_interval.next_aligned, which
+								 * the row of the era before says) */
 } PartmgrEra;
 
 /*

@@ -461,8 +461,98 @@ partmgr_action_name(const PartmgrAction *action)
 			return "remove global unique entries";
 		case PARTMGR_ACTION_ANALYZE:
 			return "analyze";
+		case PARTMGR_ACTION_RESHAPE_PREPARE:
+			return "prepare reshape";
+		case PARTMGR_ACTION_RESHAPE_TARGET:
+			return "create new partition";
+		case PARTMGR_ACTION_RESHAPE_CAPTURE:
+			return "capture changes";
+		case PARTMGR_ACTION_RESHAPE_COPY:
+			return "copy rows";
+		case PARTMGR_ACTION_RESHAPE_REPLAY:
+			return "apply captured changes";
+		case PARTMGR_ACTION_RESHAPE_RESTART:
+			return "copy again";
+		case PARTMGR_ACTION_RESHAPE_FINISH:
+			return "finish new partition";
+		case PARTMGR_ACTION_RESHAPE_EXCLUDE:
+			return "exclude range from default";
+		case PARTMGR_ACTION_RESHAPE_SWAP:
+			return "swap partitions";
+		case PARTMGR_ACTION_RESHAPE_CANCEL:
+			return "cancel reshape";
 	}
 	return NULL;				/* keep compiler quiet */
+}
+
+/*
+ * partmgr_plan_add_reshape
+ *		Append a step of a reshape: kind on the table schema.name (what the
+ *		log names), for the index-th new or old child (see PartmgrAction).
+ *		Returns the action, for the caller to fill in the rest.
+ */
+PartmgrAction *
+partmgr_plan_add_reshape(PartmgrPlan *plan, PartmgrActionKind kind,
+						 const PartmgrReshapeTables *reshape, const char *schema,
+						 const char *name, int index)
+{
+	PartmgrAction *action = palloc0(sizeof(PartmgrAction));
+
+	action->kind = kind;
+	action->reshape = reshape;
+	action->schema = (char *) schema;
+	action->name = (char *) name;
+	action->index = index;
+	plan->actions = lappend(plan->actions, action);
+	return action;
+}
+
+/*
+ * reshape_bounds
+ *		The bounds a step of a reshape works on, in words: a new child's, the
+ *		blocks a copy takes, the old and new children of a swap.
+ */
+static char *
+reshape_bounds(const PartmgrPlan *plan, const PartmgrAction *action)
+{
+	const PartmgrReshapeTables *r = action->reshape;
+	const PartmgrAxis *axis = &plan->set->axis;
+	StringInfoData buf;
+
+	switch (action->kind)
+	{
+		case PARTMGR_ACTION_RESHAPE_TARGET:
+		case PARTMGR_ACTION_RESHAPE_FINISH:
+			if (r->moduli != NULL)
+				return psprintf("for values with (modulus %d, remainder %d), to be %s",
+								r->moduli[action->index], r->remainders[action->index],
+								quote_identifier(r->final_names[action->index]));
+			return psprintf("for values from %s to %s, to be %s",
+							partmgr_point_literal(axis, r->lowers[action->index]),
+							partmgr_point_literal(axis, r->uppers[action->index]),
+							quote_identifier(r->final_names[action->index]));
+		case PARTMGR_ACTION_RESHAPE_COPY:
+			return psprintf("blocks " INT64_FORMAT " to " INT64_FORMAT " of %s",
+							action->first_block, action->end_block - 1,
+							quote_qualified_identifier(r->source_schemas[action->index],
+													   r->source_names[action->index]));
+		case PARTMGR_ACTION_RESHAPE_SWAP:
+		case PARTMGR_ACTION_RESHAPE_PREPARE:
+		case PARTMGR_ACTION_RESHAPE_CANCEL:
+			initStringInfo(&buf);
+			for (int i = 0; i < r->nsources; i++)
+				appendStringInfo(&buf, "%s%s", i > 0 ? ", " : "",
+								 quote_qualified_identifier(r->source_schemas[i],
+															r->source_names[i]));
+			appendStringInfoString(&buf, action->kind == PARTMGR_ACTION_RESHAPE_CANCEL ?
+								   " stay instead of " : " replaced by ");
+			for (int i = 0; i < r->ntargets; i++)
+				appendStringInfo(&buf, "%s%s", i > 0 ? ", " : "",
+								 quote_identifier(r->final_names[i]));
+			return buf.data;
+		default:
+			return NULL;
+	}
 }
 
 /*
@@ -474,6 +564,8 @@ partmgr_action_bounds(const PartmgrPlan *plan, const PartmgrAction *action)
 {
 	const PartmgrAxis *axis = &plan->set->axis;
 
+	if (action->reshape != NULL)
+		return reshape_bounds(plan, action);
 	if (action->kind == PARTMGR_ACTION_FILL_STAGED)
 	{
 		int			n = 0;

@@ -56,9 +56,65 @@ typedef enum PartmgrActionKind
 	PARTMGR_ACTION_UNIQUE_CLEANUP,	/* remove entries of children no longer in
 									 * the set from a global unique side
 									 * table (statements) */
-	PARTMGR_ACTION_ANALYZE		/* ANALYZE the parent: statistics of the
+	PARTMGR_ACTION_ANALYZE,		/* ANALYZE the parent: statistics of the
 								 * whole partition tree */
+	/* a reshape's steps (reshape.c), each on action->reshape */
+	PARTMGR_ACTION_RESHAPE_PREPARE, /* create the change log and the staging
+									 * table */
+	PARTMGR_ACTION_RESHAPE_TARGET,	/* create one new child, unattached */
+	PARTMGR_ACTION_RESHAPE_CAPTURE, /* start capturing the changes of one old
+									 * child */
+	PARTMGR_ACTION_RESHAPE_COPY,	/* copy blocks of an old child into the
+									 * new ones */
+	PARTMGR_ACTION_RESHAPE_REPLAY,	/* apply the captured changes */
+	PARTMGR_ACTION_RESHAPE_RESTART, /* empty the new children and the log
+									 * after a TRUNCATE of an old child */
+	PARTMGR_ACTION_RESHAPE_FINISH,	/* give a new child the indexes,
+									 * constraints and the rest of the old */
+	PARTMGR_ACTION_RESHAPE_EXCLUDE, /* make the default partition prove it
+									 * holds nothing of the range */
+	PARTMGR_ACTION_RESHAPE_SWAP,	/* replace the old children by the new */
+	PARTMGR_ACTION_RESHAPE_CANCEL	/* drop what a reshape built */
 } PartmgrActionKind;
+
+/*
+ * The tables one reshape works with (reshape.c fills it in): its working
+ * tables in the parent's schema, the old children, the new ones and the
+ * key that identifies a row in both.
+ */
+typedef struct PartmgrReshapeTables
+{
+	int64		id;				/* reshape_operation.operation_id */
+	const char *schema;			/* the parent's, where everything lives */
+	char	   *stage;			/* partitioned like the parent, routing
+								 * rows into the new children */
+	char	   *log;			/* the change log */
+	char	   *trigger;		/* the capture trigger on each old child */
+	char	   *exclusion;		/* the default partition's CHECK, or NULL */
+	int			nsources;
+	Oid		   *source_oids;
+	char	  **source_schemas;
+	char	  **source_names;
+	List	   *columns;		/* of char *: the columns that travel */
+	int			ntargets;
+	char	  **work_names;		/* the new children while they are built */
+	char	  **final_names;	/* and once swapped in */
+	PartmgrPoint *lowers;		/* range sets: their bounds */
+	PartmgrPoint *uppers;
+	int		   *moduli;			/* hash sets */
+	int		   *remainders;
+	bool		unlogged;		/* the old child's persistence, */
+	List	   *reloptions;		/* storage parameters */
+	Oid			tablespace;		/* and tablespace */
+	int			nkeys;			/* the key: a unique index of the old child */
+	char	  **key_columns;
+	char	  **key_types;		/* format_type with typmod and COLLATE */
+	char	  **key_equals;		/* OPERATOR(schema.=) of each */
+	Oid			default_oid;	/* range sets: the default partition */
+	List	   *referenced;		/* of Oid: tables the set's foreign keys
+								 * reference (ATTACH adopts the new
+								 * children's keys, locking them) */
+} PartmgrReshapeTables;
 
 /* What happens to a child once retention has detached it. */
 typedef struct PartmgrRetirement
@@ -118,6 +174,11 @@ typedef struct PartmgrAction
 										 * STATISTICS ... OWNER TO the
 										 * parent's owner, run when the
 										 * caller made them */
+	const PartmgrReshapeTables *reshape;	/* RESHAPE_*: the reshape */
+	int			index;			/* RESHAPE_TARGET, _FINISH: which new child;
+								 * _CAPTURE, _COPY: which old one */
+	int64		first_block;	/* RESHAPE_COPY: blocks [first, end) */
+	int64		end_block;
 } PartmgrAction;
 
 struct PartmgrPlan;
@@ -198,6 +259,10 @@ extern void partmgr_plan_add_finalize(PartmgrPlan *plan, const PartmgrChild *chi
 extern void partmgr_plan_add_attach(PartmgrPlan *plan, const PartmgrRowSource *from,
 									const char *schema, const char *name, Oid relid,
 									PartmgrPoint lower, PartmgrPoint upper);
+extern PartmgrAction *partmgr_plan_add_reshape(PartmgrPlan *plan, PartmgrActionKind kind,
+											   const PartmgrReshapeTables *reshape,
+											   const char *schema, const char *name,
+											   int index);
 extern PartmgrTree *partmgr_tree_after(const PartmgrTree *tree, const PartmgrPlan *plan);
 extern char *partmgr_child_name(const PartmgrSet *set, PartmgrPoint lower);
 extern const char *partmgr_action_name(const PartmgrAction *action);

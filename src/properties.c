@@ -1310,3 +1310,202 @@ partmgr_template_statements(const PartmgrSet *set, const PartmgrProperties *prop
 	}
 	return statements;
 }
+
+/* ----------------------------------------------------------------
+ * Replacements: what a child that replaces another gets of it (reshapes)
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * index_statement_sql
+ *		SQL (a fragment over pg_index i and pg_constraint con) that writes
+ *		the statement giving table $3 an index like i: ALTER TABLE ... ADD
+ *		of the constraint it backs (PRIMARY KEY, UNIQUE, EXCLUDE), else
+ *		CREATE INDEX with pg_get_indexdef's USING part; named as the SQL
+ *		expression name says (NULL: PostgreSQL's choice).
+ */
+#define INDEX_STATEMENT_SQL(name) \
+"CASE WHEN con.oid IS NOT NULL" \
+"     THEN pg_catalog.format('ALTER TABLE %s ADD %s%s', $3," \
+"                            'CONSTRAINT ' || pg_catalog.quote_ident(" name ") || ' ', " \
+"                            pg_catalog.pg_get_constraintdef(con.oid))" \
+"     ELSE pg_catalog.format('CREATE %sINDEX %s ON %s %s'," \
+"                            CASE WHEN i.indisunique THEN 'UNIQUE ' ELSE '' END," \
+"                            pg_catalog.quote_ident(" name "), $3," \
+"                            substring(pg_catalog.pg_get_indexdef(i.indexrelid) FROM ' (USING .*)$'))" \
+"END"
+
+/*
+ * partmgr_replacement_key_statements
+ *		The statement that gives a new child (schema.name, still empty) the
+ *		unique index of the child it replaces that identifies its rows:
+ *		the copy and the replay of a reshape find rows by it.
+ */
+List *
+partmgr_replacement_key_statements(Oid source, Oid key_index, const char *schema,
+								   const char *name)
+{
+	static const char *const sql =
+	"SELECT " INDEX_STATEMENT_SQL("NULL::pg_catalog.text")
+	"  FROM pg_catalog.pg_index i"
+	"  LEFT JOIN pg_catalog.pg_constraint con"
+	"    ON con.conindid = i.indexrelid AND con.conrelid = i.indrelid"
+	"   AND con.contype IN ('p', 'u', 'x')"
+	" WHERE i.indrelid = $1 AND i.indexrelid = $2";
+	Oid			types[3] = {OIDOID, OIDOID, TEXTOID};
+	Datum		values[3];
+
+	values[0] = ObjectIdGetDatum(source);
+	values[1] = ObjectIdGetDatum(key_index);
+	values[2] = CStringGetTextDatum(quote_qualified_identifier(schema, name));
+	if (partmgr_spi_exec(sql, 3, types, values, NULL, false, SPI_OK_SELECT) != 1)
+		elog(ERROR, "index %u of table %u vanished", key_index, source);
+	return list_make1(partmgr_spi_text(0, 1));
+}
+
+/*
+ * partmgr_replacement_statements
+ *		What a new child (schema.name, relid target, its rows copied) gets
+ *		of the child it replaces (source) that it lacks, in the order to
+ *		run it: the indexes (as PRIMARY KEY, UNIQUE or EXCLUDE constraints
+ *		where the old child's back one; the replica identity's named
+ *		name_replident, for REPLICA IDENTITY USING INDEX to name it), the
+ *		CHECK constraints (the parent's it has already, from CREATE TABLE
+ *		... LIKE; pg_partmgr's own temporary ones are left out), the
+ *		foreign keys (added NOT VALID, then validated: validation locks the
+ *		referenced table less), the replica identity, the grants to other
+ *		roles, each column's statistics target, storage and compression
+ *		where they differ from the new child's, the extended statistics
+ *		objects of the old child's owner, then ANALYZE.  Its indexes
+ *		matching the parent's are adopted by ATTACH, with no build.
+ */
+List *
+partmgr_replacement_statements(Oid source, Oid target, const char *schema, const char *name)
+{
+	static const char *const sql =
+	"WITH idx AS ("
+	"  SELECT i.indexrelid, i.indrelid, i.indisunique, i.indisprimary,"
+	"         i.indisreplident AS replident,"
+	"         substring(pg_catalog.pg_get_indexdef(i.indexrelid) FROM ' (USING .*)$') AS def,"
+	"         (SELECT c.contype FROM pg_catalog.pg_constraint c"
+	"           WHERE c.conindid = i.indexrelid AND c.conrelid = i.indrelid"
+	"             AND c.contype IN ('p', 'u', 'x')) AS contype"
+	"    FROM pg_catalog.pg_index i"
+	"   WHERE i.indrelid IN ($1, $2) AND i.indisvalid AND i.indislive)"
+	"SELECT 1 AS step, s.indexrelid::pg_catalog.int8 AS ord,"
+	"       (SELECT " INDEX_STATEMENT_SQL("s.newname")
+	"          FROM pg_catalog.pg_index i"
+	"          LEFT JOIN pg_catalog.pg_constraint con"
+	"            ON con.conindid = i.indexrelid AND con.conrelid = i.indrelid"
+	"           AND con.contype IN ('p', 'u', 'x')"
+	"         WHERE i.indexrelid = s.indexrelid) AS sql"
+	"  FROM (SELECT s.*, CASE WHEN s.replident THEN $4 || '_replident' END AS newname"
+	"          FROM idx s) s"
+	" WHERE s.indrelid = $1"
+	"   AND NOT EXISTS (SELECT FROM idx t WHERE t.indrelid = $2 AND t.def = s.def"
+	"                      AND t.indisunique = s.indisunique"
+	"                      AND t.contype IS NOT DISTINCT FROM s.contype)"
+	" UNION ALL "
+	"SELECT 2, c.oid::pg_catalog.int8,"
+	"       pg_catalog.format('ALTER TABLE %s ADD CONSTRAINT %I %s', $3, c.conname,"
+	"                         pg_catalog.pg_get_constraintdef(c.oid))"
+	"  FROM pg_catalog.pg_constraint c"
+	" WHERE c.conrelid = $1 AND c.contype = 'c'"
+	"   AND c.conname NOT LIKE 'partmgr\\_%' "
+	"   AND NOT EXISTS (SELECT FROM pg_catalog.pg_constraint t"
+	"                    WHERE t.conrelid = $2 AND t.conname = c.conname)"
+	" UNION ALL "
+	"SELECT 3, c.oid::pg_catalog.int8,"
+	"       pg_catalog.format('ALTER TABLE %s ADD CONSTRAINT %I %s%s', $3, c.conname,"
+	"                         pg_catalog.pg_get_constraintdef(c.oid),"
+	"                         CASE WHEN c.convalidated THEN ' NOT VALID' ELSE '' END)"
+	"  FROM pg_catalog.pg_constraint c"
+	" WHERE c.conrelid = $1 AND c.contype = 'f'"
+	"   AND NOT EXISTS (SELECT FROM pg_catalog.pg_constraint t"
+	"                    WHERE t.conrelid = $2 AND t.conname = c.conname)"
+	" UNION ALL "
+	"SELECT 4, c.oid::pg_catalog.int8,"
+	"       pg_catalog.format('ALTER TABLE %s VALIDATE CONSTRAINT %I', $3, c.conname)"
+	"  FROM pg_catalog.pg_constraint c"
+	" WHERE c.conrelid = $1 AND c.contype = 'f' AND c.convalidated"
+	"   AND NOT EXISTS (SELECT FROM pg_catalog.pg_constraint t"
+	"                    WHERE t.conrelid = $2 AND t.conname = c.conname AND t.convalidated)"
+	" UNION ALL "
+	"SELECT 5, 0, pg_catalog.format('ALTER TABLE %s REPLICA IDENTITY %s', $3,"
+	"                               CASE s.relreplident WHEN 'f' THEN 'FULL' WHEN 'n' THEN 'NOTHING'"
+	"                                    ELSE 'USING INDEX ' || pg_catalog.quote_ident($4 || '_replident') END)"
+	"  FROM pg_catalog.pg_class s, pg_catalog.pg_class t"
+	" WHERE s.oid = $1 AND t.oid = $2 AND s.relreplident <> 'd'"
+	"   AND s.relreplident <> t.relreplident"
+	" UNION ALL "
+	"SELECT 6, 0, pg_catalog.format('GRANT %s ON %s TO %s%s', a.privs, $3, a.grantee,"
+	"                               CASE WHEN a.grantable THEN ' WITH GRANT OPTION' ELSE '' END)"
+	"  FROM (SELECT CASE WHEN e.grantee = 0 THEN 'PUBLIC'"
+	"                    ELSE pg_catalog.quote_ident(r.rolname) END AS grantee,"
+	"               e.is_grantable AS grantable,"
+	"               pg_catalog.string_agg(e.privilege_type, ', ' ORDER BY e.privilege_type) AS privs"
+	"          FROM pg_catalog.pg_class c"
+	"          CROSS JOIN LATERAL pg_catalog.aclexplode(c.relacl) e"
+	"          LEFT JOIN pg_catalog.pg_roles r ON r.oid = e.grantee"
+	"         WHERE c.oid = $1 AND e.grantee <> c.relowner"
+	"         GROUP BY 1, 2) a"
+	" UNION ALL "
+	"SELECT 7, s.attnum::pg_catalog.int8,"
+	"       pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I SET STATISTICS %s', $3,"
+	"                         s.attname, s.attstattarget)"
+	"  FROM pg_catalog.pg_attribute s JOIN pg_catalog.pg_attribute t"
+	"    ON t.attrelid = $2 AND t.attname = s.attname AND NOT t.attisdropped"
+	" WHERE s.attrelid = $1 AND s.attnum > 0 AND NOT s.attisdropped"
+	"   AND s.attstattarget <> t.attstattarget"
+	" UNION ALL "
+	"SELECT 8, s.attnum::pg_catalog.int8,"
+	"       pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I SET STORAGE %s', $3, s.attname,"
+	"                         CASE s.attstorage WHEN 'p' THEN 'PLAIN' WHEN 'e' THEN 'EXTERNAL'"
+	"                              WHEN 'm' THEN 'MAIN' ELSE 'EXTENDED' END)"
+	"  FROM pg_catalog.pg_attribute s JOIN pg_catalog.pg_attribute t"
+	"    ON t.attrelid = $2 AND t.attname = s.attname AND NOT t.attisdropped"
+	" WHERE s.attrelid = $1 AND s.attnum > 0 AND NOT s.attisdropped"
+	"   AND s.attstorage <> t.attstorage"
+	" UNION ALL "
+	"SELECT 9, s.attnum::pg_catalog.int8,"
+	"       pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I SET COMPRESSION %s', $3, s.attname,"
+	"                         CASE s.attcompression WHEN 'p' THEN 'pglz' WHEN 'l' THEN 'lz4'"
+	"                              ELSE 'default' END)"
+	"  FROM pg_catalog.pg_attribute s JOIN pg_catalog.pg_attribute t"
+	"    ON t.attrelid = $2 AND t.attname = s.attname AND NOT t.attisdropped"
+	" WHERE s.attrelid = $1 AND s.attnum > 0 AND NOT s.attisdropped"
+	"   AND s.attcompression <> t.attcompression"
+	" UNION ALL "
+	"SELECT 10, x.oid::pg_catalog.int8,"
+	"       pg_catalog.format('CREATE STATISTICS %s%s ON %s FROM %s',"
+	"                         pg_catalog.quote_ident($4 || '_' || x.stxname),"
+	"                         CASE WHEN x.stxkind @> ARRAY['e']::\"char\"[]"
+	"                               AND pg_catalog.cardinality(x.stxkind) = 1 THEN ''"
+	"                              ELSE ' (' || pg_catalog.array_to_string(ARRAY("
+	"                                SELECT CASE k WHEN 'd' THEN 'ndistinct' WHEN 'f' THEN 'dependencies'"
+	"                                              WHEN 'm' THEN 'mcv' END"
+	"                                  FROM pg_catalog.unnest(x.stxkind) k WHERE k <> 'e'), ', ') || ')'"
+	"                         END,"
+	"                         pg_catalog.pg_get_statisticsobjdef_columns(x.oid), $3)"
+	"  FROM pg_catalog.pg_statistic_ext x JOIN pg_catalog.pg_class c ON c.oid = x.stxrelid"
+	" WHERE x.stxrelid = $1 AND x.stxowner = c.relowner"
+	"   AND NOT EXISTS (SELECT FROM pg_catalog.pg_statistic_ext t"
+	"                    WHERE t.stxrelid = $2 AND t.stxkeys = x.stxkeys"
+	"                      AND t.stxexprs IS NOT DISTINCT FROM x.stxexprs)"
+	" UNION ALL "
+	"SELECT 11, 0, pg_catalog.format('ANALYZE %s', $3)"
+	" ORDER BY 1, 2";
+	Oid			types[4] = {OIDOID, OIDOID, TEXTOID, TEXTOID};
+	Datum		values[4];
+	List	   *statements = NIL;
+	uint64		n;
+
+	values[0] = ObjectIdGetDatum(source);
+	values[1] = ObjectIdGetDatum(target);
+	values[2] = CStringGetTextDatum(quote_qualified_identifier(schema, name));
+	values[3] = CStringGetTextDatum(name);
+	n = partmgr_spi_exec(sql, 4, types, values, NULL, false, SPI_OK_SELECT);
+	for (uint64 i = 0; i < n; i++)
+		statements = lappend(statements, partmgr_spi_text(i, 3));
+	return statements;
+}

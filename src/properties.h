@@ -123,4 +123,10 @@ extern List *partmgr_template_statements(const PartmgrSet *set,
 struct PartmgrPlan;
 extern void partmgr_plan_table_properties(struct PartmgrPlan *plan);
 
+/* what a child that replaces another gets of it (reshapes) */
+extern List *partmgr_replacement_key_statements(Oid source, Oid key_index,
+												const char *schema, const char *name);
+extern List *partmgr_replacement_statements(Oid source, Oid target, const char *schema,
+											const char *name);
+
 #endif							/* PARTMGR_PROPERTIES_H */

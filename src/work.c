@@ -27,6 +27,8 @@
 
 #include "access/xact.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_constraint.h"
+#include "commands/trigger.h"
 #include "catalog/partition.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
@@ -767,6 +769,363 @@ work_create(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrActionW
 		work_sql(work, partmgr_ddl_drop_bound_check(action->schema, action->name));
 }
 
+/* ----------------------------------------------------------------
+ * Reshapes (reshape.c decides which step comes next; here is how each runs)
+ * ----------------------------------------------------------------
+ */
+
+/* A statement on rows of a reshape's tables (PARTMGR_STMT_ROWS). */
+static void
+work_rows(PartmgrActionWork *work, char *sql, int expected, const char *counted_as)
+{
+	PartmgrWorkStatement *stmt = work_sql(work, sql);
+
+	stmt->kind = PARTMGR_STMT_ROWS;
+	stmt->expected = expected;
+	stmt->counted_as = counted_as;
+}
+
+/* An old child of a reshape as a source of rows. */
+static PartmgrRowSource
+reshape_source(const PartmgrReshapeTables *r, int i)
+{
+	PartmgrRowSource from;
+
+	memset(&from, 0, sizeof(from));
+	from.relid = r->source_oids[i];
+	from.schema = r->source_schemas[i];
+	from.name = r->source_names[i];
+	from.columns = r->columns;
+	return from;
+}
+
+static Oid
+reshape_relid(const PartmgrReshapeTables *r, const char *name)
+{
+	return get_relname_relid(name, get_namespace_oid(r->schema, false));
+}
+
+/*
+ * work_replay
+ *		The statements that apply the changes captured so far to the new
+ *		children (ddl.c's partmgr_ddl_reshape_claim and the rest), the
+ *		claimed keys counted as changes applied.
+ */
+static void
+work_replay(PartmgrActionWork *work, const PartmgrReshapeTables *r)
+{
+	work_rows(work, partmgr_ddl_reshape_claim(r->schema, r->log), SPI_OK_UPDATE,
+			  "changes applied");
+	work_rows(work, partmgr_ddl_reshape_unset(r->schema, r->stage, r->schema, r->log,
+											  r->nkeys, r->key_columns, r->key_equals),
+			  SPI_OK_DELETE, NULL);
+	for (int i = 0; i < r->nsources; i++)
+	{
+		PartmgrRowSource from = reshape_source(r, i);
+
+		work_rows(work, partmgr_ddl_reshape_fetch(&from, r->schema, r->stage, r->schema,
+												  r->log, r->nkeys, r->key_columns,
+												  r->key_equals),
+				  SPI_OK_INSERT, NULL);
+	}
+	work_rows(work, partmgr_ddl_reshape_forget(r->schema, r->log), SPI_OK_DELETE, NULL);
+}
+
+/*
+ * truncated_meanwhile
+ *		Whether the change log holds a TRUNCATE's mark: an old child was
+ *		emptied, and the new children must be filled again.
+ */
+static bool
+truncated_meanwhile(const PartmgrReshapeTables *r)
+{
+	partmgr_spi_table_exec(psprintf("SELECT 1 FROM ONLY %s WHERE %s LIMIT 1",
+									quote_qualified_identifier(r->schema, r->log),
+									PARTMGR_CAPTURE_TRUNCATED_COLUMN),
+						   0, NULL, NULL, NULL, false, SPI_OK_SELECT);
+	return SPI_processed > 0;
+}
+
+/* The names of a table's indexes, from the catalog. */
+static List *
+index_names(Oid relid)
+{
+	static const char *const sql =
+	"SELECT c.relname FROM pg_catalog.pg_index i"
+	"  JOIN pg_catalog.pg_class c ON c.oid = i.indexrelid"
+	" WHERE i.indrelid = $1 ORDER BY c.relname";
+	Oid			types[1] = {OIDOID};
+	Datum		values[1];
+	List	   *names = NIL;
+	uint64		n;
+
+	values[0] = ObjectIdGetDatum(relid);
+	n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT);
+	for (uint64 i = 0; i < n; i++)
+		names = lappend(names, partmgr_spi_text(i, 1));
+	return names;
+}
+
+/*
+ * work_reshape_renames
+ *		Once the old children are gone: each new child takes its final
+ *		name, and its indexes and statistics objects named after its
+ *		working name take names after the final one.
+ */
+static void
+work_reshape_renames(PartmgrActionWork *work, const PartmgrReshapeTables *r)
+{
+	for (int i = 0; i < r->ntargets; i++)
+	{
+		const char *work_name = r->work_names[i];
+		size_t		len = strlen(work_name);
+		Oid			relid = reshape_relid(r, work_name);
+		List	   *objects = NIL;
+		ListCell   *lc;
+
+		if (strcmp(work_name, r->final_names[i]) != 0)
+			work_sql(work, partmgr_ddl_rename_table(r->schema, work_name, r->final_names[i]));
+		if (!OidIsValid(relid))
+			continue;			/* a dry run before the new children exist */
+		foreach(lc, index_names(relid))
+			objects = lappend(objects, list_make2(lfirst(lc), "INDEX"));
+		foreach(lc, partmgr_statistics_of(relid))
+			objects = lappend(objects, list_make2(lsecond((List *) lfirst(lc)), "STATISTICS"));
+		foreach(lc, objects)
+		{
+			const char *name = linitial((List *) lfirst(lc));
+			const char *kind = lsecond((List *) lfirst(lc));
+
+			if (strncmp(name, work_name, len) != 0)
+				continue;
+			work_sql(work, psprintf("ALTER %s %s RENAME TO %s", kind,
+									quote_qualified_identifier(r->schema, name),
+									quote_identifier(partmgr_name_with_suffix(r->final_names[i],
+																			  name + len))));
+		}
+	}
+}
+
+/*
+ * work_reshape_swap
+ *		The swap, in one transaction: every lock it needs taken first, in
+ *		the fixed order (the parent, the default partition, the old
+ *		children, the staging table and the new children, then the tables
+ *		the set's foreign keys reference, whose keys ATTACH adopts), then the
+ *		last captured changes applied, the old children detached and
+ *		dropped, the new ones moved from the staging table to the parent
+ *		behind the CHECKs that prove their bounds (no scan of them, nor of
+ *		the default partition, which proves it holds none of the range).
+ */
+static void
+work_reshape_swap(const PartmgrPlan *plan, const PartmgrAction *action,
+				  PartmgrActionWork *work)
+{
+	const PartmgrSet *set = plan->set;
+	const PartmgrReshapeTables *r = action->reshape;
+	Oid			stage = reshape_relid(r, r->stage);
+	ListCell   *lc;
+
+	work_lock(work, set->parent_oid, AccessExclusiveLock);
+	if (OidIsValid(r->default_oid))
+		work_lock(work, r->default_oid, AccessExclusiveLock);
+	for (int i = 0; i < r->nsources; i++)
+		work_lock(work, r->source_oids[i], AccessExclusiveLock);
+	if (OidIsValid(stage))
+		work_lock(work, stage, AccessExclusiveLock);
+	for (int i = 0; i < r->ntargets; i++)
+	{
+		Oid			target = reshape_relid(r, r->work_names[i]);
+
+		if (OidIsValid(target))
+			work_lock(work, target, AccessExclusiveLock);
+	}
+	foreach(lc, r->referenced)
+		work_lock(work, lfirst_oid(lc), AccessExclusiveLock);
+	if (work->take_locks && truncated_meanwhile(r))
+		ereport(ERROR,
+				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+				 errmsg("a partition being reshaped in \"%s\" was truncated meanwhile", set->key),
+				 errdetail("The new partitions are filled again before they replace the old ones."),
+				 errhint("run_reshape() goes on with it.")));
+
+	work_replay(work, r);
+	for (int i = 0; i < r->nsources; i++)
+		work_sql(work, partmgr_ddl_detach(set, r->source_schemas[i], r->source_names[i], ""));
+	for (int i = 0; i < r->ntargets; i++)
+		work_sql(work, partmgr_ddl_detach_from(r->schema, r->stage, r->schema, r->work_names[i]));
+	work_sql(work, partmgr_ddl_drop_table(r->schema, r->stage, false));
+	for (int i = 0; i < r->nsources; i++)
+		work_sql(work, partmgr_ddl_drop_table(r->source_schemas[i], r->source_names[i], false));
+	work_sql(work, partmgr_ddl_drop_table(r->schema, r->log, false));
+	work_reshape_renames(work, r);
+	for (int i = 0; i < r->ntargets; i++)
+	{
+		if (r->moduli != NULL)
+			work_sql(work, partmgr_ddl_attach_hash_to(set->parent_schema, set->parent_name,
+													  r->schema, r->final_names[i],
+													  r->moduli[i], r->remainders[i]));
+		else
+			work_sql(work, partmgr_ddl_attach_range(set, r->schema, r->final_names[i],
+													r->lowers[i], r->uppers[i]));
+		work_sql(work, partmgr_ddl_drop_bound_check(r->schema, r->final_names[i]));
+	}
+	if (r->exclusion != NULL && OidIsValid(r->default_oid))
+		work_sql(work, partmgr_ddl_drop_constraint(get_namespace_name(get_rel_namespace(r->default_oid)),
+												   get_rel_name(r->default_oid), r->exclusion));
+}
+
+/*
+ * work_reshape_cancel
+ *		Drop what a reshape built, as far as it exists: the capture on each
+ *		old child (which takes it in ACCESS EXCLUSIVE mode for a moment),
+ *		the staging table with the new children in it, the change log, the
+ *		default partition's CHECK.
+ */
+static void
+work_reshape_cancel(const PartmgrAction *action, PartmgrActionWork *work)
+{
+	const PartmgrReshapeTables *r = action->reshape;
+	Oid			stage = reshape_relid(r, r->stage);
+	Oid			log = reshape_relid(r, r->log);
+
+	if (OidIsValid(r->default_oid) && r->exclusion != NULL &&
+		OidIsValid(get_relation_constraint_oid(r->default_oid, r->exclusion, true)))
+	{
+		work_lock(work, r->default_oid, AccessExclusiveLock);
+		work_sql(work, partmgr_ddl_drop_constraint(get_namespace_name(get_rel_namespace(r->default_oid)),
+												   get_rel_name(r->default_oid), r->exclusion));
+	}
+	for (int i = 0; i < r->nsources; i++)
+	{
+		const char *triggers[2] = {r->trigger, psprintf("%s_truncate", r->trigger)};
+
+		if (!OidIsValid(r->source_oids[i]))
+			continue;
+		for (int t = 0; t < 2; t++)
+		{
+			if (!OidIsValid(get_trigger_oid(r->source_oids[i], triggers[t], true)))
+				continue;
+			work_lock(work, r->source_oids[i], AccessExclusiveLock);
+			work_sql(work, partmgr_ddl_drop_trigger(r->source_schemas[i], r->source_names[i],
+													triggers[t], false));
+		}
+	}
+	if (OidIsValid(stage))
+		work_sql(work, partmgr_ddl_drop_table(r->schema, r->stage, false));
+	for (int i = 0; i < r->ntargets; i++)
+	{
+		/* one left out of the staging table by a failed swap */
+		Oid			target = reshape_relid(r, r->work_names[i]);
+
+		if (OidIsValid(target) && !get_rel_relispartition(target))
+			work_sql(work, partmgr_ddl_drop_table(r->schema, r->work_names[i], false));
+	}
+	if (OidIsValid(log))
+		work_sql(work, partmgr_ddl_drop_table(r->schema, r->log, false));
+}
+
+/*
+ * work_reshape
+ *		A step of a reshape (see the action kinds in plan.h).  Its working
+ *		tables are its own: nobody else reads or writes them, so they are
+ *		locked only where ALTER TABLE takes them anyway.
+ */
+static void
+work_reshape(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrActionWork *work)
+{
+	const PartmgrSet *set = plan->set;
+	const PartmgrReshapeTables *r = action->reshape;
+	int			i = action->index;
+	ListCell   *lc;
+
+	switch (action->kind)
+	{
+		case PARTMGR_ACTION_RESHAPE_PREPARE:
+			work_new_table(work, set, partmgr_ddl_capture_log(r->schema, r->log, r->nkeys,
+															  r->key_columns, r->key_types),
+						   r->schema, r->log);
+			work_new_table(work, set, partmgr_ddl_create_stage(set, r->stage), r->schema,
+						   r->stage);
+			break;
+
+		case PARTMGR_ACTION_RESHAPE_TARGET:
+			work_new_table(work, set,
+						   partmgr_ddl_create_replacement(set, r->unlogged, r->reloptions,
+														  r->tablespace, r->schema,
+														  r->work_names[i]),
+						   r->schema, r->work_names[i]);
+			foreach(lc, action->statements)
+				work_sql(work, (char *) lfirst(lc));
+			if (r->moduli != NULL)
+				work_sql(work, partmgr_ddl_attach_hash_to(r->schema, r->stage, r->schema,
+														  r->work_names[i], r->moduli[i],
+														  r->remainders[i]));
+			else
+				work_sql(work, partmgr_ddl_attach_range_to(set, r->schema, r->stage, r->schema,
+														   r->work_names[i], r->lowers[i],
+														   r->uppers[i]));
+			break;
+
+		case PARTMGR_ACTION_RESHAPE_CAPTURE:
+			/* CREATE TRIGGER: writers of the child wait for a moment */
+			work_lock(work, r->source_oids[i], ShareRowExclusiveLock);
+			foreach(lc, partmgr_ddl_capture_triggers(r->source_schemas[i], r->source_names[i],
+													 r->trigger, r->schema, r->log, r->nkeys,
+													 r->key_columns))
+				work_sql(work, (char *) lfirst(lc));
+			break;
+
+		case PARTMGR_ACTION_RESHAPE_COPY:
+			{
+				PartmgrRowSource from = reshape_source(r, i);
+
+				work_lock(work, r->source_oids[i], AccessShareLock);
+				work_rows(work, partmgr_ddl_reshape_copy(&from, r->schema, r->stage,
+														 action->first_block, action->end_block),
+						  SPI_OK_INSERT, "rows copied");
+				work_read(work, r->source_oids[i], "the blocks to copy are read");
+			}
+			break;
+
+		case PARTMGR_ACTION_RESHAPE_REPLAY:
+			work_replay(work, r);
+			break;
+
+		case PARTMGR_ACTION_RESHAPE_RESTART:
+			foreach(lc, partmgr_ddl_reshape_restart(r->schema, r->stage, r->schema, r->log))
+				work_sql(work, (char *) lfirst(lc));
+			break;
+
+		case PARTMGR_ACTION_RESHAPE_FINISH:
+			/* the new child is nobody else's yet: what it gets locks only it */
+			foreach(lc, action->statements)
+				work_sql(work, (char *) lfirst(lc));
+			break;
+
+		case PARTMGR_ACTION_RESHAPE_EXCLUDE:
+			/* catalog only (NOT VALID); validated in a step of its own */
+			work_lock(work, r->default_oid, AccessExclusiveLock);
+			work_sql(work, partmgr_ddl_add_range_exclusion_named(set,
+																 get_namespace_name(get_rel_namespace(r->default_oid)),
+																 get_rel_name(r->default_oid),
+																 r->exclusion, r->lowers[0],
+																 r->uppers[r->ntargets - 1]));
+			break;
+
+		case PARTMGR_ACTION_RESHAPE_SWAP:
+			work_reshape_swap(plan, action, work);
+			break;
+
+		case PARTMGR_ACTION_RESHAPE_CANCEL:
+			work_reshape_cancel(action, work);
+			break;
+
+		default:
+			elog(ERROR, "not a step of a reshape: %d", (int) action->kind);
+	}
+}
+
 /*
  * partmgr_action_work
  *		Work out an action (see "Working out an action" above): with
@@ -889,6 +1248,19 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 					work_lock(work, lfirst_oid(lc), AccessShareLock);
 			}
 			work_sql(work, partmgr_ddl_analyze(set, action->skip_locked));
+			break;
+
+		case PARTMGR_ACTION_RESHAPE_PREPARE:
+		case PARTMGR_ACTION_RESHAPE_TARGET:
+		case PARTMGR_ACTION_RESHAPE_CAPTURE:
+		case PARTMGR_ACTION_RESHAPE_COPY:
+		case PARTMGR_ACTION_RESHAPE_REPLAY:
+		case PARTMGR_ACTION_RESHAPE_RESTART:
+		case PARTMGR_ACTION_RESHAPE_FINISH:
+		case PARTMGR_ACTION_RESHAPE_EXCLUDE:
+		case PARTMGR_ACTION_RESHAPE_SWAP:
+		case PARTMGR_ACTION_RESHAPE_CANCEL:
+			work_reshape(plan, action, work);
 			break;
 
 		case PARTMGR_ACTION_FINALIZE_DETACH:

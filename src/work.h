@@ -38,9 +38,11 @@ typedef enum PartmgrStatementKind
 	PARTMGR_STMT_SUB_SET,		/* register the new child as a set of its own
 								 * (plan->register_sub_set) */
 	PARTMGR_STMT_FORGET,		/* DELETE part_config rows of sub-sets */
-	PARTMGR_STMT_UNIQUE_FORGET	/* DELETE a retired child's entries from a
+	PARTMGR_STMT_UNIQUE_FORGET, /* DELETE a retired child's entries from a
 								 * global unique side table a foreign key
 								 * references */
+	PARTMGR_STMT_ROWS			/* a statement on rows of a reshape's tables
+								 * (expected says its SPI_OK_* code) */
 } PartmgrStatementKind;
 
 typedef struct PartmgrWorkStatement
@@ -49,6 +51,10 @@ typedef struct PartmgrWorkStatement
 	PartmgrStatementKind kind;
 	const char *rows_from;		/* MOVE, COPY, DELETE: the source */
 	List	   *keys;			/* FORGET: the sets */
+	int			expected;		/* ROWS: SPI_OK_INSERT, _UPDATE, _DELETE */
+	const char *counted_as;		/* ROWS: the rows it touches are the
+								 * action's, in these words ("rows copied"),
+								 * or NULL */
 } PartmgrWorkStatement;
 
 typedef struct PartmgrActionWork
