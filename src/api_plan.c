@@ -127,12 +127,13 @@ plan_rows(SetPlans *out, const PartmgrPlan *plan, const char *note_all, const ch
 
 			/* a child this plan creates has no OID yet */
 			row->locks = lappend(row->locks,
-								 psprintf("%s %s",
+								 psprintf("%s %s%s",
 										  OidIsValid(lock->relid) ?
 										  quote_qualified_identifier(get_namespace_name(get_rel_namespace(lock->relid)),
 																	 get_rel_name(lock->relid)) :
 										  row->object,
-										  partmgr_lock_mode_name(lock->mode)));
+										  partmgr_lock_mode_name(lock->mode),
+										  lock->queued ? " (queued)" : ""));
 		}
 		row->reads = work.reads;
 		if (work.skip != NULL)

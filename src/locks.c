@@ -37,6 +37,7 @@
 #include "storage/proc.h"
 #include "storage/sinvaladt.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/resowner.h"
@@ -132,6 +133,44 @@ report_lock_unavailable(Oid relid, LOCKMODE mode)
 }
 
 /*
+ * lock_conditionally
+ *		Ask for a lock without queueing, and on refusal wait a little (1, 2,
+ *		4 ... up to 20 ms) and ask again, for at most budget_ms; false when
+ *		the time is up.  A request already held is granted at once.
+ */
+static bool
+lock_conditionally(Oid relid, LOCKMODE mode, int budget_ms)
+{
+	TimestampTz start = GetCurrentTimestamp();
+	long		pause_ms = 1;
+
+	while (!ConditionalLockRelationOid(relid, mode))
+	{
+		long		waited = TimestampDifferenceMilliseconds(start, GetCurrentTimestamp());
+		long		left = budget_ms - waited;
+
+		if (left <= 0)
+			return false;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 Min(pause_ms, left), PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+		pause_ms = Min(pause_ms * 2, MAX_LOCK_RETRY_PAUSE_MS);
+	}
+	return true;
+}
+
+/* Raise 42P01 if a table was dropped while its lock was waited for. */
+static void
+check_not_dropped(Oid relid)
+{
+	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("table with OID %u was dropped while maintenance ran", relid)));
+}
+
+/*
  * partmgr_lock_relation
  *		Take a lock on a table without ever queueing for it: ask
  *		conditionally, and on refusal wait a little (1, 2, 4 ... up to 20 ms)
@@ -143,29 +182,60 @@ report_lock_unavailable(Oid relid, LOCKMODE mode)
 void
 partmgr_lock_relation(Oid relid, LOCKMODE mode)
 {
-	TimestampTz start = GetCurrentTimestamp();
-	long		pause_ms = 1;
+	Assert(IsTransactionState());
+	if (!lock_conditionally(relid, mode, partmgr_lock_timeout))
+		report_lock_unavailable(relid, mode);
+	check_not_dropped(relid);
+}
+
+/* The CONTEXT line of an error while a queued lock request waits. */
+static void
+queued_lock_context(void *arg)
+{
+	Oid			relid = *(Oid *) arg;
+	char	   *relname = get_rel_name(relid);
+
+	if (relname != NULL)
+		errcontext("pg_partmgr waiting in the lock queue of table %s for at most %d ms",
+				   quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
+											  relname),
+				   partmgr_lock_timeout / 2);
+}
+
+/*
+ * partmgr_lock_relation_queued
+ *		Take a lock on a table that writers hold almost all the time: first
+ *		as partmgr_lock_relation does, without queueing, for half of
+ *		pg_partmgr.lock_timeout; then by queueing for it for the other half
+ *		(lock_timeout set to that).  A request in the queue makes the
+ *		requests that come after it wait too, so a writer waits at most that
+ *		long behind it, plus what the holder then does with the lock; a
+ *		conditional request alone can wait forever for a moment when no
+ *		writer holds the table.  Raises 55P03 when the time is up.
+ */
+void
+partmgr_lock_relation_queued(Oid relid, LOCKMODE mode)
+{
+	int			half = Max(partmgr_lock_timeout / 2, 1);
+	int			nestlevel;
+	ErrorContextCallback callback;
+	Oid			rel = relid;
 
 	Assert(IsTransactionState());
-
-	while (!ConditionalLockRelationOid(relid, mode))
+	if (!lock_conditionally(relid, mode, half))
 	{
-		long		waited = TimestampDifferenceMilliseconds(start, GetCurrentTimestamp());
-		long		left = partmgr_lock_timeout - waited;
-
-		if (left <= 0)
-			report_lock_unavailable(relid, mode);
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 Min(pause_ms, left), PG_WAIT_EXTENSION);
-		ResetLatch(MyLatch);
-		CHECK_FOR_INTERRUPTS();
-		pause_ms = Min(pause_ms * 2, MAX_LOCK_RETRY_PAUSE_MS);
+		nestlevel = NewGUCNestLevel();
+		(void) set_config_option("lock_timeout", psprintf("%d", half), PGC_USERSET,
+								 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+		callback.callback = queued_lock_context;
+		callback.arg = &rel;
+		callback.previous = error_context_stack;
+		error_context_stack = &callback;
+		LockRelationOid(relid, mode);
+		error_context_stack = callback.previous;
+		AtEOXact_GUC(true, nestlevel);
 	}
-
-	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)))
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("table with OID %u was dropped while maintenance ran", relid)));
+	check_not_dropped(relid);
 }
 
 /*

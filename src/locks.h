@@ -18,6 +18,7 @@
 #include "storage/lockdefs.h"
 
 extern void partmgr_lock_relation(Oid relid, LOCKMODE mode);
+extern void partmgr_lock_relation_queued(Oid relid, LOCKMODE mode);
 extern bool partmgr_try_lock_set(Oid parent_oid);
 extern bool partmgr_try_lock_operation(int64 id);
 extern void partmgr_unlock_operation(int64 id);

@@ -82,7 +82,7 @@
 static void
 work_lock(PartmgrActionWork *work, Oid relid, LOCKMODE mode)
 {
-	PartmgrWorkLock *lock = palloc(sizeof(PartmgrWorkLock));
+	PartmgrWorkLock *lock = palloc0(sizeof(PartmgrWorkLock));
 
 	lock->relid = relid;
 	lock->mode = mode;
@@ -90,6 +90,25 @@ work_lock(PartmgrActionWork *work, Oid relid, LOCKMODE mode)
 	/* a dry run takes ACCESS SHARE, to look at what a table holds */
 	if (work->take_locks || mode == AccessShareLock)
 		partmgr_lock_relation(relid, mode);
+}
+
+/*
+ * work_lock_queued
+ *		A lock a reshape takes on a table the application writes all the
+ *		time (partmgr_lock_relation_queued): a writer then waits behind it
+ *		for at most half of pg_partmgr.lock_timeout.
+ */
+static void
+work_lock_queued(PartmgrActionWork *work, Oid relid, LOCKMODE mode)
+{
+	PartmgrWorkLock *lock = palloc0(sizeof(PartmgrWorkLock));
+
+	lock->relid = relid;
+	lock->mode = mode;
+	lock->queued = true;
+	work->locks = lappend(work->locks, lock);
+	if (work->take_locks)
+		partmgr_lock_relation_queued(relid, mode);
 }
 
 /* Whether the work holds (or, in a dry run, would hold) a lock at least this strong. */
@@ -926,11 +945,11 @@ work_reshape_swap(const PartmgrPlan *plan, const PartmgrAction *action,
 	Oid			stage = reshape_relid(r, r->stage);
 	ListCell   *lc;
 
-	work_lock(work, set->parent_oid, AccessExclusiveLock);
+	work_lock_queued(work, set->parent_oid, AccessExclusiveLock);
 	if (OidIsValid(r->default_oid))
-		work_lock(work, r->default_oid, AccessExclusiveLock);
+		work_lock_queued(work, r->default_oid, AccessExclusiveLock);
 	for (int i = 0; i < r->nsources; i++)
-		work_lock(work, r->source_oids[i], AccessExclusiveLock);
+		work_lock_queued(work, r->source_oids[i], AccessExclusiveLock);
 	if (OidIsValid(stage))
 		work_lock(work, stage, AccessExclusiveLock);
 	for (int i = 0; i < r->ntargets; i++)
@@ -941,7 +960,7 @@ work_reshape_swap(const PartmgrPlan *plan, const PartmgrAction *action,
 			work_lock(work, target, AccessExclusiveLock);
 	}
 	foreach(lc, r->referenced)
-		work_lock(work, lfirst_oid(lc), AccessExclusiveLock);
+		work_lock_queued(work, lfirst_oid(lc), AccessExclusiveLock);
 	if (work->take_locks && truncated_meanwhile(r))
 		ereport(ERROR,
 				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
@@ -992,7 +1011,7 @@ work_reshape_cancel(const PartmgrAction *action, PartmgrActionWork *work)
 	if (OidIsValid(r->default_oid) && r->exclusion != NULL &&
 		OidIsValid(get_relation_constraint_oid(r->default_oid, r->exclusion, true)))
 	{
-		work_lock(work, r->default_oid, AccessExclusiveLock);
+		work_lock_queued(work, r->default_oid, AccessExclusiveLock);
 		work_sql(work, partmgr_ddl_drop_constraint(get_namespace_name(get_rel_namespace(r->default_oid)),
 												   get_rel_name(r->default_oid), r->exclusion));
 	}
@@ -1006,7 +1025,7 @@ work_reshape_cancel(const PartmgrAction *action, PartmgrActionWork *work)
 		{
 			if (!OidIsValid(get_trigger_oid(r->source_oids[i], triggers[t], true)))
 				continue;
-			work_lock(work, r->source_oids[i], AccessExclusiveLock);
+			work_lock_queued(work, r->source_oids[i], AccessExclusiveLock);
 			work_sql(work, partmgr_ddl_drop_trigger(r->source_schemas[i], r->source_names[i],
 													triggers[t], false));
 		}
@@ -1069,7 +1088,7 @@ work_reshape(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrAction
 
 		case PARTMGR_ACTION_RESHAPE_CAPTURE:
 			/* CREATE TRIGGER: writers of the child wait for a moment */
-			work_lock(work, r->source_oids[i], ShareRowExclusiveLock);
+			work_lock_queued(work, r->source_oids[i], ShareRowExclusiveLock);
 			foreach(lc, partmgr_ddl_capture_triggers(r->source_schemas[i], r->source_names[i],
 													 r->trigger, r->schema, r->log, r->nkeys,
 													 r->key_columns))
@@ -1105,7 +1124,7 @@ work_reshape(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrAction
 
 		case PARTMGR_ACTION_RESHAPE_EXCLUDE:
 			/* catalog only (NOT VALID); validated in a step of its own */
-			work_lock(work, r->default_oid, AccessExclusiveLock);
+			work_lock_queued(work, r->default_oid, AccessExclusiveLock);
 			work_sql(work, partmgr_ddl_add_range_exclusion_named(set,
 																 get_namespace_name(get_rel_namespace(r->default_oid)),
 																 get_rel_name(r->default_oid),

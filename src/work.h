@@ -23,6 +23,9 @@ typedef struct PartmgrWorkLock
 {
 	Oid			relid;
 	LOCKMODE	mode;
+	bool		queued;			/* asked for in the lock queue once half of
+								 * pg_partmgr.lock_timeout has passed (see
+								 * partmgr_lock_relation_queued) */
 } PartmgrWorkLock;
 
 typedef enum PartmgrStatementKind
