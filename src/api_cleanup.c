@@ -34,6 +34,7 @@
 #include "api.h"
 #include "config.h"
 #include "properties.h"
+#include "reshape.h"
 #include "rights.h"
 
 PG_FUNCTION_INFO_V1(pg_partmgr_config_cleanup);
@@ -63,6 +64,8 @@ pg_partmgr_config_cleanup(PG_FUNCTION_ARGS)
 	SPI_connect();
 	set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, &rights);
 	partmgr_lock_set_or_raise(set->parent_oid, set->key);
+	if (config)
+		partmgr_check_no_reshape(set, "config_cleanup()");
 	if (config_sub)
 		(void) partmgr_sub_spec_delete(set->key);
 	if (config)

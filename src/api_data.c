@@ -51,6 +51,7 @@
 #include "maintenance.h"
 #include "partition_data.h"
 #include "properties.h"
+#include "reshape.h"
 #include "setup.h"
 
 PG_FUNCTION_INFO_V1(pg_partmgr_partition_data_time);
@@ -591,6 +592,7 @@ undo_setup(FunctionCallInfo fcinfo, const char *table, const char *target,
 	target_oid = partmgr_resolve_table(target, false);
 	set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, rights);
 	check_no_async(set);
+	partmgr_check_no_reshape(set, "undo_partition()");
 	partmgr_undo_init(set, target_oid, batch_text, keep_table, drop_cascade, ignored, undo);
 	partmgr_config_set_undo(set->key, true);
 	return set;

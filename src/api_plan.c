@@ -54,6 +54,7 @@
 #include "execute.h"
 #include "locks.h"
 #include "plan.h"
+#include "reshape.h"
 #include "retention.h"
 #include "rights.h"
 #include "setup.h"
@@ -274,6 +275,39 @@ dry_constraints(void *arg)
 }
 
 /*
+ * registered reshapes: the next step run_reshape() would take of each, and
+ * the swap that ends it (not steps of a maintenance run)
+ */
+static void
+dry_reshape(void *arg)
+{
+	SetDryRun  *dry = (SetDryRun *) arg;
+	PartmgrRights rights;
+	ListCell   *lc;
+
+	partmgr_rights_enter_set(dry->set, PARTMGR_RIGHTS_ACT, &rights);
+	foreach(lc, partmgr_reshape_list(dry->set->key))
+	{
+		PartmgrReshapeOp *op = lfirst(lc);
+		PartmgrTree *tree = partmgr_read_tree(dry->set);
+		PartmgrReshapeStep step;
+		PartmgrPlan *plan = partmgr_plan_reshape_step(dry->set, tree, op, 100000, &step);
+		char	   *note = psprintf("reshape " INT64_FORMAT " (%s, phase %s): the next step of CALL partmgr.run_reshape(%s)%s%s",
+									op->id, op->kind, partmgr_reshape_phase_name(op->phase),
+									quote_literal_cstr(dry->set->key),
+									op->last_error ? "; it last failed: " : "",
+									op->last_error ? op->last_error : "");
+
+		plan_rows(dry->out, plan, note, NULL);
+		if (step != PARTMGR_RESHAPE_STEP_SWAP)
+			plan_rows(dry->out, partmgr_plan_reshape_final(dry->set, tree, op),
+					  psprintf("reshape " INT64_FORMAT ": the swap that ends it, once every row is copied",
+							   op->id), NULL);
+	}
+	partmgr_rights_leave(&rights);
+}
+
+/*
  * plan_set
  *		What a run would do to one set, step by step as the run does it --
  *		premake, then derived constraints, then the removal of global unique
@@ -286,9 +320,9 @@ static void
 plan_set(SetPlans *out, bool all_sets)
 {
 	static void (*const steps[]) (void *) = {dry_premake, dry_constraints, dry_unique_cleanup,
-	dry_retention};
+	dry_retention, dry_reshape};
 	static const char *const names[] = {"maintain set", "apply constraints",
-	"remove global unique entries", "apply retention"};
+	"remove global unique entries", "apply retention", "reshape"};
 	SetDryRun	dry;
 
 	memset(&dry, 0, sizeof(dry));

@@ -235,6 +235,7 @@ pg_partmgr_change_interval(PG_FUNCTION_ARGS)
 	partmgr_lock_set_or_raise(set->parent_oid, set->key);
 	tree = partmgr_read_tree(set);
 	check_may_change(set, tree);
+	partmgr_check_no_reshape(set, "change_interval()");
 
 	partmgr_context_push(&argctx, "argument %s", "p_new_interval");
 	partmgr_step_parse(&set->axis, interval, PARTMGR_STEP_PARTITION, &step);

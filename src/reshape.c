@@ -1115,6 +1115,23 @@ partmgr_plan_reshape_step(PartmgrSet *set, PartmgrTree *tree, PartmgrReshapeOp *
 }
 
 /*
+ * partmgr_plan_reshape_final
+ *		The swap that ends an operation, as it would run once its rows are
+ *		copied (for plan_maintenance: the locks it takes, its statements).
+ */
+PartmgrPlan *
+partmgr_plan_reshape_final(PartmgrSet *set, PartmgrTree *tree, const PartmgrReshapeOp *op)
+{
+	PartmgrPlan *plan = partmgr_plan_new(set, tree);
+	PartmgrReshapeTables *r = reshape_tables(set, tree, op, false);
+
+	plan->tables_read = true;
+	partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_SWAP, r, set->parent_schema,
+							 set->parent_name, 0);
+	return plan;
+}
+
+/*
  * record_eras
  *		After the swap of a range reshape: the set's eras say the new
  *		children's interval, format and grid (partmgr_eras_reshape).

@@ -60,6 +60,8 @@ extern PartmgrPlan *partmgr_plan_reshape_step(PartmgrSet *set, PartmgrTree *tree
 extern bool partmgr_reshape_step_done(PartmgrSet *set, PartmgrTree *tree,
 									  PartmgrReshapeOp *op, PartmgrReshapeStep step,
 									  const PartmgrPlan *plan, uint64 rows);
+extern PartmgrPlan *partmgr_plan_reshape_final(PartmgrSet *set, PartmgrTree *tree,
+											   const PartmgrReshapeOp *op);
 extern PartmgrPlan *partmgr_plan_reshape_cancel(PartmgrSet *set, PartmgrTree *tree,
 												const PartmgrReshapeOp *op);
 extern const char *partmgr_reshape_step_name(PartmgrReshapeStep step);

@@ -30,6 +30,7 @@
 
 #include "catalog/namespace.h"
 #include "catalog/partition.h"
+#include "catalog/pg_class.h"
 #include "miscadmin.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
@@ -39,6 +40,7 @@
 #include "contents.h"
 #include "execute.h"
 #include "locks.h"
+#include "reshape_state.h"
 #include "retention.h"
 
 /*
@@ -197,6 +199,48 @@ partmgr_creation_horizon(const PartmgrSet *set, TimestampTz now, PartmgrPoint *h
 }
 
 /*
+ * being_reshaped
+ *		Whether an expired child is one a reshape replaces, or holds the
+ *		children of one (a sub-parent): it is kept until the reshape is
+ *		over or undone, with a NOTICE.  Looked up only for a child that
+ *		has expired, so that idle sets pay nothing for it.
+ */
+static bool
+being_reshaped(const PartmgrSet *set, const PartmgrChild *child)
+{
+	List	   *ops = partmgr_reshape_list(NULL);
+	char	   *key;
+	List	   *below = NIL;
+	ListCell   *lc;
+
+	if (ops == NIL)
+		return false;
+	key = partmgr_names_key(child->schema, child->name);
+	if (child->relkind == RELKIND_PARTITIONED_TABLE)
+		below = partmgr_sub_parents_below(child->relid);
+	foreach(lc, ops)
+	{
+		PartmgrReshapeOp *op = lfirst(lc);
+		bool		busy = strcmp(op->key, key) == 0;
+		ListCell   *sc;
+
+		for (int i = 0; i < op->nsources && !busy; i++)
+			busy = strcmp(op->sources[i], key) == 0;
+		foreach(sc, below)
+			busy |= strcmp(op->key, (char *) lfirst(sc)) == 0;
+		if (busy)
+		{
+			ereport(NOTICE,
+					(errmsg("kept expired partition \"%s\" of \"%s\": reshape " INT64_FORMAT " is working on it",
+							quote_qualified_identifier(child->schema, child->name), set->key,
+							op->id)));
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
  * partmgr_plan_retention
  *		Plan the retention of a set: finish interrupted concurrent detaches,
  *		then retire every expired child (see the file header), oldest first,
@@ -250,6 +294,8 @@ partmgr_plan_retention(PartmgrSet *set, PartmgrTree *tree,
 			partmgr_time_child_expired(child->upper, horizon) : child->upper <= horizon;
 		if (!expired)
 			break;				/* children are sorted: the rest are younger */
+		if (being_reshaped(set, child))
+			break;				/* oldest first: the rest waits for it */
 		if (remaining <= 1)
 		{
 			if (retention->quiet)
