@@ -87,7 +87,7 @@ SELECT partmgr.partition_gap_fill('public.fresh');
 -- the configuration table rejects impossible values
 UPDATE partmgr.part_config SET premake = 0 WHERE parent_table = 'public.orders';
 UPDATE partmgr.part_config SET automatic_maintenance = 'yes' WHERE parent_table = 'public.orders';
-UPDATE partmgr.part_config SET partition_type = 'hash' WHERE parent_table = 'public.orders';
+UPDATE partmgr.part_config SET partition_type = 'spatial' WHERE parent_table = 'public.orders';
 UPDATE partmgr.part_config SET epoch = 'weeks' WHERE parent_table = 'public.orders';
 UPDATE partmgr.part_config SET date_trunc_interval = 'fortnight' WHERE parent_table = 'public.orders';
 UPDATE partmgr.part_config SET optimize_constraint = -1 WHERE parent_table = 'public.orders';

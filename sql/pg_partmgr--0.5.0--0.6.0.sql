@@ -59,6 +59,16 @@ COMMENT ON FUNCTION partmgr.change_interval(text, text, boolean) IS
     'Make the children of set p_parent_table follow p_new_interval from the end of its newest child on; the existing children keep their bounds and names, or with p_reshape_existing are registered to be reshaped to the new grid (CALL partmgr.run_reshape() carries that out). The suffix format becomes the new interval''s default when the old one was the old interval''s default or cannot tell the new children apart. Returns the bound the new interval starts at, or NULL when it already was the interval.';
 
 /*
+ * Hash sets (create_parent's p_type => 'hash', our addition): the table is
+ * PARTITION BY HASH, partition_interval holds the modulus its children
+ * were made with, and split_hash_partition / merge_hash_partitions change
+ * the modulus of one child at a time.
+ */
+ALTER TABLE partmgr.part_config DROP CONSTRAINT part_config_type_check;
+ALTER TABLE partmgr.part_config ADD CONSTRAINT part_config_type_check
+    CHECK (partition_type IN ('range', 'list', 'hash'));
+
+/*
  * Reshaping children online: split_partition, merge_partitions,
  * split_hash_partition, merge_hash_partitions and change_interval's
  * p_reshape_existing register an operation here; run_reshape (which the
@@ -148,6 +158,30 @@ CREATE PROCEDURE partmgr.merge_partitions(
     LANGUAGE C;
 COMMENT ON PROCEDURE partmgr.merge_partitions(text[], integer, integer, integer, boolean, boolean) IS
     'Replace adjacent children p_child_tables of one range set by one child covering them all, online, as split_partition does.';
+
+CREATE PROCEDURE partmgr.split_hash_partition(
+    p_child_table text,
+    p_batch_rows integer DEFAULT 100000,
+    p_lock_wait_tries integer DEFAULT 10,
+    p_wait integer DEFAULT 1,
+    p_start boolean DEFAULT true,
+    p_quiet boolean DEFAULT false)
+    AS 'MODULE_PATHNAME', 'pg_partmgr_split_hash_partition'
+    LANGUAGE C;
+COMMENT ON PROCEDURE partmgr.split_hash_partition(text, integer, integer, integer, boolean, boolean) IS
+    'Replace child p_child_table of a hash set, which holds remainder r of modulus m, by two children holding remainders r and r + m of modulus 2m, online, as split_partition does: the other children are not touched.';
+
+CREATE PROCEDURE partmgr.merge_hash_partitions(
+    p_child_tables text[],
+    p_batch_rows integer DEFAULT 100000,
+    p_lock_wait_tries integer DEFAULT 10,
+    p_wait integer DEFAULT 1,
+    p_start boolean DEFAULT true,
+    p_quiet boolean DEFAULT false)
+    AS 'MODULE_PATHNAME', 'pg_partmgr_merge_hash_partitions'
+    LANGUAGE C;
+COMMENT ON PROCEDURE partmgr.merge_hash_partitions(text[], integer, integer, integer, boolean, boolean) IS
+    'Replace the two children of a hash set holding remainders r and r + m of modulus 2m by one child holding remainder r of modulus m, online: the inverse of split_hash_partition.';
 
 CREATE PROCEDURE partmgr.run_reshape(
     p_parent_table text DEFAULT NULL,

@@ -74,6 +74,8 @@
 PG_FUNCTION_INFO_V1(pg_partmgr_change_interval);
 PG_FUNCTION_INFO_V1(pg_partmgr_split_partition);
 PG_FUNCTION_INFO_V1(pg_partmgr_merge_partitions);
+PG_FUNCTION_INFO_V1(pg_partmgr_split_hash_partition);
+PG_FUNCTION_INFO_V1(pg_partmgr_merge_hash_partitions);
 PG_FUNCTION_INFO_V1(pg_partmgr_run_reshape);
 PG_FUNCTION_INFO_V1(pg_partmgr_cancel_reshape);
 PG_FUNCTION_INFO_V1(pg_partmgr_reshape_capture);
@@ -664,12 +666,13 @@ pg_partmgr_split_partition(PG_FUNCTION_ARGS)
 }
 
 /*
- * pg_partmgr_merge_partitions
- *		PROCEDURE merge_partitions(p_child_tables, p_batch_rows,
- *		p_lock_wait_tries, p_wait, p_start, p_quiet).
+ * merge_procedure
+ *		The body of merge_partitions and merge_hash_partitions
+ *		(p_child_tables, p_batch_rows, p_lock_wait_tries, p_wait, p_start,
+ *		p_quiet).
  */
-Datum
-pg_partmgr_merge_partitions(PG_FUNCTION_ARGS)
+static void
+merge_procedure(FunctionCallInfo fcinfo, const char *kind, const char *called_as)
 {
 	List	   *children;
 	bool		start = PG_ARGISNULL(4) || PG_GETARG_BOOL(4);
@@ -685,17 +688,69 @@ pg_partmgr_merge_partitions(PG_FUNCTION_ARGS)
 	if (list_length(children) < 2)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("merge_partitions() needs at least two children")));
-	read_options(fcinfo, 1, "merge_partitions", &opts);
+				 errmsg("%s() needs at least two children", called_as)));
+	read_options(fcinfo, 1, called_as, &opts);
 	opts.quiet = !PG_ARGISNULL(5) && PG_GETARG_BOOL(5);
 	SPI_connect_ext(opts.nonatomic ? SPI_OPT_NONATOMIC : 0);
 	memset(&req, 0, sizeof(req));
-	req.kind = "merge";
+	req.kind = kind;
 	req.nsources = list_length(children);
 	req.sources = palloc(sizeof(Oid) * req.nsources);
 	foreach(lc, children)
 		req.sources[foreach_current_index(lc)] = partmgr_resolve_table((char *) lfirst(lc), false);
-	req.called_as = "merge_partitions";
+	req.called_as = called_as;
+	register_or_resume(&req, start, &opts);
+	SPI_finish();
+}
+
+/*
+ * pg_partmgr_merge_partitions
+ *		PROCEDURE merge_partitions(p_child_tables, p_batch_rows,
+ *		p_lock_wait_tries, p_wait, p_start, p_quiet): adjacent children of a
+ *		range set into one.
+ */
+Datum
+pg_partmgr_merge_partitions(PG_FUNCTION_ARGS)
+{
+	merge_procedure(fcinfo, "merge", "merge_partitions");
+	PG_RETURN_VOID();
+}
+
+/*
+ * pg_partmgr_merge_hash_partitions
+ *		PROCEDURE merge_hash_partitions(p_child_tables, ...): the two halves
+ *		of a remainder of a hash set into one.
+ */
+Datum
+pg_partmgr_merge_hash_partitions(PG_FUNCTION_ARGS)
+{
+	merge_procedure(fcinfo, "hash merge", "merge_hash_partitions");
+	PG_RETURN_VOID();
+}
+
+/*
+ * pg_partmgr_split_hash_partition
+ *		PROCEDURE split_hash_partition(p_child_table, p_batch_rows,
+ *		p_lock_wait_tries, p_wait, p_start, p_quiet): remainder r of modulus
+ *		m into r and r + m of modulus 2m.
+ */
+Datum
+pg_partmgr_split_hash_partition(PG_FUNCTION_ARGS)
+{
+	char	   *child = partmgr_text_arg(fcinfo, 0, "p_child_table");
+	bool		start = PG_ARGISNULL(4) || PG_GETARG_BOOL(4);
+	PartmgrReshapeRequest req;
+	ReshapeOptions opts;
+
+	read_options(fcinfo, 1, "split_hash_partition", &opts);
+	opts.quiet = !PG_ARGISNULL(5) && PG_GETARG_BOOL(5);
+	SPI_connect_ext(opts.nonatomic ? SPI_OPT_NONATOMIC : 0);
+	memset(&req, 0, sizeof(req));
+	req.kind = "hash split";
+	req.nsources = 1;
+	req.sources = palloc(sizeof(Oid));
+	req.sources[0] = partmgr_resolve_table(child, false);
+	req.called_as = "split_hash_partition";
 	register_or_resume(&req, start, &opts);
 	SPI_finish();
 	PG_RETURN_VOID();

@@ -25,6 +25,8 @@
 #include "access/htup_details.h"
 #include "access/relation.h"
 #include "access/table.h"
+#include "access/xact.h"
+#include "catalog/heap.h"
 #include "catalog/namespace.h"
 #include "catalog/partition.h"
 #include "catalog/pg_class.h"
@@ -33,6 +35,7 @@
 #include "catalog/pg_statistic_ext.h"
 #include "nodes/makefuncs.h"
 #include "nodes/parsenodes.h"
+#include "partitioning/partbounds.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/rel.h"
@@ -42,6 +45,7 @@
 
 #include "bounds.h"
 #include "catalog.h"
+#include "locks.h"
 
 /*
  * partmgr_resolve_table
@@ -304,6 +308,14 @@ child_bounds(const PartmgrSet *set, PartitionBoundSpec *spec, PartmgrChild *chil
 		}
 		return;
 	}
+	if (spec->strategy == PARTITION_STRATEGY_HASH)
+	{
+		child->modulus = spec->modulus;
+		child->remainder = spec->remainder;
+		child->lower = spec->remainder;
+		child->upper = (PartmgrPoint) spec->remainder + 1;
+		return;
+	}
 	elog(ERROR, "unsupported partition strategy \"%c\"", spec->strategy);
 }
 
@@ -560,4 +572,46 @@ partmgr_sub_parents_below(Oid relid)
 			keys = lappend(keys, partmgr_table_key(lfirst_oid(lc)));
 	}
 	return keys;
+}
+
+/*
+ * partmgr_add_hash_check
+ *		Give table relid the CHECK constraint conname that is exactly the
+ *		partition constraint it will have as the child of parent for
+ *		remainder of modulus, built by PostgreSQL from those bounds: ATTACH
+ *		then finds the partition constraint implied and scans nothing.  (The
+ *		same CHECK written in SQL differs from it for a collatable key, by
+ *		its input collation, and would not do.)  The table is new and
+ *		empty, taken in ACCESS EXCLUSIVE mode; the parent is locked in
+ *		ACCESS SHARE mode without queueing.
+ */
+void
+partmgr_add_hash_check(Oid relid, Oid parent, int modulus, int remainder, const char *conname)
+{
+	PartitionBoundSpec *spec = makeNode(PartitionBoundSpec);
+	Constraint *con = makeNode(Constraint);
+	Relation	parentrel;
+	Relation	rel;
+	List	   *qual;
+
+	partmgr_lock_relation(parent, AccessShareLock);
+	parentrel = table_open(parent, NoLock);
+	rel = table_open(relid, AccessExclusiveLock);
+	spec->strategy = PARTITION_STRATEGY_HASH;
+	spec->is_default = false;
+	spec->modulus = modulus;
+	spec->remainder = remainder;
+	spec->location = -1;
+	qual = get_qual_from_partbound(parentrel, spec);
+	qual = map_partition_varattnos(qual, 1, rel, parentrel);
+	con->contype = CONSTR_CHECK;
+	con->conname = pstrdup(conname);
+	con->cooked_expr = nodeToString(make_ands_explicit(qual));
+	con->initially_valid = true;
+	con->skip_validation = false;
+	con->location = -1;
+	(void) AddRelationNewConstraints(rel, NIL, list_make1(con), false, true, false, NULL);
+	CommandCounterIncrement();
+	table_close(rel, NoLock);
+	table_close(parentrel, NoLock);
 }

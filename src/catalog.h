@@ -47,6 +47,9 @@ typedef struct PartmgrChild
 	bool		detach_pending; /* DETACH ... CONCURRENTLY not finished */
 	PartmgrPoint lower;			/* inclusive; PARTMGR_POINT_MIN for MINVALUE */
 	PartmgrPoint upper;			/* exclusive; PARTMGR_POINT_MAX for MAXVALUE */
+	int			modulus;		/* hash sets: FOR VALUES WITH (MODULUS, */
+	int			remainder;		/* REMAINDER); lower and upper are then
+								 * remainder and remainder + 1 */
 } PartmgrChild;
 
 /* Every child of a set, sorted by lower bound, and its default partition. */
@@ -74,6 +77,8 @@ extern const PartmgrChild *partmgr_tree_find_child(const PartmgrTree *tree, Oid 
 extern List *partmgr_movable_columns(Oid relid, List *ignored);
 extern List *partmgr_statistics_of(Oid relid);
 extern List *partmgr_sub_parents_below(Oid relid);
+extern void partmgr_add_hash_check(Oid relid, Oid parent, int modulus, int remainder,
+								   const char *conname);
 extern bool partmgr_read_limits(const PartmgrSet *set, PartmgrPoint *lower,
 							   PartmgrPoint *upper);
 

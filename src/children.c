@@ -424,3 +424,18 @@ partmgr_plan_explicit(PartmgrSet *set, PartmgrTree *tree,
 		(void) partmgr_plan_add_child(plan, lowers[i], partmgr_slot_upper(set, lowers[i]));
 	return plan;
 }
+
+/*
+ * partmgr_plan_hash_initial
+ *		The children of a new hash set: one per remainder of its modulus
+ *		(step.id), those missing.
+ */
+PartmgrPlan *
+partmgr_plan_hash_initial(PartmgrSet *set, PartmgrTree *tree)
+{
+	PartmgrPlan *plan = partmgr_plan_new(set, tree);
+
+	for (int r = 0; r < (int) set->step.id; r++)
+		(void) partmgr_plan_add_hash_child(plan, (int) set->step.id, r);
+	return plan;
+}

@@ -331,6 +331,60 @@ bind_eras(PartmgrSet *set)
 }
 
 /*
+ * partmgr_strategy_of, partmgr_strategy_name
+ *		part_config.partition_type to and from PostgreSQL's strategy letter.
+ */
+char
+partmgr_strategy_of(const char *type)
+{
+	if (strcmp(type, "list") == 0)
+		return PARTITION_STRATEGY_LIST;
+	if (strcmp(type, "hash") == 0)
+		return PARTITION_STRATEGY_HASH;
+	return PARTITION_STRATEGY_RANGE;
+}
+
+const char *
+partmgr_strategy_name(char strategy)
+{
+	return strategy == PARTITION_STRATEGY_LIST ? "list" :
+		strategy == PARTITION_STRATEGY_HASH ? "hash" : "range";
+}
+
+/*
+ * bind_hash
+ *		The rest of partmgr_config_bind for a hash set: its interval is the
+ *		modulus create_parent made its children with; it has no axis of
+ *		points (its key may be of any type with a hash operator class), no
+ *		eras, no time zone.
+ */
+static void
+bind_hash(PartmgrSet *set, Oid key_type)
+{
+	char	   *end;
+	long		modulus;
+
+	errno = 0;
+	modulus = strtol(set->interval_text, &end, 10);
+	if (errno != 0 || *end != '\0' || modulus < 1 || modulus > PARTMGR_MAX_HASH_MODULUS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("partition interval \"%s\" of hash set \"%s\" is not a modulus from 1 to %d",
+						set->interval_text, set->key, PARTMGR_MAX_HASH_MODULUS)));
+	memset(&set->axis, 0, sizeof(set->axis));
+	set->axis.kind = PARTMGR_KEY_ID;
+	set->axis.typid = set->axis.column_typid = key_type;
+	set->axis.zone_name = set->axis.calc_zone_name = "UTC";
+	memset(&set->step, 0, sizeof(set->step));
+	set->step.kind = PARTMGR_KEY_ID;
+	set->step.id = modulus;
+	set->datetime_string = NULL;
+	set->neras = 0;
+	set->eras = NULL;
+	bind_eras(set);
+}
+
+/*
  * read_row
  *		A set as one row of LOAD_COLUMNS says it, not yet bound.
  */
@@ -344,8 +398,7 @@ read_row(uint64 row)
 	set->key = partmgr_spi_text(row, 1);
 	set->control = partmgr_spi_text(row, 2);
 	set->interval_text = partmgr_spi_text(row, 3);
-	set->strategy = strcmp(partmgr_spi_text(row, 4), "list") == 0 ?
-		PARTITION_STRATEGY_LIST : PARTITION_STRATEGY_RANGE;
+	set->strategy = partmgr_strategy_of(partmgr_spi_text(row, 4));
 	set->premake = DatumGetInt32(partmgr_spi_value(row, 5, &isnull));
 	set->automatic_maintenance = strcmp(partmgr_spi_text(row, 6), "on") == 0;
 	set->template_table = partmgr_spi_text(row, 7);
@@ -437,15 +490,19 @@ partmgr_config_bind(PartmgrSet *set)
 				(errcode(ERRCODE_INVALID_TABLE_DEFINITION),
 				 errmsg("column \"%s\" is not the partition key of \"%s\"",
 						set->control, set->key)));
-	if ((set->strategy == PARTITION_STRATEGY_LIST) !=
-		(parent.strategy == PARTITION_STRATEGY_LIST) ||
-		parent.strategy == PARTITION_STRATEGY_HASH)
+	if (set->strategy != parent.strategy)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TABLE_DEFINITION),
 				 errmsg("partition_type of \"%s\" does not match the table's partitioning strategy",
 						set->key)));
 
 	key_type = get_atttype(set->parent_oid, set->control_attnum);
+	if (set->strategy == PARTITION_STRATEGY_HASH)
+	{
+		bind_hash(set, key_type);
+		partmgr_context_pop(&ctx);
+		return;
+	}
 	if (set->time_decoder != NULL || set->time_encoder != NULL)
 	{
 		partmgr_axis_init(&set->axis, TIMESTAMPTZOID, set->axis.zone_name);
@@ -504,7 +561,7 @@ partmgr_config_insert(const PartmgrSet *set)
 	values[0] = CStringGetTextDatum(set->key);
 	values[1] = CStringGetTextDatum(set->control);
 	values[2] = CStringGetTextDatum(set->interval_text);
-	values[3] = CStringGetTextDatum(set->strategy == PARTITION_STRATEGY_LIST ? "list" : "range");
+	values[3] = CStringGetTextDatum(partmgr_strategy_name(set->strategy));
 	values[4] = Int32GetDatum(set->premake);
 	values[5] = CStringGetTextDatum(set->automatic_maintenance ? "on" : "off");
 	if (set->template_table)

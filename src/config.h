@@ -32,6 +32,8 @@ extern void partmgr_context_push(PartmgrErrorContext *ctx, const char *format,
 extern void partmgr_context_pop(PartmgrErrorContext *ctx);
 extern void partmgr_set_context_push(PartmgrErrorContext *ctx, const char *key);
 
+extern char partmgr_strategy_of(const char *type);
+extern const char *partmgr_strategy_name(char strategy);
 extern PartmgrSet *partmgr_config_load(const char *key, bool missing_ok);
 extern PartmgrSet *partmgr_config_load_table(const char *table_name);
 extern void partmgr_config_bind(PartmgrSet *set);

@@ -373,12 +373,29 @@ partmgr_ddl_attach_range_to(const PartmgrSet *set, const char *into_schema,
 char *
 partmgr_ddl_create_stage(const PartmgrSet *set, const char *name)
 {
+	/* the parent's key as it is: its operator class routes rows the same way */
 	return psprintf("CREATE TABLE %s (LIKE %s INCLUDING DEFAULTS INCLUDING GENERATED)"
-					" PARTITION BY %s (%s)",
+					" PARTITION BY %s",
 					quote_qualified_identifier(set->parent_schema, name),
 					parent_name(set),
-					set->strategy == PARTITION_STRATEGY_LIST ? "LIST" :
-					set->strategy == PARTITION_STRATEGY_HASH ? "HASH" : "RANGE",
+					TextDatumGetCString(DirectFunctionCall1(pg_get_partkeydef,
+															ObjectIdGetDatum(set->parent_oid))));
+}
+
+/*
+ * partmgr_ddl_hash_check_text
+ *		What the CHECK a new child of a hash set gets before it is attached
+ *		says, as SQL for the log: PostgreSQL's own partition constraint for
+ *		those bounds (catalog.c's partmgr_add_hash_check adds it from the
+ *		partition constraint itself, so that ATTACH recognizes it).
+ */
+char *
+partmgr_ddl_hash_check_text(const PartmgrSet *set, const char *schema, const char *name,
+							int modulus, int remainder)
+{
+	return psprintf("ALTER TABLE %s ADD CONSTRAINT %s CHECK (pg_catalog.satisfies_hash_partition(%s::pg_catalog.regclass, %d, %d, %s))",
+					quote_qualified_identifier(schema, name), PARTMGR_BOUND_CHECK,
+					quote_literal_cstr(parent_name(set)), modulus, remainder,
 					quote_identifier(set->control));
 }
 

@@ -183,6 +183,8 @@ extern char *partmgr_ddl_dump_eras(const PartmgrSet *set);
 extern char *partmgr_ddl_create_replacement(const PartmgrSet *set, bool unlogged,
 											List *reloptions, Oid spcid,
 											const char *schema, const char *name);
+extern char *partmgr_ddl_hash_check_text(const PartmgrSet *set, const char *schema,
+										 const char *name, int modulus, int remainder);
 extern char *partmgr_ddl_attach_hash_to(const char *into_schema, const char *into_name,
 										const char *schema, const char *name,
 										int modulus, int remainder);

@@ -187,6 +187,12 @@ execute_action(void *arg)
 				ctx->rows += partmgr_spi_table_exec(stmt->sql, 0, NULL, NULL, NULL, false,
 													SPI_OK_DELETE);
 				break;
+			case PARTMGR_STMT_HASH_CHECK:
+				partmgr_add_hash_check(get_relname_relid(stmt->name,
+														 get_namespace_oid(stmt->schema, false)),
+									   stmt->parent, stmt->modulus, stmt->remainder,
+									   PARTMGR_BOUND_CHECK);
+				break;
 			case PARTMGR_STMT_ROWS:
 				n = partmgr_spi_table_exec(stmt->sql, 0, NULL, NULL, NULL, false,
 										   stmt->expected);

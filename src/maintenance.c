@@ -164,8 +164,9 @@ plan_and_execute_set(void *arg)
 						run->key, run->set->async_in_progress)));
 		run->outcome->skipped = true;
 	}
-	else
+	else if (run->set->strategy != PARTITION_STRATEGY_HASH)
 	{
+		/* a hash set has every child it needs: nothing to premake */
 		partmgr_rights_enter_set(run->set, PARTMGR_RIGHTS_ACT, &rights);
 		premake_set(run);
 		partmgr_rights_leave(&rights);
@@ -392,7 +393,7 @@ partmgr_maintain_set(const char *key, PartmgrSet *read, const PartmgrMaintainOpt
 	if (outcome->skipped || outcome->error != NULL)
 		return;
 
-	if (run.set->constraint_cols != NIL)
+	if (run.set->constraint_cols != NIL && run.set->strategy != PARTITION_STRATEGY_HASH)
 	{
 		started = GetCurrentTimestamp();
 		run.scope = PARTMGR_CONSTRAIN_PASS;
@@ -434,7 +435,7 @@ partmgr_maintain_set(const char *key, PartmgrSet *read, const PartmgrMaintainOpt
 	 * should make that longer -- not the scans of derived constraints, not
 	 * an ANALYZE of the whole tree.
 	 */
-	if (run.set->retention != NULL)
+	if (run.set->retention != NULL && run.set->strategy != PARTITION_STRATEGY_HASH)
 	{
 		started = GetCurrentTimestamp();
 		if (!partmgr_run_subxact(retain_set, &run, &edata))

@@ -126,7 +126,10 @@ typedef struct PartmgrSet
 	/* partition key */
 	char	   *control;		/* control column name */
 	AttrNumber	control_attnum;
-	char		strategy;		/* PARTITION_STRATEGY_RANGE or _LIST */
+	char		strategy;		/* PARTITION_STRATEGY_RANGE, _LIST or _HASH
+								 * (a hash set's step.id is the modulus it
+								 * was made with; its axis holds only the
+								 * key's type) */
 	PartmgrAxis axis;
 	PartmgrStep step;
 	char	   *interval_text;	/* part_config.partition_interval */
@@ -193,6 +196,9 @@ extern int	partmgr_log_retention;
 extern int	partmgr_default_move_limit;
 extern bool partmgr_keep_user_templates;
 extern int	partmgr_children_per_transaction;
+
+/* Largest modulus a hash set is made with, or split to. */
+#define PARTMGR_MAX_HASH_MODULUS	1024
 
 /* Largest premake a set may have (part_config's CHECK says the same). */
 #define PARTMGR_MAX_PREMAKE		1000

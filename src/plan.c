@@ -424,6 +424,50 @@ partmgr_plan_add_finalize(PartmgrPlan *plan, const PartmgrChild *child)
 }
 
 /*
+ * partmgr_hash_child_name
+ *		Name of the child of a hash set holding remainder of modulus: the
+ *		parent's name, "_h", the modulus, "_" and the remainder
+ *		("events_h8_3"), the parent part shortened to fit.
+ */
+char *
+partmgr_hash_child_name(const PartmgrSet *set, int modulus, int remainder)
+{
+	return partmgr_name_with_suffix(set->parent_name, psprintf("_h%d_%d", modulus, remainder));
+}
+
+/*
+ * partmgr_plan_add_hash_child
+ *		Append "create the child of a hash set for remainder of modulus"
+ *		unless a child with those bounds exists.  False when it exists.
+ */
+bool
+partmgr_plan_add_hash_child(PartmgrPlan *plan, int modulus, int remainder)
+{
+	PartmgrAction *action;
+
+	CHECK_FOR_INTERRUPTS();
+	for (int i = 0; i < plan->tree->nchildren; i++)
+	{
+		const PartmgrChild *child = &plan->tree->children[i];
+
+		if (child->modulus == modulus && child->remainder == remainder)
+			return false;
+	}
+	action = palloc0(sizeof(PartmgrAction));
+	action->kind = PARTMGR_ACTION_CREATE_CHILD;
+	action->schema = plan->set->parent_schema;
+	action->name = partmgr_hash_child_name(plan->set, modulus, remainder);
+	action->modulus = modulus;
+	action->remainder = remainder;
+	action->lower = remainder;
+	action->upper = (PartmgrPoint) remainder + 1;
+	check_name_free(plan, action->name, action);
+	plan->actions = lappend(plan->actions, action);
+	plan->ncreated++;
+	return true;
+}
+
+/*
  * partmgr_action_name
  *		What an action does, in words, for the maintenance log.
  */
@@ -607,6 +651,9 @@ partmgr_action_bounds(const PartmgrPlan *plan, const PartmgrAction *action)
 						quote_qualified_identifier(action->to_schema, action->to_name),
 						partmgr_point_display(axis, action->lower),
 						partmgr_point_display(axis, action->upper));
+	if (action->modulus > 0)
+		return psprintf("for values with (modulus %d, remainder %d)", action->modulus,
+						action->remainder);
 	return psprintf("for values from %s to %s",
 					partmgr_point_literal(axis, action->lower),
 					partmgr_point_literal(axis, action->upper));
@@ -669,6 +716,8 @@ partmgr_tree_after(const PartmgrTree *tree, const PartmgrPlan *plan)
 		child->relkind = RELKIND_RELATION;
 		child->lower = action->lower;
 		child->upper = action->upper;
+		child->modulus = action->modulus;
+		child->remainder = action->remainder;
 	}
 	after->nchildren = n;
 	qsort(after->children, n, sizeof(PartmgrChild), compare_children);

@@ -174,6 +174,8 @@ typedef struct PartmgrAction
 										 * STATISTICS ... OWNER TO the
 										 * parent's owner, run when the
 										 * caller made them */
+	int			modulus;		/* CREATE_CHILD of a hash set: its bounds */
+	int			remainder;
 	const PartmgrReshapeTables *reshape;	/* RESHAPE_*: the reshape */
 	int			index;			/* RESHAPE_TARGET, _FINISH: which new child;
 								 * _CAPTURE, _COPY: which old one */
@@ -265,6 +267,8 @@ extern PartmgrAction *partmgr_plan_add_reshape(PartmgrPlan *plan, PartmgrActionK
 											   int index);
 extern PartmgrTree *partmgr_tree_after(const PartmgrTree *tree, const PartmgrPlan *plan);
 extern char *partmgr_child_name(const PartmgrSet *set, PartmgrPoint lower);
+extern char *partmgr_hash_child_name(const PartmgrSet *set, int modulus, int remainder);
+extern bool partmgr_plan_add_hash_child(PartmgrPlan *plan, int modulus, int remainder);
 extern const char *partmgr_action_name(const PartmgrAction *action);
 extern char *partmgr_action_bounds(const PartmgrPlan *plan,
 								   const PartmgrAction *action);

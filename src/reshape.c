@@ -555,6 +555,114 @@ range_targets(const PartmgrSet *set, const PartmgrTree *tree, const PartmgrResha
 }
 
 /*
+ * check_moduli
+ *		PostgreSQL's rule for the children of a hash-partitioned table, once
+ *		the old children are replaced by children of new_modulus: sorted,
+ *		every modulus divides the next.
+ */
+static void
+check_moduli(const PartmgrSet *set, const PartmgrTree *tree, const PartmgrReshapeRequest *req,
+			 int new_modulus)
+{
+	int		   *moduli = palloc(sizeof(int) * (tree->nchildren + 1));
+	int			n = 0;
+
+	for (int i = 0; i < tree->nchildren; i++)
+	{
+		bool		replaced = false;
+
+		for (int j = 0; j < req->nsources; j++)
+			replaced |= tree->children[i].relid == req->sources[j];
+		if (!replaced)
+			moduli[n++] = tree->children[i].modulus;
+	}
+	moduli[n++] = new_modulus;
+	for (int i = 0; i < n; i++)
+	{
+		for (int j = 0; j < n; j++)
+		{
+			int			lo = Min(moduli[i], moduli[j]);
+			int			hi = Max(moduli[i], moduli[j]);
+
+			if (hi % lo != 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("hash set \"%s\" would have children of modulus %d and %d", set->key,
+								lo, hi),
+						 errdetail("PostgreSQL needs each modulus of a hash-partitioned table to divide the next larger one.")));
+		}
+	}
+}
+
+/*
+ * hash_targets
+ *		The children a hash reshape makes: a split of remainder r of modulus
+ *		m into r and r + m of modulus 2m, or the merge of those two back.
+ *		Returns how many (op->targets and op->bounds, "modulus/remainder",
+ *		filled in).
+ */
+static int
+hash_targets(const PartmgrSet *set, const PartmgrTree *tree, const PartmgrReshapeRequest *req,
+			 const PartmgrChild **sources, PartmgrReshapeOp *op)
+{
+	int			moduli[2];
+	int			remainders[2];
+	int			n;
+
+	if (strcmp(req->kind, "hash split") == 0)
+	{
+		int			m = sources[0]->modulus;
+		int			r = sources[0]->remainder;
+
+		if (m * 2 > PARTMGR_MAX_HASH_MODULUS)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("child %s of \"%s\" has modulus %d: a split would make it more than %d",
+							rel_display(sources[0]->relid), set->key, m, PARTMGR_MAX_HASH_MODULUS)));
+		n = 2;
+		moduli[0] = moduli[1] = m * 2;
+		remainders[0] = r;
+		remainders[1] = r + m;
+	}
+	else
+	{
+		const PartmgrChild *a = sources[0];
+		const PartmgrChild *b = sources[1];
+
+		if (req->nsources != 2)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("merge_hash_partitions() merges two children, not %d", req->nsources)));
+		if (a->remainder > b->remainder)
+		{
+			a = sources[1];
+			b = sources[0];
+		}
+		if (a->modulus != b->modulus || a->modulus % 2 != 0 ||
+			b->remainder != a->remainder + a->modulus / 2)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("children %s and %s of \"%s\" are not the two halves of one remainder",
+							rel_display(a->relid), rel_display(b->relid), set->key),
+					 errdetail("They hold remainder %d of modulus %d and remainder %d of modulus %d; two halves hold remainders r and r + m of modulus 2m.",
+							   a->remainder, a->modulus, b->remainder, b->modulus)));
+		n = 1;
+		moduli[0] = a->modulus / 2;
+		remainders[0] = a->remainder;
+	}
+	check_moduli(set, tree, req, moduli[0]);
+	op->targets = palloc(sizeof(char *) * n);
+	op->bounds = palloc(sizeof(char *) * n);
+	for (int i = 0; i < n; i++)
+	{
+		op->targets[i] = partmgr_hash_child_name(set, moduli[i], remainders[i]);
+		op->bounds[i] = psprintf("%d/%d", moduli[i], remainders[i]);
+	}
+	(void) names_clash(set, op->targets, n, req, true);
+	return n;
+}
+
+/*
  * partmgr_reshape_register
  *		Check a request, work out the children it makes, and register it
  *		(reshape_operation, phase planned).  Nothing else changes.  Errors:
@@ -619,9 +727,7 @@ partmgr_reshape_register(PartmgrSet *set, PartmgrTree *tree, const PartmgrReshap
 			op->bounds[i] = partmgr_point_display(&set->axis, bounds[i]);
 	}
 	else
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("hash reshapes are not available yet")));
+		n = hash_targets(set, tree, req, sources, op);
 
 	op->key = set->key;
 	op->kind = (char *) req->kind;
@@ -651,6 +757,16 @@ partmgr_reshape_same_request(const PartmgrSet *set, PartmgrTree *tree,
 
 	if (strcmp(op->kind, req->kind) != 0 || op->nsources != req->nsources)
 		return false;
+	for (int i = 0; i < req->nsources; i++)
+	{
+		char	   *key = partmgr_table_key(req->sources[i]);
+		bool		found = false;
+
+		for (int j = 0; j < op->nsources; j++)
+			found |= strcmp(op->sources[j], key) == 0;
+		if (!found)
+			return false;
+	}
 	if (is_hash_kind(req->kind))
 		return true;
 	sources = palloc(sizeof(PartmgrChild *) * req->nsources);

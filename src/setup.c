@@ -94,10 +94,6 @@ check_create_parent_table(const char *table, const char *control,
 				 errmsg("table \"%s\" is not partitioned", table),
 				 errhint("Create it with PARTITION BY RANGE (column), or see the migration guide to partition an existing table.")));
 	partmgr_check_owner(relid, parent->name);
-	if (parent->strategy == PARTITION_STRATEGY_HASH)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("table \"%s\" is partitioned by HASH, which pg_partmgr does not manage", table)));
 	if (parent->nkeys != 1 || parent->key_attnum == InvalidAttrNumber)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -117,7 +113,9 @@ check_create_parent_table(const char *table, const char *control,
 				 errmsg("column \"%s\" is not the partition key of table \"%s\"", control, table),
 				 errdetail("The table is partitioned by column \"%s\".",
 						   get_attname(relid, parent->key_attnum, false))));
-	if (encoded)
+	if (parent->strategy == PARTITION_STRATEGY_HASH)
+		;						/* any type with a hash operator class */
+	else if (encoded)
 	{
 		if (parent->key_type != TEXTOID && parent->key_type != VARCHAROID &&
 			parent->key_type != UUIDOID)
@@ -139,7 +137,7 @@ check_create_parent_table(const char *table, const char *control,
 		elog(ERROR, "cache lookup failed for attribute %d of relation %u", attnum, relid);
 	attnotnull = ((Form_pg_attribute) GETSTRUCT(atttup))->attnotnull;
 	ReleaseSysCache(atttup);
-	if (control_not_null && !attnotnull)
+	if (control_not_null && !attnotnull && parent->strategy != PARTITION_STRATEGY_HASH)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("control column \"%s\" of table \"%s\" is nullable", control, table),
@@ -258,7 +256,7 @@ template_for(const PartmgrParentInfo *parent, const char *given, Oid given_oid)
 void
 partmgr_check_create_args(const PartmgrCreateArgs *a)
 {
-	static const char *const types[] = {"range", "list", NULL};
+	static const char *const types[] = {"range", "list", "hash", NULL};
 	static const char *const epochs[] = {"none", "seconds", "milliseconds",
 	"microseconds", "nanoseconds", NULL};
 	static const char *const on_off[] = {"on", "off", NULL};
@@ -269,7 +267,7 @@ partmgr_check_create_args(const PartmgrCreateArgs *a)
 	const char *zone = a->zone;
 
 	check_choice("p_type", a->type, types,
-				 "p_type is 'range' (the default) or 'list'; pg_partman 4's 'native' is 'range' now.");
+				 "p_type is 'range' (the default), 'list' or 'hash'; pg_partman 4's 'native' is 'range' now.");
 	check_choice("p_epoch", a->epoch, epochs,
 				 "p_epoch is 'none', 'seconds', 'milliseconds', 'microseconds' or 'nanoseconds'.");
 	check_choice("p_automatic_maintenance", a->automatic, on_off,
@@ -306,10 +304,80 @@ partmgr_check_create_args(const PartmgrCreateArgs *a)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("p_time_encoder and p_time_decoder go together"),
 				 errhint("Give both, or neither.")));
+	if (strcmp(a->type, "hash") == 0 &&
+		(a->encoder != NULL || strcmp(a->epoch, "none") != 0 || a->trunc_unit != NULL ||
+		 a->offset_id != 0 || a->constraint_cols != NIL))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a hash set takes no p_epoch, p_time_encoder, p_date_trunc_interval, p_offset_id or p_constraint_cols"),
+				 errdetail("Its children hold rows by the hash of the key, not by ranges of it.")));
 	if (a->encoder != NULL && (strcmp(a->epoch, "none") != 0 || strcmp(a->type, "list") == 0))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("a set with a time encoder and decoder is a range set without p_epoch")));
+}
+
+/*
+ * create_hash_set
+ *		create_parent's work for a hash set (p_type => 'hash', our
+ *		addition): p_interval is the modulus, and a child is made for each
+ *		of its remainders, named <parent>_h<modulus>_<remainder>.  No
+ *		default partition (PostgreSQL has none for HASH), no premake and
+ *		no retention: maintenance leaves the set's children alone;
+ *		split_hash_partition and merge_hash_partitions change them.  In the
+ *		owner's rights scope.
+ */
+static PartmgrSet *
+create_hash_set(const PartmgrCreateArgs *a, const PartmgrParentInfo *parent, Oid template_oid,
+				const char *run_by)
+{
+	PartmgrSet	proto;
+	PartmgrSet *set;
+	PartmgrPlan *plan;
+	char	   *end;
+	long		modulus;
+
+	errno = 0;
+	modulus = strtol(a->interval, &end, 10);
+	if (errno != 0 || *end != '\0' || end == a->interval || modulus < 1 ||
+		modulus > PARTMGR_MAX_HASH_MODULUS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("p_interval of a hash set is its modulus, from 1 to %d, not \"%s\"",
+						PARTMGR_MAX_HASH_MODULUS, a->interval),
+				 errhint("p_interval => '8' makes eight children.")));
+	if (get_rel_relispartition(parent->relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("table \"%s\" is a partition itself: pg_partmgr makes no hash set below another set",
+						a->table)));
+	memset(&proto, 0, sizeof(proto));
+	proto.key = partmgr_table_key(parent->relid);
+	proto.control = pstrdup(a->control);
+	proto.strategy = PARTITION_STRATEGY_HASH;
+	proto.epoch = pstrdup(a->epoch);
+	proto.premake = a->premake;
+	proto.automatic_maintenance = strcmp(a->automatic, "on") == 0;
+	proto.jobmon = a->jobmon;
+	proto.default_table = false;
+	proto.interval_text = psprintf("%ld", modulus);
+	if (partmgr_config_load(proto.key, true) != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_OBJECT),
+				 errmsg("table \"%s\" is already managed by pg_partmgr", proto.key),
+				 errhint("Change its settings with UPDATE partmgr.part_config.")));
+	if (!partmgr_try_lock_set(parent->relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+				 errmsg("partition set \"%s\" is being maintained by another session", proto.key),
+				 errhint("Try again when that maintenance run has finished.")));
+	proto.template_table = template_for(parent, a->template_table, template_oid);
+	partmgr_config_insert(&proto);
+	set = partmgr_config_load(proto.key, false);
+	plan = partmgr_plan_hash_initial(set, partmgr_read_tree(set));
+	partmgr_plan_tables(plan);
+	(void) partmgr_execute_or_raise(plan, run_by, NULL);
+	return set;
 }
 
 /*
@@ -352,12 +420,18 @@ partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within,
 	decoder = partmgr_function_name(a->decoder, TEXTOID);
 	/* from here on, everything done to the table is done as its owner */
 	partmgr_rights_enter_table(parent.relid, parent.owner, PARTMGR_RIGHTS_ACT, table, &rights);
-	if (parent.strategy != (strcmp(a->type, "list") == 0 ? PARTITION_STRATEGY_LIST :
-							PARTITION_STRATEGY_RANGE))
+	if (parent.strategy != partmgr_strategy_of(a->type))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("table \"%s\" is partitioned by %s, but p_type is \"%s\"", table,
-						parent.strategy == PARTITION_STRATEGY_LIST ? "LIST" : "RANGE", a->type)));
+						parent.strategy == PARTITION_STRATEGY_LIST ? "LIST" :
+						parent.strategy == PARTITION_STRATEGY_HASH ? "HASH" : "RANGE", a->type)));
+	if (parent.strategy == PARTITION_STRATEGY_HASH)
+	{
+		set = create_hash_set(a, &parent, template_oid, run_by);
+		partmgr_rights_leave(&rights);
+		return set;
+	}
 
 	memset(&proto, 0, sizeof(proto));
 	proto.key = partmgr_table_key(parent.relid);

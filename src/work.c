@@ -779,7 +779,11 @@ work_create(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrActionW
 			work_move(work, set, &fills[i], action->schema, action->name,
 					  action->lower, action->upper);
 	}
-	if (action->kind == PARTMGR_ACTION_CREATE_CHILD)
+	if (action->kind == PARTMGR_ACTION_CREATE_CHILD && action->modulus > 0)
+		work_sql(work, partmgr_ddl_attach_hash_to(set->parent_schema, set->parent_name,
+												  action->schema, action->name,
+												  action->modulus, action->remainder));
+	else if (action->kind == PARTMGR_ACTION_CREATE_CHILD)
 		work_sql(work, partmgr_ddl_attach_range(set, action->schema, action->name,
 												action->lower, action->upper));
 	else
@@ -1076,6 +1080,21 @@ work_reshape(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrAction
 						   r->schema, r->work_names[i]);
 			foreach(lc, action->statements)
 				work_sql(work, (char *) lfirst(lc));
+			if (r->moduli != NULL)
+			{
+				PartmgrWorkStatement *check;
+
+				check = work_sql(work, partmgr_ddl_hash_check_text(set, r->schema,
+																  r->work_names[i],
+																  r->moduli[i],
+																  r->remainders[i]));
+				check->kind = PARTMGR_STMT_HASH_CHECK;
+				check->schema = r->schema;
+				check->name = r->work_names[i];
+				check->parent = set->parent_oid;
+				check->modulus = r->moduli[i];
+				check->remainder = r->remainders[i];
+			}
 			if (r->moduli != NULL)
 				work_sql(work, partmgr_ddl_attach_hash_to(r->schema, r->stage, r->schema,
 														  r->work_names[i], r->moduli[i],

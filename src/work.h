@@ -44,8 +44,11 @@ typedef enum PartmgrStatementKind
 	PARTMGR_STMT_UNIQUE_FORGET, /* DELETE a retired child's entries from a
 								 * global unique side table a foreign key
 								 * references */
-	PARTMGR_STMT_ROWS			/* a statement on rows of a reshape's tables
+	PARTMGR_STMT_ROWS,			/* a statement on rows of a reshape's tables
 								 * (expected says its SPI_OK_* code) */
+	PARTMGR_STMT_HASH_CHECK		/* the CHECK a new child of a hash set is
+								 * attached behind, added in C (see
+								 * partmgr_add_hash_check): sql says it */
 } PartmgrStatementKind;
 
 typedef struct PartmgrWorkStatement
@@ -58,6 +61,11 @@ typedef struct PartmgrWorkStatement
 	const char *counted_as;		/* ROWS: the rows it touches are the
 								 * action's, in these words ("rows copied"),
 								 * or NULL */
+	const char *schema;			/* HASH_CHECK: the table, */
+	const char *name;
+	Oid			parent;			/* the parent it will be attached to, */
+	int			modulus;		/* and its bounds there */
+	int			remainder;
 } PartmgrWorkStatement;
 
 typedef struct PartmgrActionWork
