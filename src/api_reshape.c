@@ -204,6 +204,29 @@ check_may_change(const PartmgrSet *set, const PartmgrTree *tree)
 }
 
 /*
+ * register_existing
+ *		p_reshape_existing: register the reshapes that bring the children
+ *		below era_end onto the new interval's grid (reshape.c's
+ *		partmgr_reshape_runs), with the set as it now is.  Returns how many.
+ */
+static int
+register_existing(const char *key, PartmgrPoint era_end, const char *interval)
+{
+	PartmgrSet *set;
+	PartmgrTree *tree;
+	List	   *requests;
+	ListCell   *lc;
+
+	CommandCounterIncrement();
+	set = partmgr_config_load(key, false);
+	tree = partmgr_read_tree(set);
+	requests = partmgr_reshape_runs(set, tree, era_end, interval);
+	foreach(lc, requests)
+		(void) partmgr_reshape_register(set, tree, lfirst(lc));
+	return list_length(requests);
+}
+
+/*
  * pg_partmgr_change_interval
  *		change_interval(p_parent_table, p_new_interval): see the file header.
  *		Returns the bound the new interval starts at (NULL when it already
@@ -215,6 +238,8 @@ pg_partmgr_change_interval(PG_FUNCTION_ARGS)
 {
 	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
 	char	   *interval = partmgr_text_arg(fcinfo, 1, "p_new_interval");
+	bool		reshape_existing = PG_NARGS() > 2 && !PG_ARGISNULL(2) && PG_GETARG_BOOL(2);
+	int			nreshapes = 0;
 	TimestampTz started = GetCurrentTimestamp();
 	MemoryContext caller = CurrentMemoryContext;
 	PartmgrSet *set;
@@ -307,6 +332,8 @@ pg_partmgr_change_interval(PG_FUNCTION_ARGS)
 		end_text = partmgr_point_display(&set->axis, era_end);
 	}
 	partmgr_config_change_interval(set, end_text, new_text, format);
+	if (reshape_existing && end_text != NULL)
+		nreshapes = register_existing(set->key, era_end, new_text);
 	partmgr_rights_leave(&rights);
 
 	partmgr_log_action(set->key, "change_interval", "change interval", set->key,
@@ -316,6 +343,13 @@ pg_partmgr_change_interval(PG_FUNCTION_ARGS)
 					   psprintf("%s instead of %s (no children yet)", new_text,
 								set->interval_text),
 					   started, PARTMGR_OUTCOME_DONE, NULL);
+	if (nreshapes > 0)
+		ereport(NOTICE,
+				(errmsg_plural("%d reshape of the children of \"%s\" below %s is registered",
+							   "%d reshapes of the children of \"%s\" below %s are registered",
+							   nreshapes, nreshapes, set->key, end_text),
+				 errhint("CALL partmgr.run_reshape(%s) carries them out; SELECT partmgr.cancel_reshape(%s) leaves the children as they are.",
+						 quote_literal_cstr(set->key), quote_literal_cstr(set->key))));
 	if (end_text != NULL)
 	{
 		ereport(NOTICE,

@@ -448,7 +448,7 @@ range_targets(const PartmgrSet *set, const PartmgrTree *tree, const PartmgrResha
 			n++;
 		}
 		n--;
-		if (n < 2)
+		if (n < 2 && strcmp(req->kind, "split") == 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("interval %s does not split child %s of \"%s\"", req->interval,
@@ -739,6 +739,95 @@ partmgr_reshape_register(PartmgrSet *set, PartmgrTree *tree, const PartmgrReshap
 	op->phase = PARTMGR_RESHAPE_PLANNED;
 	op->id = partmgr_reshape_insert(op);
 	return op;
+}
+
+/*
+ * partmgr_reshape_runs
+ *		change_interval's p_reshape_existing: the reshapes that make the
+ *		children below upper follow interval, on the grid the new interval
+ *		has from the lowest of them on (aligned as create_parent aligns, and
+ *		cut at upper).  The span is cut where a bound of the old children
+ *		meets a bound of the new grid; each part that holds more than one
+ *		old child, or an old child not on the new grid, is a request of kind
+ *		"reshape" (the old children of the part into the new grid's).  A
+ *		part with a hole (a child missing) is left as it is, with a NOTICE.
+ *		Returns a List of PartmgrReshapeRequest.
+ */
+List *
+partmgr_reshape_runs(PartmgrSet *set, PartmgrTree *tree, PartmgrPoint upper,
+					 const char *interval)
+{
+	PartmgrStep step;
+	PartmgrEra	piece;
+	PartmgrSet *trial;
+	PartmgrPoint lower;
+	PartmgrPoint point;
+	List	   *requests = NIL;
+	int			first = 0;
+	int			start;
+
+	while (first < tree->nchildren && (tree->children[first].lower == PARTMGR_POINT_MIN ||
+									   tree->children[first].relkind != RELKIND_RELATION))
+		first++;
+	if (first >= tree->nchildren || tree->children[first].lower >= upper)
+		return NIL;
+	lower = tree->children[first].lower;
+	partmgr_step_parse(&set->axis, interval, PARTMGR_STEP_PARTITION, &step);
+	make_piece(set, &piece, lower, upper, &step, NULL, true);
+	trial = with_pieces(set, &piece, 1, lower);
+
+	/* walk the new grid; a part ends where it meets a bound of the children */
+	start = first;
+	point = lower;
+	while (start < tree->nchildren && tree->children[start].lower < upper)
+	{
+		int			end = start;
+		bool		hole = tree->children[start].lower != point;
+		int			pieces = 0;
+
+		CHECK_FOR_INTERRUPTS();
+		while (!hole)
+		{
+			const PartmgrChild *child = &tree->children[end];
+
+			while (point < child->upper)
+			{
+				point = Min(partmgr_slot_upper(trial, point), upper);
+				pieces++;
+			}
+			if (point == child->upper)
+				break;			/* the part ends with this child */
+			/* a slot of the new grid goes on into the next child */
+			if (end + 1 >= tree->nchildren || tree->children[end + 1].lower != child->upper ||
+				tree->children[end + 1].relkind != RELKIND_RELATION)
+				hole = true;
+			else
+				end++;
+		}
+		if (hole)
+		{
+			ereport(NOTICE,
+					(errmsg("children of \"%s\" from %s on are left as they are",
+							set->key, partmgr_point_display(&set->axis, tree->children[start].lower)),
+					 errdetail("A child is missing among them, or one is partitioned itself.")));
+			break;
+		}
+		if (end > start || pieces > 1)
+		{
+			PartmgrReshapeRequest *req = palloc0(sizeof(PartmgrReshapeRequest));
+
+			req->kind = "reshape";
+			req->nsources = end - start + 1;
+			req->sources = palloc(sizeof(Oid) * req->nsources);
+			for (int i = start; i <= end; i++)
+				req->sources[i - start] = tree->children[i].relid;
+			req->interval = interval;
+			req->called_as = "change_interval";
+			requests = lappend(requests, req);
+		}
+		start = end + 1;
+	}
+	return requests;
 }
 
 /*

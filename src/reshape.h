@@ -51,6 +51,8 @@ typedef enum PartmgrReshapeStep
 
 extern PartmgrReshapeOp *partmgr_reshape_register(PartmgrSet *set, PartmgrTree *tree,
 												  const PartmgrReshapeRequest *req);
+extern List *partmgr_reshape_runs(PartmgrSet *set, PartmgrTree *tree, PartmgrPoint upper,
+								  const char *interval);
 extern bool partmgr_reshape_same_request(const PartmgrSet *set, PartmgrTree *tree,
 										 const PartmgrReshapeOp *op,
 										 const PartmgrReshapeRequest *req);

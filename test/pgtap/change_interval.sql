@@ -39,14 +39,14 @@ $$;
 ------------------------------------------------------------------------------
 -- the objects
 ------------------------------------------------------------------------------
-SELECT has_function('partmgr', 'change_interval', ARRAY['text', 'text'],
-                    'change_interval(p_parent_table text, p_new_interval text) exists');
+SELECT has_function('partmgr', 'change_interval', ARRAY['text', 'text', 'boolean'],
+                    'change_interval(p_parent_table text, p_new_interval text, p_reshape_existing boolean) exists');
 SELECT is((SELECT array_to_string(proargnames, ',') || ' -> ' || prorettype::regtype::text
              FROM pg_proc WHERE oid = 'partmgr.change_interval'::regproc),
-          'p_parent_table,p_new_interval -> text', 'its parameters and result');
+          'p_parent_table,p_new_interval,p_reshape_existing -> text', 'its parameters and result');
 SELECT columns_are('partmgr', 'part_config_interval',
                    ARRAY['parent_table', 'interval_end', 'partition_interval', 'datetime_string',
-                         'date_trunc_interval', 'changed_at'],
+                         'date_trunc_interval', 'next_aligned', 'changed_at'],
                    'part_config_interval holds the earlier intervals');
 SELECT ok(has_table_privilege('public', 'partmgr.part_config_interval', 'SELECT')
           AND NOT has_table_privilege('public', 'partmgr.part_config_interval', 'INSERT'),
@@ -143,7 +143,7 @@ SELECT is((SELECT count(*)::int || ' ' || sum(id) FROM public.ci_t) || ' ' ||
 
 -- the dump registers the earlier interval too
 SELECT alike(partmgr.dump_partitioned_table_definition('public.ci_t'),
-            '%INSERT INTO partmgr.part_config_interval (parent_table, interval_end, partition_interval, datetime_string, date_trunc_interval)%VALUES (''public.ci_t'', ''2030-01-05 00:00:00+00'', ''1 day'', ''YYYYMMDD'', NULL)%',
+            '%INSERT INTO partmgr.part_config_interval (parent_table, interval_end, partition_interval, datetime_string, date_trunc_interval, next_aligned)%VALUES (''public.ci_t'', ''2030-01-05 00:00:00+00'', ''1 day'', ''YYYYMMDD'', NULL, ''t'')%',
             'dump_partitioned_table_definition writes the earlier interval');
 
 -- the same interval again changes nothing

@@ -403,8 +403,176 @@ SELECT lives_ok($$CALL partmgr.split_partition('rs.t_p20300104', '12 hours', p_s
 SELECT is((SELECT count(*)::int FROM partmgr.reshape_operation), 1, 'registers nothing more');
 SELECT throws_ok($$CALL partmgr.split_partition('rs.t_p20300104', '6 hours', p_start => false, p_quiet => true)$$,
                  '55006', NULL, 'split_partition of the child with other arguments: 55006');
-SELECT throws_ok($$CALL partmgr.merge_partitions(ARRAY['rs.t_p20300103', 'rs.t_p20300104'], p_quiet => true)$$,
-                 '55006', NULL, 'merge_partitions of a child another reshape replaces: 55006');
+
+------------------------------------------------------------------------------
+-- 5. bad input: each call fails with its SQLSTATE and changes nothing
+------------------------------------------------------------------------------
+SET ROLE rs_owner;
+CREATE TABLE rs.plain (id bigint PRIMARY KEY);
+CREATE TABLE rs.unmanaged (id bigint PRIMARY KEY) PARTITION BY RANGE (id);
+CREATE TABLE rs.unmanaged_c PARTITION OF rs.unmanaged FOR VALUES FROM (0) TO (10);
+CREATE TABLE rs.sp (id bigint PRIMARY KEY) PARTITION BY RANGE (id);
+SELECT partmgr.create_parent('rs.sp', 'id', '100', p_premake => 1, p_start_partition => '0');
+SELECT partmgr.create_sub_parent('rs.sp', 'id', '10', p_premake => 1, p_declarative_check => 'yes');
+CREATE TABLE rs.mm (id bigint PRIMARY KEY) PARTITION BY RANGE (id);
+SELECT partmgr.create_parent('rs.mm', 'id', '100', p_premake => 1, p_start_partition => '0');
+CREATE TABLE rs.mm_top PARTITION OF rs.mm FOR VALUES FROM (200) TO (MAXVALUE);
+CREATE TABLE rs.mm_low PARTITION OF rs.mm FOR VALUES FROM (MINVALUE) TO (0);
+CREATE TABLE rs.nopk (id bigint, ts timestamptz NOT NULL) PARTITION BY RANGE (ts);
+SELECT partmgr.create_parent('rs.nopk', 'ts', '1 day', p_premake => 1, p_start_partition => '2030-01-01');
+CREATE TABLE rs.l (k int PRIMARY KEY) PARTITION BY LIST (k);
+SELECT partmgr.create_parent('rs.l', 'k', '1', p_type => 'list', p_start_partition => '1');
+CREATE TABLE rs.r (id bigint PRIMARY KEY) PARTITION BY RANGE (id);
+SELECT partmgr.create_parent('rs.r', 'id', '100', p_premake => 1, p_start_partition => '0');
+CREATE TABLE rs.ref (rid bigint REFERENCES rs.r (id));
+CREATE VIEW rs.v AS SELECT * FROM rs.t_p20300107;
+CREATE FUNCTION rs.trg() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN RETURN NEW; END $f$;
+CREATE TRIGGER own_trigger BEFORE INSERT ON rs.t_p20300105 FOR EACH ROW EXECUTE FUNCTION rs.trg();
+RESET ROLE;
+SET client_min_messages = error;   -- wal_level need not be logical here
+CREATE PUBLICATION rs_pub FOR TABLE rs.t_p20300106;
+SET client_min_messages = warning;
+UPDATE rs_before SET state = rs_state();
+
+SELECT throws_ok($$CALL partmgr.split_partition('rs.t_p20300101', '6 hours', ARRAY['2030-01-01 12:00'])$$,
+                 '22023', NULL, 'both p_interval and p_bounds: 22023');
+SELECT throws_ok($$CALL partmgr.split_partition('rs.t_p20300101')$$, '22023', NULL,
+                 'neither p_interval nor p_bounds: 22023');
+SELECT throws_ok($$CALL partmgr.split_partition('rs.t_p20300101', p_bounds => ARRAY[]::text[])$$, '22023', NULL,
+                 'an empty p_bounds: 22023');
+SELECT throws_ok($$CALL partmgr.split_partition('rs.plain', '6 hours')$$, '42704', NULL,
+                 'a table that is no child: 42704');
+SELECT throws_ok($$CALL partmgr.split_partition('rs.unmanaged_c', '5')$$, '42704', NULL,
+                 'a child of a partitioned table that is not a set: 42704');
+SELECT throws_ok($$CALL partmgr.split_partition('rs.sp_p0', '50')$$, '0A000', NULL,
+                 'a child that is partitioned itself (a sub-set''s parent): 0A000');
+SELECT throws_ok($$CALL partmgr.merge_partitions(ARRAY['rs.t_p20300101', 'rs.i_p0'])$$, '22023', NULL,
+                 'children of two different sets: 22023');
+SELECT throws_ok($$CALL partmgr.merge_partitions(ARRAY['rs.t_p20300101', 'rs.t_p20300103'])$$, '22023', NULL,
+                 'children that are not adjacent: 22023');
+SELECT throws_ok($$CALL partmgr.merge_partitions(ARRAY['rs.t_p20300101'])$$, '22023', NULL,
+                 'a single child to merge: 22023');
+SELECT throws_ok($$CALL partmgr.merge_partitions(ARRAY['rs.t_p20300101', 'rs.t_p20300101'])$$, '22023', NULL,
+                 'a child named twice: 22023');
+SELECT throws_ok($$CALL partmgr.split_partition('rs.t_p20300101', p_bounds => ARRAY['2030-01-05'])$$, '22023', NULL,
+                 'a bound outside the child: 22023');
+SELECT throws_ok($$CALL partmgr.split_partition('rs.t_p20300101', p_bounds => ARRAY['2030-01-01'])$$, '22023', NULL,
+                 'a bound equal to the child''s lower edge: 22023');
+SELECT throws_ok($$CALL partmgr.split_partition('rs.t_p20300101', p_bounds => ARRAY['2030-01-02'])$$, '22023', NULL,
+                 'a bound equal to the child''s upper edge: 22023');
+SELECT throws_ok($$CALL partmgr.split_partition('rs.t_p20300101', p_bounds => ARRAY['2030-01-01 12:00', '2030-01-01 12:00'])$$,
+                 '22023', NULL, 'a bound given twice: 22023');
+SELECT throws_ok($$CALL partmgr.split_partition('rs.t_p20300101', '1 day')$$, '22023', NULL,
+                 'an interval as long as the child: 22023');
+SELECT throws_ok($$CALL partmgr.split_partition('rs.i_p0', '1')$$, '22023', NULL,
+                 'an id interval of 1: 22023');
+SELECT throws_ok($$CALL partmgr.split_partition('rs.mm_top', p_bounds => ARRAY['300'])$$, '22023', NULL,
+                 'a child bounded by MAXVALUE: 22023');
+SELECT throws_ok($$CALL partmgr.split_partition('rs.mm_low', p_bounds => ARRAY['-10'])$$, '22023', NULL,
+                 'a child bounded by MINVALUE: 22023');
+SELECT throws_ok($$CALL partmgr.split_partition('rs.nopk_p20300101', '6 hours')$$, '55000', NULL,
+                 'a set without a primary key: 55000');
+SELECT throws_ok($$CALL partmgr.split_partition('rs.l_p1', '2')$$, '22023', NULL,
+                 'a child of a list set: 22023');
+SELECT throws_ok($$CALL partmgr.merge_partitions(ARRAY['rs.t_p20300103', 'rs.t_p20300104'])$$, '55006', NULL,
+                 'a child another reshape already replaces: 55006');
+SELECT throws_ok($$CALL partmgr.split_partition('rs.t_p20300107', '6 hours')$$, '2BP01', NULL,
+                 'a child a view reads: 2BP01');
+SELECT throws_ok($$CALL partmgr.split_partition('rs.r_p0', '50')$$, '0A000', NULL,
+                 'a set a foreign key references: 0A000');
+SELECT throws_ok($$CALL partmgr.split_partition('rs.t_p20300105', '6 hours')$$, '0A000', NULL,
+                 'a child with a trigger of its own: 0A000');
+SELECT throws_ok($$CALL partmgr.split_partition('rs.t_p20300106', '6 hours')$$, '0A000', NULL,
+                 'a child in a publication: 0A000');
+SELECT throws_ok($$CALL partmgr.split_partition('rs.t_p20300101', '6 hours', p_batch_rows => 0)$$, '22023', NULL,
+                 'p_batch_rows 0: 22023');
+SELECT throws_ok($$CALL partmgr.run_reshape('rs.t', p_batch_rows => 0)$$, '22023', NULL,
+                 'run_reshape with p_batch_rows 0: 22023');
+SET ROLE rs_owner;
+CREATE TABLE rs.t_undo (LIKE rs.t);
+RESET ROLE;
+UPDATE rs_before SET state = rs_state();
+SELECT throws_ok($$SELECT partmgr.undo_partition('rs.t', 'rs.t_undo')$$, '55000', NULL,
+                 'undo_partition while a reshape is registered: 55000');
+SELECT throws_ok($$SELECT partmgr.config_cleanup('rs.t')$$, '55000', NULL,
+                 'config_cleanup while a reshape is registered: 55000');
+SELECT throws_ok($$SELECT partmgr.change_interval('rs.t', '1 hour')$$, '55000', NULL,
+                 'change_interval while a reshape is registered: 55000');
+SELECT is(rs_state(), (SELECT state FROM rs_before),
+          'after all of them the configuration, the reshapes, the tables and the rows are as they were');
+
+------------------------------------------------------------------------------
+-- 6. the trust boundary: another role cannot reshape the owner's set, nor
+-- write its reshapes, nor make the change capture write another role's table
+------------------------------------------------------------------------------
+GRANT SELECT, INSERT ON rs.t, rs.t_p20300101 TO rs_mallory;
+SET ROLE rs_owner;
+CREATE TABLE rs.fake_log (id bigint, partmgr_claimed boolean NOT NULL DEFAULT false,
+                          partmgr_truncated boolean NOT NULL DEFAULT false);
+RESET ROLE;
+UPDATE rs_before SET state = rs_state();
+SET ROLE rs_mallory;
+SELECT throws_ok($$CALL partmgr.split_partition('rs.t_p20300101', '6 hours')$$, '42501', NULL,
+                 'another role cannot split a child of the owner''s set: 42501');
+SELECT throws_ok($$CALL partmgr.merge_partitions(ARRAY['rs.t_p20300101', 'rs.t_p20300102'])$$, '42501', NULL,
+                 'nor merge its children: 42501');
+SELECT throws_ok($$CALL partmgr.run_reshape('rs.t')$$, '42501', NULL,
+                 'nor carry out its registered reshape: 42501');
+SELECT throws_ok($$SELECT partmgr.cancel_reshape('rs.t')$$, '42501', NULL,
+                 'nor cancel it: 42501');
+SELECT lives_ok($$CALL partmgr.run_reshape(p_quiet => true)$$,
+                'run_reshape() of every set it may act on passes the owner''s reshape over');
+SELECT throws_ok($$INSERT INTO partmgr.reshape_operation (parent_table, kind, source_tables, target_tables, target_bounds)
+                   VALUES ('rs.t', 'split', ARRAY['rs.t_p20300101'], ARRAY['t_p20300101_000000', 't_p20300101_120000'],
+                           ARRAY['2030-01-01 00:00:00+00', '2030-01-01 12:00:00+00', '2030-01-02 00:00:00+00'])$$,
+                 '42501', NULL, 'nor register a reshape of it by INSERT into reshape_operation: 42501');
+SELECT throws_ok($$UPDATE partmgr.reshape_operation SET phase = 'catch up' WHERE parent_table = 'rs.t'$$,
+                 '42501', NULL, 'nor UPDATE the owner''s reshape: 42501');
+SELECT throws_ok($$DELETE FROM partmgr.reshape_operation WHERE parent_table = 'rs.t'$$,
+                 '42501', NULL, 'nor DELETE it: 42501');
+CREATE TABLE rs_mal.m (id bigint PRIMARY KEY, ts timestamptz NOT NULL) PARTITION BY RANGE (id);
+SELECT partmgr.create_parent('rs_mal.m', 'id', '100', p_premake => 1, p_start_partition => '0');
+CALL partmgr.split_partition('rs_mal.m_p0', '50', p_start => false, p_quiet => true);
+SELECT throws_ok($$UPDATE partmgr.reshape_operation SET parent_table = 'rs.t' WHERE parent_table = 'rs_mal.m'$$,
+                 '42501', NULL, 'nor move a reshape of its own set onto the owner''s: 42501');
+-- its own reshape made to name the owner's child: carried out with its
+-- own rights, it cannot touch that child
+UPDATE partmgr.reshape_operation SET source_tables = ARRAY['rs.t_p20300101'] WHERE parent_table = 'rs_mal.m';
+SELECT throws_ok($$CALL partmgr.run_reshape('rs_mal.m', p_quiet => true)$$, '42501', NULL,
+                 'its own reshape forged to replace the owner''s child fails for want of the owner''s rights: 42501');
+SELECT is(partmgr.cancel_reshape('rs_mal.m'), 1, 'and it can only cancel its forged reshape');
+-- the change capture trigger on a table of its own, naming a table of
+-- another role shaped like a change log
+CREATE TABLE rs_mal.cap (id bigint);
+CREATE TRIGGER forge AFTER INSERT ON rs_mal.cap FOR EACH ROW
+    EXECUTE FUNCTION partmgr.reshape_capture('rs', 'fake_log', 'id');
+SELECT throws_ok($$INSERT INTO rs_mal.cap VALUES (1)$$, '22023', NULL,
+                 'reshape_capture() on its own table refuses to write the owner''s table: 22023');
+DROP TRIGGER forge ON rs_mal.cap;
+CREATE TRIGGER forge AFTER INSERT ON rs_mal.cap FOR EACH ROW
+    EXECUTE FUNCTION partmgr.reshape_capture('public', 'rs_secret', 'id');
+SELECT throws_ok($$INSERT INTO rs_mal.cap VALUES (2)$$, '22023', NULL,
+                 'or the superuser''s: 22023');
+CREATE TRIGGER forge_truncate AFTER TRUNCATE ON rs_mal.cap FOR EACH STATEMENT
+    EXECUTE FUNCTION partmgr.reshape_capture('public', 'rs_secret', 'id');
+SELECT throws_ok($$TRUNCATE rs_mal.cap$$, '22023', NULL, 'also as a TRUNCATE trigger: 22023');
+DROP TRIGGER forge ON rs_mal.cap;
+DROP TRIGGER forge_truncate ON rs_mal.cap;
+CREATE TRIGGER forge_stmt AFTER INSERT ON rs_mal.cap FOR EACH STATEMENT
+    EXECUTE FUNCTION partmgr.reshape_capture('public', 'rs_secret', 'id');
+SELECT throws_ok($$INSERT INTO rs_mal.cap VALUES (3)$$, '39P01', NULL,
+                 'as a statement trigger of INSERT it refuses to fire: 39P01');
+-- the attacker's own objects go, for the comparison below
+DROP TABLE rs_mal.cap;
+SELECT partmgr.config_cleanup('rs_mal.m');
+DROP TABLE rs_mal.m;
+RESET ROLE;
+SELECT is((SELECT count(*)::int FROM public.rs_secret), 0, 'the superuser''s table stays empty');
+SELECT is((SELECT count(*)::int FROM rs.fake_log), 0, 'and so does the owner''s');
+SELECT is((SELECT count(*)::int FROM pg_trigger WHERE tgrelid = 'rs.t_p20300101'::regclass AND NOT tgisinternal), 0,
+          'the owner''s child got no trigger');
+SELECT is(rs_state(), (SELECT state FROM rs_before),
+          'the owner''s set, its reshape and its tables are as they were');
 
 SELECT * FROM finish();
 ROLLBACK;
