@@ -69,6 +69,24 @@ ALTER TABLE partmgr.part_config ADD CONSTRAINT part_config_type_check
     CHECK (partition_type IN ('range', 'list', 'hash'));
 
 /*
+ * Each child's share of the rows (the planner's estimates), and for a hash
+ * set the share its bounds give it: imbalance shows.  An overload of
+ * pg_partman's show_partitions, told apart by p_row_share, which has no
+ * default: calls of pg_partman's forms reach pg_partman's.
+ */
+CREATE FUNCTION partmgr.show_partitions(
+    p_parent_table text,
+    p_row_share boolean,
+    p_order text DEFAULT 'ASC',
+    p_include_default boolean DEFAULT false)
+    RETURNS TABLE (partition_schemaname text, partition_tablename text, row_estimate bigint,
+                   row_share numeric, expected_share numeric)
+    LANGUAGE C STABLE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_show_partitions';
+COMMENT ON FUNCTION partmgr.show_partitions(text, boolean, text, boolean) IS
+    'List the children of a partition set in order of their bounds (a hash set''s by remainder), with p_row_share each child''s estimated rows (pg_class.reltuples, NULL if never counted), its share of the rows so counted, and for a hash set the share its modulus gives it (1 / modulus).';
+
+/*
  * Reshaping children online: split_partition, merge_partitions,
  * split_hash_partition, merge_hash_partitions and change_interval's
  * p_reshape_existing register an operation here; run_reshape (which the

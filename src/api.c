@@ -174,6 +174,23 @@ partmgr_act_on_table(const char *table, PartmgrRightsMode mode, PartmgrRights *r
 }
 
 /*
+ * partmgr_check_not_hash
+ *		Raise 0A000 for a hash set, which the function (needing what)
+ *		cannot work on: its children hold rows by the hash of the key, not
+ *		by ranges of it.
+ */
+void
+partmgr_check_not_hash(const PartmgrSet *set, const char *needs)
+{
+	if (set->strategy == PARTITION_STRATEGY_HASH)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("partition set \"%s\" is partitioned by HASH, but this function needs %s",
+						set->key, needs),
+				 errdetail("The children of a hash set hold rows by the hash of the key, not by ranges of it.")));
+}
+
+/*
  * partmgr_load_set_of_kind
  *		partmgr_act_on_table(PARTMGR_RIGHTS_ACT) for a set that must be a time
  *		or an id set as the function needs; otherwise 22023 with a hint to
@@ -184,6 +201,9 @@ partmgr_load_set_of_kind(const char *table, PartmgrKeyKind kind, const char *oth
 						 PartmgrRights *rights)
 {
 	PartmgrSet *set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, rights);
+
+	partmgr_check_not_hash(set, kind == PARTMGR_KEY_TIME ? "a time partition set" :
+						   "an id partition set");
 
 	if (set->axis.kind != kind)
 		ereport(ERROR,
@@ -511,20 +531,44 @@ pg_partmgr_drop_partition_id(PG_FUNCTION_ARGS)
  *		partmgr.show_partitions(): children in bound order, the default
  *		partition first when p_include_default.
  */
-Datum
-pg_partmgr_show_partitions(PG_FUNCTION_ARGS)
+/* pg_class.reltuples of a table: -1 when it was never counted */
+static double
+estimated_rows(Oid relid)
+{
+	HeapTuple	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	double		tuples = -1;
+
+	if (HeapTupleIsValid(tuple))
+	{
+		tuples = ((Form_pg_class) GETSTRUCT(tuple))->reltuples;
+		ReleaseSysCache(tuple);
+	}
+	return tuples;
+}
+
+/*
+ * show_partitions
+ *		The children of a set in the order of their bounds (a hash set's by
+ *		remainder), the default partition first when included; with
+ *		shares, each with the planner's estimate of its rows (pg_class,
+ *		NULL when never counted), its share of the rows of the set's
+ *		children so counted, and for a hash set the share its bounds give
+ *		it (1 / modulus).
+ */
+static Datum
+show_partitions(FunctionCallInfo fcinfo, const char *table, const char *order,
+				bool include_default, bool shares)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
-	char	   *order = partmgr_text_arg(fcinfo, 1, "p_order");
 	bool		descending;
 	PartmgrSet *set;
 	PartmgrTree *tree;
 	PartmgrRights rights;
-	Datum		values[2];
-	bool		nulls[2] = {false, false};
+	Datum		values[5];
+	bool		nulls[5] = {false, false, !shares, !shares, !shares};
+	double	   *rows;
+	double		total = 0;
 
-	partmgr_require_arg(fcinfo, 2, "p_include_default");
 	if (pg_strcasecmp(order, "ASC") != 0 && pg_strcasecmp(order, "DESC") != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -537,24 +581,72 @@ pg_partmgr_show_partitions(PG_FUNCTION_ARGS)
 	set = partmgr_act_on_table(table, PARTMGR_RIGHTS_LOOK, &rights);
 	tree = partmgr_read_tree(set);
 	partmgr_rights_leave(&rights);
-	if (PG_GETARG_BOOL(2) && OidIsValid(tree->default_oid))
+	rows = palloc0(sizeof(double) * (tree->nchildren + 1));
+	for (int i = 0; shares && i < tree->nchildren; i++)
+	{
+		rows[i] = estimated_rows(tree->children[i].relid);
+		if (rows[i] > 0 && !tree->children[i].detach_pending)
+			total += rows[i];
+	}
+	if (include_default && OidIsValid(tree->default_oid))
 	{
 		values[0] = CStringGetTextDatum(tree->default_schema);
 		values[1] = CStringGetTextDatum(tree->default_name);
+		nulls[2] = nulls[3] = nulls[4] = true;
+		if (shares && estimated_rows(tree->default_oid) >= 0)
+		{
+			values[2] = Int64GetDatum((int64) estimated_rows(tree->default_oid));
+			nulls[2] = false;
+		}
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	for (int i = 0; i < tree->nchildren; i++)
 	{
-		PartmgrChild *child = &tree->children[descending ? tree->nchildren - 1 - i : i];
+		int			k = descending ? tree->nchildren - 1 - i : i;
+		PartmgrChild *child = &tree->children[k];
 
 		if (child->detach_pending)
 			continue;			/* on its way out: no longer part of the set */
 		values[0] = CStringGetTextDatum(child->schema);
 		values[1] = CStringGetTextDatum(child->name);
+		if (shares)
+		{
+			nulls[2] = rows[k] < 0;
+			values[2] = Int64GetDatum((int64) Max(rows[k], 0));
+			nulls[3] = rows[k] < 0 || total <= 0;
+			values[3] = DirectFunctionCall1(float8_numeric, Float8GetDatum(Max(rows[k], 0) / Max(total, 1)));
+			nulls[4] = child->modulus == 0;
+			values[4] = DirectFunctionCall1(float8_numeric,
+											Float8GetDatum(child->modulus > 0 ? 1.0 / child->modulus : 0));
+		}
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	SPI_finish();
 	return (Datum) 0;
+}
+
+/*
+ * pg_partmgr_show_partitions
+ *		show_partitions(p_parent_table, p_order, p_include_default), as
+ *		pg_partman's; and show_partitions(p_parent_table, p_row_share,
+ *		p_order, p_include_default), ours, which adds each child's rows and
+ *		share when p_row_share.
+ */
+Datum
+pg_partmgr_show_partitions(PG_FUNCTION_ARGS)
+{
+	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
+
+	if (PG_NARGS() == 4)
+	{
+		partmgr_require_arg(fcinfo, 1, "p_row_share");
+		partmgr_require_arg(fcinfo, 3, "p_include_default");
+		return show_partitions(fcinfo, table, partmgr_text_arg(fcinfo, 2, "p_order"),
+							   PG_GETARG_BOOL(3), PG_GETARG_BOOL(1));
+	}
+	partmgr_require_arg(fcinfo, 2, "p_include_default");
+	return show_partitions(fcinfo, table, partmgr_text_arg(fcinfo, 1, "p_order"),
+						   PG_GETARG_BOOL(2), false);
 }
 
 /*
@@ -584,6 +676,7 @@ pg_partmgr_show_partition_name(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	set = partmgr_act_on_table(table, PARTMGR_RIGHTS_LOOK, &rights);
+	partmgr_check_not_hash(set, "a range or list set");
 	partmgr_context_push(&argctx, "argument %s", "p_value");
 	value = partmgr_point_parse(&set->axis, value_text);
 	partmgr_context_pop(&argctx);
@@ -656,6 +749,7 @@ pg_partmgr_show_partition_info(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("table \"%s\" is not a partition of \"%s\"", child_text, parent_text)));
 	set = partmgr_config_load(partmgr_table_key(parent_oid), false);
+	partmgr_check_not_hash(set, "a range or list set");
 	partmgr_rights_enter_set(set, PARTMGR_RIGHTS_LOOK, &rights);
 	child = partmgr_tree_find_child(partmgr_read_tree(set), child_oid);
 	if (child == NULL)
@@ -791,6 +885,7 @@ pg_partmgr_partition_gap_fill(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, &rights);
+	partmgr_check_not_hash(set, "a range set");
 	partmgr_lock_set_or_raise(set->parent_oid, set->key);
 	plan = partmgr_plan_gap_fill(set, partmgr_read_tree(set));
 	partmgr_plan_tables(plan);

@@ -29,6 +29,7 @@ extern List *partmgr_text_array_arg(FunctionCallInfo fcinfo, int argno);
 extern void partmgr_lock_set_or_raise(Oid parent_oid, const char *key);
 extern PartmgrSet *partmgr_act_on_table(const char *table, PartmgrRightsMode mode,
 										PartmgrRights *rights);
+extern void partmgr_check_not_hash(const PartmgrSet *set, const char *needs);
 extern PartmgrSet *partmgr_load_set_of_kind(const char *table, PartmgrKeyKind kind,
 											const char *other_function,
 											PartmgrRights *rights);

@@ -90,6 +90,7 @@ pg_partmgr_apply_constraints(PG_FUNCTION_ARGS)
 	SPI_connect();
 	child_oid = child_name ? partmgr_resolve_table(child_name, false) : InvalidOid;
 	set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, &rights);
+	partmgr_check_not_hash(set, "a range or list set");
 	partmgr_lock_set_or_raise(set->parent_oid, set->key);
 	tree = partmgr_read_tree(set);
 	if (child_name != NULL)
@@ -130,6 +131,7 @@ pg_partmgr_drop_constraints(PG_FUNCTION_ARGS)
 	SPI_connect();
 	child_oid = partmgr_resolve_table(child_name, false);
 	set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, &rights);
+	partmgr_check_not_hash(set, "a range or list set");
 	partmgr_lock_set_or_raise(set->parent_oid, set->key);
 	tree = partmgr_read_tree(set);
 	plan = partmgr_plan_new(set, tree);
@@ -292,6 +294,7 @@ pg_partmgr_reapply_constraints_proc(PG_FUNCTION_ARGS)
 	if (snapshot)
 		PushActiveSnapshot(GetTransactionSnapshot());
 	set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, &rights);
+	partmgr_check_not_hash(set, "a range or list set");
 	table = set->key;
 	validate = set->constraint_valid;
 	tree = partmgr_read_tree(set);

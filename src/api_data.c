@@ -498,6 +498,7 @@ data_procedure(FunctionCallInfo fcinfo, bool async)
 	source_oid = source ? partmgr_resolve_table(source, false) : InvalidOid;
 	memset(&proto, 0, sizeof(proto));
 	proto.set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, &rights);
+	partmgr_check_not_hash(proto.set, "a default partition");
 	proto.run_by = what;
 	proto.lock_wait = lock_wait;
 	if (async)
@@ -591,6 +592,7 @@ undo_setup(FunctionCallInfo fcinfo, const char *table, const char *target,
 	/* looked up with the caller's search_path, before the owner's scope */
 	target_oid = partmgr_resolve_table(target, false);
 	set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, rights);
+	partmgr_check_not_hash(set, "a range or list set");
 	check_no_async(set);
 	partmgr_check_no_reshape(set, "undo_partition()");
 	partmgr_undo_init(set, target_oid, batch_text, keep_table, drop_cascade, ignored, undo);

@@ -60,11 +60,15 @@
 #include "log.h"
 #include "partition_data.h"
 #include "plan.h"
+#include "reshape_state.h"
 #include "retention.h"
 #include "rights.h"
 #include "unique.h"
 
 PG_FUNCTION_INFO_V1(pg_partmgr_set_health);
+
+/* rows a hash set holds before how they spread is told */
+#define PARTMGR_HASH_SKEW_MIN_ROWS	10000
 
 /* pg_class.reltuples of a table, 0 when unknown (-1) */
 static int64
@@ -183,6 +187,71 @@ count_gaps(const PartmgrTree *tree)
 static void assess_set_as_owner(HealthRun *run, PartmgrSet *set);
 
 /*
+ * reshape_reasons
+ *		Reshapes of the set not finished (warning: its old and new children
+ *		stand side by side, and the change log grows until it is done),
+ *		with the error that stopped one.
+ */
+static void
+reshape_reasons(Health *h, const PartmgrSet *set)
+{
+	ListCell   *lc;
+
+	foreach(lc, partmgr_reshape_list(set->key))
+	{
+		PartmgrReshapeOp *op = lfirst(lc);
+
+		reason(h, "warning",
+			   psprintf("reshape " INT64_FORMAT " (%s) is in phase %s since %s%s%s: run_reshape() finishes it, cancel_reshape() undoes it",
+						op->id, op->kind, partmgr_reshape_phase_name(op->phase),
+						timestamptz_to_str(op->updated_at),
+						op->last_error ? "; it last failed: " : "",
+						op->last_error ? op->last_error : ""));
+	}
+}
+
+/*
+ * hash_reasons
+ *		A hash set: remainders no child holds (critical: rows there are
+ *		refused), and a child that holds more than twice the share of the
+ *		rows its modulus gives it, by the planner's estimates, once the set
+ *		holds rows enough to tell (warning: split_hash_partition() divides
+ *		it without touching the others).
+ */
+static void
+hash_reasons(Health *h, const PartmgrTree *tree)
+{
+	double		covered = 0;
+	double		total = 0;
+	double	   *rows = palloc0(sizeof(double) * Max(tree->nchildren, 1));
+
+	for (int i = 0; i < tree->nchildren; i++)
+	{
+		covered += 1.0 / tree->children[i].modulus;
+		rows[i] = (double) reltuples(tree->children[i].relid);
+		total += rows[i];
+	}
+	if (tree->nchildren > 0 && covered < 1.0 - 1e-9)
+		reason(h, "critical",
+			   psprintf("its children hold %.1f%% of the hash remainders: rows of the others are refused",
+						covered * 100));
+	if (total < PARTMGR_HASH_SKEW_MIN_ROWS)
+		return;
+	for (int i = 0; i < tree->nchildren; i++)
+	{
+		double		expected = 1.0 / tree->children[i].modulus;
+		double		share = rows[i] / total;
+
+		if (share > 2 * expected)
+			reason(h, "warning",
+				   psprintf("child %s holds %.1f%% of the rows, more than twice the %.1f%% its modulus gives it (split_hash_partition() divides it)",
+							quote_qualified_identifier(tree->children[i].schema,
+													   tree->children[i].name),
+							share * 100, expected * 100));
+	}
+}
+
+/*
  * assess_set
  *		Look at one set: children, how far its children reach ahead of its
  *		data (of now, for time sets), rows in the default partition,
@@ -222,6 +291,18 @@ assess_set_as_owner(HealthRun *run, PartmgrSet *set)
 	int			gaps;
 
 	h->children = tree->nchildren;
+	if (set->strategy == PARTITION_STRATEGY_HASH)
+	{
+		/* no bounds, no default partition, no retention: how rows spread */
+		if (last == NULL)
+			reason(h, "critical", "no child");
+		hash_reasons(h, tree);
+		h->have_last_run = !set->maintenance_last_run_isnull;
+		h->last_run = set->maintenance_last_run;
+		unique_reasons(h, set);
+		reshape_reasons(h, set);
+		return;
+	}
 	if (last != NULL && last->upper != PARTMGR_POINT_MAX)
 		h->newest_upper = partmgr_point_display(&set->axis, last->upper);
 	/* how far the children reach */
@@ -338,6 +419,7 @@ assess_set_as_owner(HealthRun *run, PartmgrSet *set)
 									  set->async_in_progress));
 	if (!get_rel_relispartition(set->parent_oid))
 		unique_reasons(h, set);
+	reshape_reasons(h, set);
 	if (facts != NULL && facts->error != NULL &&
 		(!h->have_last_run || facts->error_at > h->last_run))
 		reason(h, strcmp(facts->error_outcome, "failed") == 0 ? "critical" : "warning",

@@ -202,6 +202,12 @@ dry_premake(void *arg)
 	}
 	partmgr_rights_enter_set(dry->set, PARTMGR_RIGHTS_ACT, &rights);
 	dry->tree = partmgr_read_tree(dry->set);
+	if (dry->set->strategy == PARTITION_STRATEGY_HASH)
+	{
+		/* every child it needs exists: a run has nothing to premake */
+		partmgr_rights_leave(&rights);
+		return;
+	}
 	plan = partmgr_plan_premake(dry->set, dry->tree, dry->now,
 								partmgr_children_per_transaction);
 	partmgr_plan_tables(plan);
@@ -220,6 +226,8 @@ dry_retention(void *arg)
 	PartmgrPlan *plan;
 	PartmgrRights rights;
 
+	if (dry->set->strategy == PARTITION_STRATEGY_HASH)
+		return;					/* a run applies no retention to it */
 	partmgr_rights_enter_set(dry->set, PARTMGR_RIGHTS_ACT, &rights);
 	if (partmgr_retention_from_config(dry->set, &retention))
 	{
@@ -263,6 +271,8 @@ dry_constraints(void *arg)
 	SetDryRun  *dry = (SetDryRun *) arg;
 	PartmgrRights rights;
 
+	if (dry->set->strategy == PARTITION_STRATEGY_HASH)
+		return;					/* a run derives none for it */
 	partmgr_rights_enter_set(dry->set, PARTMGR_RIGHTS_ACT, &rights);
 	plan_rows(dry->out, partmgr_plan_constraints(dry->set,
 												 partmgr_tree_without_expired(dry->set, dry->tree,

@@ -176,6 +176,7 @@ names_clash(const PartmgrSet *trial, PartmgrPoint era_end, bool *taken)
 static void
 check_may_change(const PartmgrSet *set, const PartmgrTree *tree)
 {
+	partmgr_check_not_hash(set, "a range set (a hash set's children are split one at a time with split_hash_partition())");
 	if (set->strategy == PARTITION_STRATEGY_LIST)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

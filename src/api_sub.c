@@ -222,6 +222,7 @@ pg_partmgr_create_sub_parent(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	set = partmgr_act_on_table(top, PARTMGR_RIGHTS_ACT, &rights);
+	partmgr_check_not_hash(set, "a range or list set");
 	partmgr_lock_set_or_raise(set->parent_oid, set->key);
 	if (partmgr_sub_spec_load(set->key) != NULL)
 		ereport(ERROR,

@@ -724,7 +724,8 @@ partmgr_ddl_dump_definition(const PartmgrSet *set, bool ignore_template,
 					 "\tp_control_not_null := %s%s%s%s\n"
 					 ");\n",
 					 key, quote_literal_cstr(set->control), quote_literal_cstr(set->interval_text),
-					 set->strategy == PARTITION_STRATEGY_LIST ? "'list'" : "'range'",
+					 set->strategy == PARTITION_STRATEGY_LIST ? "'list'" :
+					 set->strategy == PARTITION_STRATEGY_HASH ? "'hash'" : "'range'",
 					 quote_literal_cstr(set->epoch ? set->epoch : "none"), set->premake,
 					 bool_word(set->default_table),
 					 set->automatic_maintenance ? "'on'" : "'off'", cols,

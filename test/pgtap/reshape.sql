@@ -574,5 +574,120 @@ SELECT is((SELECT count(*)::int FROM pg_trigger WHERE tgrelid = 'rs.t_p20300101'
 SELECT is(rs_state(), (SELECT state FROM rs_before),
           'the owner''s set, its reshape and its tables are as they were');
 
+------------------------------------------------------------------------------
+-- 4 (continued). the registered split resumed, a merge carried out by
+-- run_reshape, a registered split cancelled
+------------------------------------------------------------------------------
+SELECT lives_ok($$CALL partmgr.split_partition('rs.t_p20300104', '12 hours', p_quiet => true)$$,
+                'split_partition again with the same arguments goes on with the registered split');
+SELECT is((SELECT count(*)::int FROM partmgr.reshape_operation), 0, 'which is then finished');
+SELECT is((SELECT string_agg(relname || ' ' || pg_get_expr(relpartbound, oid), E'\n' ORDER BY relname)
+             FROM pg_class WHERE relnamespace = 'rs'::regnamespace AND relname LIKE 't_p20300104%' AND relkind = 'r'),
+$$t_p20300104_000000 FOR VALUES FROM ('2030-01-04 00:00:00+00') TO ('2030-01-04 12:00:00+00')
+t_p20300104_120000 FOR VALUES FROM ('2030-01-04 12:00:00+00') TO ('2030-01-05 00:00:00+00')$$,
+          'two children of 12 hours replace the daily one');
+SELECT is((SELECT count(*) || ' ' || sum(hashtext(t::text)) FROM rs.t t WHERE ts >= '2030-01-04' AND ts < '2030-01-05'),
+          (SELECT rows_all FROM rs_before), 'with its rows');
+SELECT is((SELECT count(*)::int FROM partmgr.maintenance_log WHERE parent_table = 'rs.t'
+              AND action = 'register reshape' AND object = 'rs.t_p20300104'), 1,
+          'it was registered once');
+SELECT lives_ok($$CALL partmgr.merge_partitions(ARRAY['rs.t_p20300104_120000', 'rs.t_p20300104_000000'],
+                                                 p_start => false, p_quiet => true)$$,
+                'merge_partitions with p_start => false');
+SELECT results_eq($$SELECT kind, source_tables, target_tables, target_bounds, phase FROM partmgr.reshape_operation$$,
+                  $$VALUES ('merge'::text, ARRAY['rs.t_p20300104_000000', 'rs.t_p20300104_120000'], ARRAY['t_p20300104'],
+                            ARRAY['2030-01-04 00:00:00+00', '2030-01-05 00:00:00+00'], 'planned'::text)$$,
+                  'registers the merge, its children lowest first, the new child named as a daily one');
+SELECT lives_ok($$CALL partmgr.run_reshape('rs.t', p_quiet => true)$$, 'run_reshape carries it out');
+SELECT is((SELECT count(*)::int FROM partmgr.reshape_operation), 0, 'and it is finished');
+SELECT is((SELECT pg_get_expr(relpartbound, oid) FROM pg_class WHERE oid = 'rs.t_p20300104'::regclass),
+          $$FOR VALUES FROM ('2030-01-04 00:00:00+00') TO ('2030-01-05 00:00:00+00')$$, 'the daily child is back');
+SELECT is((SELECT count(*) || ' ' || sum(hashtext(t::text)) FROM rs.t_p20300104 t),
+          (SELECT rows_all FROM rs_before), 'with every row');
+
+UPDATE rs_before SET rows_all = rs_rows('rs.t_p20300102'), state = rs_state();
+CALL partmgr.split_partition('rs.t_p20300102', '8 hours', p_start => false, p_quiet => true);
+SELECT is((SELECT count(*)::int FROM partmgr.reshape_operation WHERE phase = 'planned'), 1, 'a split registered');
+SELECT is(partmgr.cancel_reshape('rs.t'), 1, 'cancel_reshape undoes one reshape');
+SELECT is((SELECT count(*)::int FROM partmgr.reshape_operation), 0, 'and removes its row');
+SELECT is(rs_rows('rs.t_p20300102'), (SELECT rows_all FROM rs_before), 'the child keeps its rows');
+SELECT is(rs_state(), (SELECT state FROM rs_before), 'the set, its children and their triggers are as they were');
+
+------------------------------------------------------------------------------
+-- 7. a global unique constraint across a split
+------------------------------------------------------------------------------
+SET ROLE rs_owner;
+CREATE TABLE rs.g (id bigint NOT NULL, ts timestamptz NOT NULL, order_no text,
+                   PRIMARY KEY (id, ts)) PARTITION BY RANGE (ts);
+SELECT partmgr.create_parent('rs.g', 'ts', '1 day', p_premake => 2, p_start_partition => '2030-01-01');
+INSERT INTO rs.g VALUES (0, '2030-01-01 00:30', 'o0');
+SELECT partmgr.run_maintenance('rs.g');
+INSERT INTO rs.g SELECT g, '2030-01-01'::timestamptz + g * interval '1 hour', 'o' || g FROM generate_series(1, 47) g;
+SELECT partmgr.create_global_unique('rs.g', ARRAY['order_no']);
+RESET ROLE;
+SELECT lives_ok($$CALL partmgr.split_partition('rs.g_p20300102', '12 hours', p_quiet => true)$$,
+                'split_partition of a child of a set with a global unique constraint');
+SELECT throws_ok($$INSERT INTO rs.g VALUES (1000, '2030-01-01 05:00', 'o30')$$, '23505', NULL,
+                 'a key a new child holds is refused in another child: 23505');
+SELECT throws_ok($$INSERT INTO rs.g VALUES (1001, '2030-01-02 20:00', 'o3')$$, '23505', NULL,
+                 'a key another child holds is refused in a new child: 23505');
+SELECT throws_ok($$INSERT INTO rs.g VALUES (1002, '2030-01-02 20:00', 'o30')$$, '23505', NULL,
+                 'a key of one new child is refused in the other: 23505');
+SELECT lives_ok($$INSERT INTO rs.g VALUES (1003, '2030-01-02 20:00', 'new1')$$, 'a new key goes into a new child');
+SELECT is((SELECT count(*)::int FROM rs.g_order_no_gkey s JOIN rs.g r ON r.order_no = s.order_no AND r.tableoid = s.child),
+          (SELECT count(*)::int FROM rs.g), 'each entry of the side table names the child holding its row');
+SELECT is((SELECT string_agg(child::text || ':' || n, ',' ORDER BY child::text)
+             FROM (SELECT child, count(*) AS n FROM rs.g_order_no_gkey
+                    WHERE child::text LIKE 'rs.g_p20300102%' GROUP BY 1) x),
+          'rs.g_p20300102_000000:12,rs.g_p20300102_120000:13', 'the entries of the split child''s rows name the new children');
+SELECT is((SELECT waiting_cleanup FROM partmgr.global_unique_constraints WHERE parent_table = 'rs.g'::regclass), 0::bigint,
+          'no entry of the old child is left waiting for cleanup');
+SELECT is((SELECT count(*)::int FROM partmgr.check_children('rs.g') WHERE property = 'global unique TRUNCATE trigger'), 0,
+          'the new children have the constraint''s TRUNCATE trigger');
+
+------------------------------------------------------------------------------
+-- 8. a reshape another role registers under a set of its own, naming the
+-- owner's children, binds none of them: the owner's reshapes and the set's
+-- retention go on, and nobody takes up the forged row for the owner's set
+------------------------------------------------------------------------------
+SET ROLE rs_owner;
+CREATE TABLE rs.fv (id bigint NOT NULL, ts timestamptz NOT NULL, PRIMARY KEY (id, ts)) PARTITION BY RANGE (ts);
+SELECT partmgr.create_parent('rs.fv', 'ts', '1 day', p_premake => 2, p_start_partition => '2030-01-01');
+INSERT INTO rs.fv SELECT g, '2030-01-01'::timestamptz + g * interval '1 hour' FROM generate_series(0, 47) g;
+SELECT partmgr.run_maintenance('rs.fv');
+-- children of 2020: expired whatever the day the test runs
+CREATE TABLE rs.old (id bigint NOT NULL, ts timestamptz NOT NULL, PRIMARY KEY (id, ts)) PARTITION BY RANGE (ts);
+SELECT partmgr.create_parent('rs.old', 'ts', '1 day', p_premake => 1, p_start_partition => '2020-01-01');
+RESET ROLE;
+SET ROLE rs_mallory;
+CREATE TABLE rs_mal.m2 (id bigint PRIMARY KEY) PARTITION BY RANGE (id);
+SELECT partmgr.create_parent('rs_mal.m2', 'id', '100', p_premake => 1, p_start_partition => '0');
+INSERT INTO partmgr.reshape_operation (parent_table, kind, source_tables, target_tables, target_bounds,
+                                       target_interval, target_format, target_aligned)
+VALUES ('rs_mal.m2', 'split', ARRAY['rs.fv_p20300101'], ARRAY['mallory_a', 'mallory_b'],
+        ARRAY['2030-01-01 00:00:00+00', '2030-01-01 12:00:00+00', '2030-01-02 00:00:00+00'],
+        '12:00:00', 'YYYYMMDD_HH24MISS', true),
+       ('rs_mal.m2', 'split', ARRAY['rs.fv_p20300102'], ARRAY['mallory_c'], ARRAY['0', '1'], NULL, NULL, false),
+       ('rs_mal.m2', 'split', ARRAY['rs.old_p20200101'], ARRAY['mallory_d'], ARRAY['0', '1'], NULL, NULL, false);
+RESET ROLE;
+SET ROLE rs_owner;
+SELECT lives_ok($$CALL partmgr.split_partition('rs.fv_p20300102', '12 hours', p_quiet => true)$$,
+                'the owner splits its child though another role''s reshape row names it');
+RESET ROLE;
+SELECT lives_ok($$CALL partmgr.split_partition('rs.fv_p20300101', '12 hours', p_quiet => true)$$,
+                'a superuser splits the owner''s other child another role''s row names, with the same bounds');
+SELECT is(rs_bounds('rs.fv'),
+$$fv_p20300101_000000 FOR VALUES FROM ('2030-01-01 00:00:00+00') TO ('2030-01-01 12:00:00+00')
+fv_p20300101_120000 FOR VALUES FROM ('2030-01-01 12:00:00+00') TO ('2030-01-02 00:00:00+00')
+fv_p20300102_000000 FOR VALUES FROM ('2030-01-02 00:00:00+00') TO ('2030-01-02 12:00:00+00')
+fv_p20300102_120000 FOR VALUES FROM ('2030-01-02 12:00:00+00') TO ('2030-01-03 00:00:00+00')
+fv_p20300103 FOR VALUES FROM ('2030-01-03 00:00:00+00') TO ('2030-01-04 00:00:00+00')
+fv_p20300104 FOR VALUES FROM ('2030-01-04 00:00:00+00') TO ('2030-01-05 00:00:00+00')$$,
+          'the new children have the names pg_partmgr gives them, not those the other role wrote');
+UPDATE partmgr.part_config SET retention = '1 day', retention_keep_table = false WHERE parent_table = 'rs.old';
+SELECT partmgr.run_maintenance('rs.old');
+SELECT is(to_regclass('rs.old_p20200101'), NULL,
+          'retention drops the owner''s expired child another role''s reshape row names');
+
 SELECT * FROM finish();
 ROLLBACK;
