@@ -108,6 +108,7 @@ CREATE TABLE partmgr.reshape_operation (
     phase text NOT NULL DEFAULT 'planned',
     copy_source integer NOT NULL DEFAULT 0,
     copy_block bigint NOT NULL DEFAULT 0,
+    copy_filenodes oid[],
     rows_copied bigint NOT NULL DEFAULT 0,
     rows_replayed bigint NOT NULL DEFAULT 0,
     created_at timestamptz NOT NULL DEFAULT pg_catalog.now(),
@@ -136,6 +137,8 @@ COMMENT ON COLUMN partmgr.reshape_operation.copy_source IS
     'The old child being copied (an index into source_tables, from 0) in the copy phase.';
 COMMENT ON COLUMN partmgr.reshape_operation.copy_block IS
     'Its first block not copied yet.';
+COMMENT ON COLUMN partmgr.reshape_operation.copy_filenodes IS
+    'The storage (pg_relation_filenode) of each old child when its copy began: a table rewritten meanwhile (VACUUM FULL, CLUSTER, a restore) has its rows elsewhere, and the copy starts again.';
 SELECT pg_catalog.pg_extension_config_dump('partmgr.reshape_operation', '');
 GRANT SELECT ON partmgr.reshape_operation TO PUBLIC;
 CREATE TRIGGER reshape_operation_owner_check

@@ -1153,6 +1153,49 @@ exclusion_state(const PartmgrReshapeTables *r)
 	return DatumGetBool(partmgr_spi_value(0, 1, &isnull)) ? 2 : 1;
 }
 
+/* The relfilenode of a table, from the catalog. */
+static Oid
+filenode_of(Oid relid)
+{
+	Oid			types[1] = {OIDOID};
+	Datum		values[1];
+	bool		isnull;
+
+	values[0] = ObjectIdGetDatum(relid);
+	if (partmgr_spi_exec_cached("SELECT pg_catalog.pg_relation_filenode($1)", 1, types, values,
+								NULL, false, SPI_OK_SELECT) == 0)
+		return InvalidOid;
+	return DatumGetObjectId(partmgr_spi_value(0, 1, &isnull));
+}
+
+/*
+ * rewritten
+ *		Whether an old child was rewritten since its copy began (VACUUM
+ *		FULL, CLUSTER, a restore): the block the copy goes on from is then
+ *		meaningless.
+ */
+static bool
+rewritten(const PartmgrReshapeTables *r, const PartmgrReshapeOp *op)
+{
+	if (op->copy_filenodes == NULL)
+		return true;			/* not recorded: copy again, to be safe */
+	for (int i = 0; i < r->nsources; i++)
+	{
+		if (filenode_of(r->source_oids[i]) != op->copy_filenodes[i])
+			return true;
+	}
+	return false;
+}
+
+/* Record the storage of the old children as the copy begins. */
+static void
+record_filenodes(const PartmgrSet *set, PartmgrReshapeOp *op)
+{
+	op->copy_filenodes = palloc0(sizeof(Oid) * op->nsources);
+	for (int i = 0; i < op->nsources; i++)
+		op->copy_filenodes[i] = filenode_of(partmgr_key_relid(op->sources[i]));
+}
+
 /*
  * plan_build
  *		The build step: working tables, the new children (each with the key
@@ -1241,6 +1284,17 @@ partmgr_plan_reshape_step(PartmgrSet *set, PartmgrTree *tree, PartmgrReshapeOp *
 		case PARTMGR_RESHAPE_PLANNED:
 			break;				/* above */
 		case PARTMGR_RESHAPE_COPY:
+			/* under ACCESS SHARE, held to the end: no rewrite comes between */
+			for (int i = 0; i < r->nsources; i++)
+				partmgr_lock_relation(r->source_oids[i], AccessShareLock);
+			if (rewritten(r, op))
+			{
+				/* its rows moved on disk: the blocks copied mean nothing */
+				*step = PARTMGR_RESHAPE_STEP_RESTART;
+				partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_RESTART, r, r->schema,
+										 r->stage, 0);
+				return plan;
+			}
 			{
 				int			i = op->copy_source;
 				int64		from = op->copy_block;
@@ -1392,6 +1446,7 @@ partmgr_reshape_step_done(PartmgrSet *set, PartmgrTree *tree, PartmgrReshapeOp *
 			op->copy_source = 0;
 			op->copy_block = 0;
 			op->rows_copied = 0;
+			record_filenodes(set, op);
 			break;
 		case PARTMGR_RESHAPE_STEP_COPY:
 			{
@@ -1459,7 +1514,7 @@ partmgr_reshape_step_name(PartmgrReshapeStep step)
 		case PARTMGR_RESHAPE_STEP_COPIED:
 			return "every row copied";
 		case PARTMGR_RESHAPE_STEP_RESTART:
-			return "an old partition was truncated: copying again";
+			return "an old partition was truncated or rewritten: copying again";
 		case PARTMGR_RESHAPE_STEP_INDEX:
 			return "indexes and constraints built";
 		case PARTMGR_RESHAPE_STEP_EXCLUDE:

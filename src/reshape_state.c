@@ -39,7 +39,7 @@
 "SELECT operation_id, parent_table, kind, source_tables, target_tables, target_bounds," \
 "       target_interval, target_format, target_aligned, phase, copy_source," \
 "       copy_block, rows_copied, rows_replayed, created_at," \
-"       updated_at, last_error" \
+"       updated_at, last_error, copy_filenodes" \
 "  FROM partmgr.reshape_operation"
 
 static const char *const phase_names[] = {"planned", "copy", "index", "catch up"};
@@ -122,6 +122,22 @@ read_op(uint64 row)
 	op->created_at = DatumGetTimestampTz(partmgr_spi_value(row, 15, &isnull));
 	op->updated_at = DatumGetTimestampTz(partmgr_spi_value(row, 16, &isnull));
 	op->last_error = partmgr_spi_text(row, 17);
+	{
+		Datum		d = partmgr_spi_value(row, 18, &isnull);
+
+		if (!isnull)
+		{
+			Datum	   *elems;
+			bool	   *nulls;
+			int			n;
+
+			deconstruct_array(DatumGetArrayTypeP(d), OIDOID, sizeof(Oid), true, TYPALIGN_INT,
+							  &elems, &nulls, &n);
+			op->copy_filenodes = palloc0(sizeof(Oid) * Max(n, op->nsources));
+			for (int i = 0; i < n && i < op->nsources; i++)
+				op->copy_filenodes[i] = nulls[i] ? InvalidOid : DatumGetObjectId(elems[i]);
+		}
+	}
 	return op;
 }
 
@@ -238,10 +254,12 @@ partmgr_reshape_set_progress(const PartmgrReshapeOp *op)
 	static const char *const sql =
 	"UPDATE partmgr.reshape_operation"
 	"   SET phase = $2, copy_source = $3, copy_block = $4, rows_copied = $5,"
-	"       rows_replayed = $6, updated_at = pg_catalog.clock_timestamp(), last_error = NULL"
+	"       rows_replayed = $6, copy_filenodes = $7,"
+	"       updated_at = pg_catalog.clock_timestamp(), last_error = NULL"
 	" WHERE operation_id = $1";
-	Oid			types[6] = {INT8OID, TEXTOID, INT4OID, INT8OID, INT8OID, INT8OID};
-	Datum		values[6];
+	Oid			types[7] = {INT8OID, TEXTOID, INT4OID, INT8OID, INT8OID, INT8OID, OIDARRAYOID};
+	Datum		values[7];
+	char		nulls[7] = {' ', ' ', ' ', ' ', ' ', ' ', ' '};
 
 	values[0] = Int64GetDatum(op->id);
 	values[1] = CStringGetTextDatum(partmgr_reshape_phase_name(op->phase));
@@ -249,7 +267,18 @@ partmgr_reshape_set_progress(const PartmgrReshapeOp *op)
 	values[3] = Int64GetDatum(op->copy_block);
 	values[4] = Int64GetDatum(op->rows_copied);
 	values[5] = Int64GetDatum(op->rows_replayed);
-	if (partmgr_spi_exec_cached(sql, 6, types, values, NULL, false, SPI_OK_UPDATE) != 1)
+	if (op->copy_filenodes != NULL)
+	{
+		Datum	   *elems = palloc(sizeof(Datum) * op->nsources);
+
+		for (int i = 0; i < op->nsources; i++)
+			elems[i] = ObjectIdGetDatum(op->copy_filenodes[i]);
+		values[6] = PointerGetDatum(construct_array(elems, op->nsources, OIDOID, sizeof(Oid),
+													true, TYPALIGN_INT));
+	}
+	else
+		nulls[6] = 'n';
+	if (partmgr_spi_exec_cached(sql, 7, types, values, nulls, false, SPI_OK_UPDATE) != 1)
 		elog(ERROR, "reshape operation " INT64_FORMAT " vanished", op->id);
 }
 

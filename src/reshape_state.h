@@ -47,6 +47,8 @@ typedef struct PartmgrReshapeOp
 	PartmgrReshapePhase phase;
 	int			copy_source;	/* the old child being copied */
 	int64		copy_block;		/* and its next block to copy */
+	Oid		   *copy_filenodes; /* each old child's relfilenode when the copy
+								 * began, or NULL */
 	int64		rows_copied;
 	int64		rows_replayed;
 	TimestampTz created_at;

@@ -1131,8 +1131,13 @@ work_reshape(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrAction
 			break;
 
 		case PARTMGR_ACTION_RESHAPE_RESTART:
-			foreach(lc, partmgr_ddl_reshape_restart(r->schema, r->stage, r->schema, r->log))
-				work_sql(work, (char *) lfirst(lc));
+			{
+				List	   *restart = partmgr_ddl_reshape_restart(r->schema, r->stage,
+																  r->schema, r->log);
+
+				work_sql(work, linitial(restart));	/* TRUNCATE */
+				work_rows(work, lsecond(restart), SPI_OK_DELETE, NULL);
+			}
 			break;
 
 		case PARTMGR_ACTION_RESHAPE_FINISH:
