@@ -631,7 +631,7 @@ register_or_resume(const PartmgrReshapeRequest *req, bool start, const ReshapeOp
 
 	partmgr_lock_set_or_raise(set->parent_oid, set->key);
 	tree = partmgr_read_tree(set);
-	op = partmgr_reshape_of_table(partmgr_table_key(req->sources[0]));
+	op = partmgr_reshape_of_table(set->key, partmgr_table_key(req->sources[0]));
 	if (op != NULL && partmgr_reshape_same_request(set, tree, op, req))
 	{
 		if (!opts->quiet)

@@ -180,7 +180,7 @@ check_source(const PartmgrSet *set, const PartmgrTree *tree, Oid relid, bool has
 				 errmsg("child %s of \"%s\" is bounded by MINVALUE or MAXVALUE",
 						rel_display(relid), set->key),
 				 errdetail("A reshape cuts a range at values; an open range has none at that end.")));
-	other = partmgr_reshape_of_table(partmgr_table_key(relid));
+	other = partmgr_reshape_of_table(set->key, partmgr_table_key(relid));
 	if (other != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_IN_USE),
@@ -1021,6 +1021,19 @@ reshape_tables(const PartmgrSet *set, const PartmgrTree *tree, const PartmgrResh
 		if (!partmgr_key_split(op->sources[i], &r->source_schemas[i], &r->source_names[i]))
 			elog(ERROR, "reshape " INT64_FORMAT " names \"%s\", which is not a table key",
 				 op->id, op->sources[i]);
+		/* a row written by hand may name any table: only the set's children */
+		if (OidIsValid(r->source_oids[i]) &&
+			partmgr_tree_find_child(tree, r->source_oids[i]) == NULL)
+		{
+			if (!only_existing)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("reshape " INT64_FORMAT " of \"%s\" names %s, which is not a child of the set",
+								op->id, set->key, partmgr_key_display(op->sources[i])),
+						 errhint("Undo the reshape with SELECT partmgr.cancel_reshape(%s).",
+								 quote_literal_cstr(set->key))));
+			r->source_oids[i] = InvalidOid;	/* a cancel leaves it alone */
+		}
 	}
 	r->ntargets = op->ntargets;
 	r->work_names = palloc(sizeof(char *) * op->ntargets);

@@ -227,19 +227,22 @@ partmgr_reshape_load(int64 id, bool missing_ok)
 
 /*
  * partmgr_reshape_of_table
- *		The operation that replaces a table or builds one under that name
- *		(a key as catalog.c writes it), or NULL.
+ *		The operation of set key that replaces a table (a key as catalog.c
+ *		writes it), or NULL.  Only the set's own rows count: the owner
+ *		trigger lets a role write rows for its own sets only, but such a row
+ *		could name any table.
  */
 PartmgrReshapeOp *
-partmgr_reshape_of_table(const char *table_key)
+partmgr_reshape_of_table(const char *key, const char *table_key)
 {
-	Oid			types[1] = {TEXTOID};
-	Datum		values[1];
+	Oid			types[2] = {TEXTOID, TEXTOID};
+	Datum		values[2];
 
-	values[0] = CStringGetTextDatum(table_key);
-	if (partmgr_spi_exec_cached(OP_COLUMNS " WHERE $1 = ANY (source_tables)"
+	values[0] = CStringGetTextDatum(key);
+	values[1] = CStringGetTextDatum(table_key);
+	if (partmgr_spi_exec_cached(OP_COLUMNS " WHERE parent_table = $1 AND $2 = ANY (source_tables)"
 								" ORDER BY operation_id LIMIT 1",
-								1, types, values, NULL, false, SPI_OK_SELECT) == 0)
+								2, types, values, NULL, false, SPI_OK_SELECT) == 0)
 		return NULL;
 	return read_op(0);
 }
