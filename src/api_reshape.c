@@ -651,16 +651,13 @@ register_or_resume(const PartmgrReshapeRequest *req, bool start, const ReshapeOp
 									op->nsources, op->ntargets, op->targets[0]),
 						   GetCurrentTimestamp(), PARTMGR_OUTCOME_DONE, NULL);
 	}
-	key = MemoryContextStrdup(TopTransactionContext, set->key);
+	/* in the procedure's memory, which its commits keep */
+	key = pstrdup(set->key);
 	partmgr_rights_leave(&rights);
 	if (!start)
 		return;
 	if (opts->nonatomic)
-	{
-		key = pstrdup(key);
 		SPI_commit();
-		key = pstrdup(key);
-	}
 	drive(key, id, opts);
 }
 
@@ -827,9 +824,8 @@ pg_partmgr_run_reshape(PG_FUNCTION_ARGS)
 
 		if (set == NULL || (key == NULL && !partmgr_may_act_on(set->parent_owner)))
 			continue;
-		work = lappend(work, list_make2(MemoryContextStrdup(TopMemoryContext, op->key),
-										MemoryContextStrdup(TopMemoryContext,
-															psprintf(INT64_FORMAT, op->id))));
+		/* in the procedure's memory, which its commits keep */
+		work = lappend(work, list_make2(op->key, psprintf(INT64_FORMAT, op->id)));
 	}
 	if (work == NIL && !opts.quiet)
 		ereport(NOTICE,

@@ -73,6 +73,11 @@ partmgr_check_sub_args(const PartmgrSet *set, const PartmgrCreateArgs *a)
 	PartmgrErrorContext ctx;
 
 	partmgr_check_create_args(a);
+	if (strcmp(a->type, "hash") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value \"%s\" for p_type of a sub-set", a->type),
+				 errhint("Sub-sets are 'range' or 'list' sets; hash sets are made by create_parent().")));
 	if (a->encoder != NULL)
 		kind = PARTMGR_KEY_TIME;
 	else if (!partmgr_key_kind_for_type(type, &kind))

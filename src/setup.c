@@ -425,7 +425,8 @@ partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("table \"%s\" is partitioned by %s, but p_type is \"%s\"", table,
 						parent.strategy == PARTITION_STRATEGY_LIST ? "LIST" :
-						parent.strategy == PARTITION_STRATEGY_HASH ? "HASH" : "RANGE", a->type)));
+						parent.strategy == PARTITION_STRATEGY_HASH ? "HASH" : "RANGE", a->type),
+				 errhint("Pass p_type => '%s'.", partmgr_strategy_name(parent.strategy))));
 	if (parent.strategy == PARTITION_STRATEGY_HASH)
 	{
 		set = create_hash_set(a, &parent, template_oid, run_by);

@@ -93,8 +93,8 @@ SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_expr', 'id', '10')$$,
     '0A000', 'table "public.tap_expr" is partitioned by an expression',
     'create_parent on a table partitioned by an expression');
 SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_hash', 'id', '10')$$,
-    '0A000', 'table "public.tap_hash" is partitioned by HASH, which pg_partmgr does not manage',
-    'create_parent on a HASH partitioned table');
+    '22023', 'table "public.tap_hash" is partitioned by HASH, but p_type is "range"',
+    'create_parent on a HASH partitioned table without p_type => ''hash''');
 SELECT tap_bad($$SELECT partmgr.create_parent('public.tap_tsnull', 'ts', '1 day')$$,
     '55000', 'control column "ts" of table "public.tap_tsnull" is nullable',
     'create_parent with a nullable control column');
