@@ -45,6 +45,7 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_type.h"
+#include "executor/spi.h"
 #include "executor/tuptable.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
@@ -57,6 +58,7 @@
 #include "capture.h"
 #include "catalog.h"
 #include "ddl.h"
+#include "spi_util.h"
 
 /* What one capture trigger on one table needs, kept until a relation changes. */
 typedef struct CaptureKey
@@ -200,17 +202,7 @@ capture_entry(Relation rel, const Trigger *trigger)
 static bool
 row_key(const CaptureEntry *entry, TupleTableSlot *slot, Datum *values)
 {
-	for (int i = 0; i < entry->ncols; i++)
-	{
-		bool		isnull;
-
-		values[i] = slot_getattr(slot, entry->attnums[i], &isnull);
-		if (isnull)
-			return false;
-		if (entry->typlen[i] == -1)
-			values[i] = PointerGetDatum(PG_DETOAST_DATUM_PACKED(values[i]));
-	}
-	return true;
+	return partmgr_slot_key(slot, entry->ncols, entry->attnums, entry->typlen, values);
 }
 
 static bool
@@ -278,4 +270,20 @@ partmgr_capture_fire(TriggerData *trigdata)
 	if (has_new)
 		log_row(log, entry, new_key, false);
 	table_close(log, NoLock);
+}
+
+/*
+ * partmgr_capture_truncated
+ *		Whether a change log holds a TRUNCATE's mark: an old child was
+ *		emptied, and the new children must be filled again.  Read with the
+ *		rights of the scope the caller is in (the set owner's).
+ */
+bool
+partmgr_capture_truncated(const char *schema, const char *log)
+{
+	partmgr_spi_table_exec(psprintf("SELECT 1 FROM ONLY %s WHERE %s LIMIT 1",
+									quote_qualified_identifier(schema, log),
+									PARTMGR_CAPTURE_TRUNCATED_COLUMN),
+						   0, NULL, NULL, NULL, false, SPI_OK_SELECT);
+	return SPI_processed > 0;
 }

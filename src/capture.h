@@ -18,5 +18,6 @@
 #include "commands/trigger.h"
 
 extern void partmgr_capture_fire(TriggerData *trigdata);
+extern bool partmgr_capture_truncated(const char *schema, const char *log);
 
 #endif							/* PARTMGR_CAPTURE_H */

@@ -33,6 +33,7 @@
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_partitioned_table.h"
 #include "catalog/pg_statistic_ext.h"
+#include "executor/tuptable.h"
 #include "nodes/makefuncs.h"
 #include "nodes/parsenodes.h"
 #include "partitioning/partbounds.h"
@@ -614,4 +615,28 @@ partmgr_add_hash_check(Oid relid, Oid parent, int modulus, int remainder, const 
 	CommandCounterIncrement();
 	table_close(rel, NoLock);
 	table_close(parentrel, NoLock);
+}
+
+/*
+ * partmgr_slot_key
+ *		The values of a row's key columns (attnums, of lengths typlen),
+ *		detoasted so that they can be stored elsewhere; false when one is
+ *		NULL.  For the triggers that record keys (global unique constraints,
+ *		a reshape's change capture).
+ */
+bool
+partmgr_slot_key(TupleTableSlot *slot, int ncols, const AttrNumber *attnums,
+				 const int16 *typlen, Datum *values)
+{
+	for (int i = 0; i < ncols; i++)
+	{
+		bool		isnull;
+
+		values[i] = slot_getattr(slot, attnums[i], &isnull);
+		if (isnull)
+			return false;
+		if (typlen[i] == -1)
+			values[i] = PointerGetDatum(PG_DETOAST_DATUM_PACKED(values[i]));
+	}
+	return true;
 }

@@ -20,6 +20,8 @@
 #ifndef PARTMGR_CATALOG_H
 #define PARTMGR_CATALOG_H
 
+#include "executor/tuptable.h"
+
 #include "pg_partmgr.h"
 
 /* The partitioning facts of a parent table. */
@@ -77,6 +79,8 @@ extern const PartmgrChild *partmgr_tree_find_child(const PartmgrTree *tree, Oid 
 extern List *partmgr_movable_columns(Oid relid, List *ignored);
 extern List *partmgr_statistics_of(Oid relid);
 extern List *partmgr_sub_parents_below(Oid relid);
+extern bool partmgr_slot_key(TupleTableSlot *slot, int ncols, const AttrNumber *attnums,
+							 const int16 *typlen, Datum *values);
 extern void partmgr_add_hash_check(Oid relid, Oid parent, int modulus, int remainder,
 								   const char *conname);
 extern bool partmgr_read_limits(const PartmgrSet *set, PartmgrPoint *lower,

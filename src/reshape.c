@@ -80,6 +80,7 @@
 #include "utils/timestamp.h"
 
 #include "bounds.h"
+#include "capture.h"
 #include "catalog.h"
 #include "config.h"
 #include "ddl.h"
@@ -1085,17 +1086,6 @@ working_relid(const PartmgrReshapeTables *r, const char *name)
 	return get_relname_relid(name, get_namespace_oid(r->schema, false));
 }
 
-/* Whether the change log holds a TRUNCATE's mark. */
-static bool
-log_truncated(const PartmgrReshapeTables *r)
-{
-	partmgr_spi_table_exec(psprintf("SELECT 1 FROM ONLY %s WHERE %s LIMIT 1",
-									quote_qualified_identifier(r->schema, r->log),
-									PARTMGR_CAPTURE_TRUNCATED_COLUMN),
-						   0, NULL, NULL, NULL, false, SPI_OK_SELECT);
-	return SPI_processed > 0;
-}
-
 /* How many changes wait in the log, counting no further than limit + 1. */
 static int64
 log_backlog(const PartmgrReshapeTables *r, int64 limit)
@@ -1286,7 +1276,7 @@ partmgr_plan_reshape_step(PartmgrSet *set, PartmgrTree *tree, PartmgrReshapeOp *
 						op->id, set->key),
 				 errhint("Undo the reshape with SELECT partmgr.cancel_reshape(%s), and start again.",
 						 quote_literal_cstr(set->key))));
-	if (log_truncated(r))
+	if (partmgr_capture_truncated(r->schema, r->log))
 	{
 		*step = PARTMGR_RESHAPE_STEP_RESTART;
 		partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_RESTART, r, r->schema, r->stage, 0);

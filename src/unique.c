@@ -926,17 +926,7 @@ remove_key(RowCache *entry, Relation leaf, Datum *values)
 static bool
 slot_key(const RowCache *entry, TupleTableSlot *slot, Datum *values)
 {
-	for (int i = 0; i < entry->ncols; i++)
-	{
-		bool		isnull;
-
-		values[i] = slot_getattr(slot, entry->attnums[i], &isnull);
-		if (isnull)
-			return false;
-		if (entry->typlen[i] == -1)
-			values[i] = PointerGetDatum(PG_DETOAST_DATUM_PACKED(values[i]));
-	}
-	return true;
+	return partmgr_slot_key(slot, entry->ncols, entry->attnums, entry->typlen, values);
 }
 
 static bool

@@ -57,6 +57,7 @@
 #include "utils/timestamp.h"
 
 #include "bounds.h"
+#include "capture.h"
 #include "catalog.h"
 #include "config.h"
 #include "contents.h"
@@ -854,21 +855,6 @@ work_replay(PartmgrActionWork *work, const PartmgrReshapeTables *r)
 	work_rows(work, partmgr_ddl_reshape_forget(r->schema, r->log), SPI_OK_DELETE, NULL);
 }
 
-/*
- * truncated_meanwhile
- *		Whether the change log holds a TRUNCATE's mark: an old child was
- *		emptied, and the new children must be filled again.
- */
-static bool
-truncated_meanwhile(const PartmgrReshapeTables *r)
-{
-	partmgr_spi_table_exec(psprintf("SELECT 1 FROM ONLY %s WHERE %s LIMIT 1",
-									quote_qualified_identifier(r->schema, r->log),
-									PARTMGR_CAPTURE_TRUNCATED_COLUMN),
-						   0, NULL, NULL, NULL, false, SPI_OK_SELECT);
-	return SPI_processed > 0;
-}
-
 /* The names of a table's indexes, from the catalog. */
 static List *
 index_names(Oid relid)
@@ -965,7 +951,7 @@ work_reshape_swap(const PartmgrPlan *plan, const PartmgrAction *action,
 	}
 	foreach(lc, r->referenced)
 		work_lock_queued(work, lfirst_oid(lc), AccessExclusiveLock);
-	if (work->take_locks && truncated_meanwhile(r))
+	if (work->take_locks && partmgr_capture_truncated(r->schema, r->log))
 		ereport(ERROR,
 				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
 				 errmsg("a partition being reshaped in \"%s\" was truncated meanwhile", set->key),
