@@ -4,8 +4,8 @@
  *	  Reshaping a live set: change_interval() (a set's children follow
  *	  another interval from the end of its newest child on), the
  *	  procedures that reshape existing children online (split_partition,
- *	  merge_partitions, run_reshape), cancel_reshape(), and the change
- *	  capture trigger.
+ *	  merge_partitions, split_hash_partition, merge_hash_partitions,
+ *	  run_reshape), cancel_reshape(), and the change capture trigger.
  *
  * The procedures register an operation (reshape.c, one transaction) and
  * carry it out step after step, each step in a subtransaction with the
@@ -35,7 +35,12 @@
  *
  * Locks: the set's advisory lock without waiting (55P03 while maintenance
  * runs on it); no table lock, as no table changes.  The caller's
- * transaction holds the configuration change.
+ * transaction holds the configuration change.  With p_reshape_existing it
+ * registers reshapes (reshape.c) in the same transaction, to be carried
+ * out by run_reshape().
+ *
+ * The procedures' locks are their steps' (work.c); transactions begin and
+ * end between steps, in drive(); cancel_reshape() runs in the caller's.
  *
  * Copyright (c) 2026, the pg_partmgr authors
  * Licensed under the PostgreSQL License; see LICENSE.
