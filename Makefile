@@ -61,7 +61,7 @@ REGRESS = setup create_parent_id create_parent_time maintenance show_functions b
 REGRESS_OPTS = --temp-config=$(srcdir)/test/conf/regress.conf --encoding=UTF8 --no-locale
 
 # isolationtester: test/specs/<name>.spec with test/expected/<name>.out
-ISOLATION = premake_long_reader premake_concurrent_runs retention_long_reader partition_data_reader constraints_validate reapply_long_reader sub_parent_long_reader analyze_locked_child global_unique change_interval_concurrent
+ISOLATION = premake_long_reader premake_concurrent_runs retention_long_reader partition_data_reader constraints_validate reapply_long_reader sub_parent_long_reader analyze_locked_child global_unique change_interval_concurrent reshape_concurrent
 ISOLATION_OPTS = --inputdir=test --temp-config=$(srcdir)/test/conf/regress.conf
 
 PG_CPPFLAGS = -Wmissing-prototypes

@@ -409,9 +409,9 @@ nonatomic_call(FunctionCallInfo fcinfo)
 /*
  * run_step
  *		One step of an operation (partmgr_plan_reshape_step), with the set
- *		owner's rights and the set's advisory lock, in an SPI connection of
- *		its own (results of a connection live until it ends, across the
- *		commits of the procedure's).
+ *		owner's rights (and for the swap the set's advisory lock), in an SPI
+ *		connection of its own (results of a connection live until it ends,
+ *		across the commits of the procedure's).
  */
 static void
 run_step(void *arg)
@@ -426,7 +426,6 @@ run_step(void *arg)
 	SPI_connect();
 	set = partmgr_config_load(run->key, false);
 	partmgr_rights_enter_set(set, PARTMGR_RIGHTS_ACT, &rights);
-	partmgr_lock_set_or_raise(set->parent_oid, set->key);
 	op = partmgr_reshape_load(run->id, true);
 	if (op == NULL)
 		run->finished = true;	/* undone meanwhile */
@@ -434,6 +433,12 @@ run_step(void *arg)
 	{
 		tree = partmgr_read_tree(set);
 		plan = partmgr_plan_reshape_step(set, tree, op, run->opts->batch_rows, &run->step);
+		/*
+		 * Only the swap changes which children the set has: it alone keeps
+		 * maintenance off the set, which a long copy would starve.
+		 */
+		if (run->step == PARTMGR_RESHAPE_STEP_SWAP)
+			partmgr_lock_set_or_raise(set->parent_oid, set->key);
 		run->rows = 0;
 		if (plan->actions != NIL)
 			(void) partmgr_execute_or_raise(plan, run->opts->run_by, &run->rows);
@@ -618,6 +623,24 @@ set_of_child(Oid child, PartmgrRights *rights)
 }
 
 /*
+ * lock_set_patiently
+ *		The set's advisory lock for a registration, asked for again after
+ *		opts->wait seconds, opts->lock_wait_tries times, while a maintenance
+ *		run or a swap holds it; then 55P03.  Held to the end of the
+ *		transaction.
+ */
+static void
+lock_set_patiently(const PartmgrSet *set, const ReshapeOptions *opts)
+{
+	for (int tries = 0; !partmgr_try_lock_set(set->parent_oid); tries++)
+	{
+		if (tries >= opts->lock_wait_tries)
+			partmgr_lock_set_or_raise(set->parent_oid, set->key);
+		partmgr_pause_seconds(Max(opts->wait, 1));
+	}
+}
+
+/*
  * register_or_resume
  *		Register what req asks for (one transaction, committed when the call
  *		can commit), or go on with the operation already registered for
@@ -634,7 +657,7 @@ register_or_resume(const PartmgrReshapeRequest *req, bool start, const ReshapeOp
 	char	   *key;
 	int64		id;
 
-	partmgr_lock_set_or_raise(set->parent_oid, set->key);
+	lock_set_patiently(set, opts);
 	tree = partmgr_read_tree(set);
 	op = partmgr_reshape_of_table(set->key, partmgr_table_key(req->sources[0]));
 	if (op != NULL && partmgr_reshape_same_request(set, tree, op, req))

@@ -23,7 +23,11 @@
  * fire).  The log must belong to the owner of the table the trigger fires
  * on, and have exactly the columns above, or the write fails: a trigger
  * made by hand cannot write into another role's table, nor write what
- * the replay would misread.
+ * the replay would misread.  Two cases do not fail the application's
+ * write: a log that is gone (dropped by hand: the reshape cannot go on
+ * then, and says so) records nothing, and a key column retyped since the
+ * log was made records a TRUNCATE's mark for every change (the reshape
+ * copies again, then finds the columns changed and stops to be undone).
  *
  * Locks: ROW EXCLUSIVE on the log, ACCESS SHARE on pg_class through the
  * name lookup when the cache is built.  Runs in the transaction of the
@@ -70,6 +74,9 @@ typedef struct CaptureKey
 typedef struct CaptureEntry
 {
 	CaptureKey	key;
+	bool		broken;			/* the table's key columns changed since the
+								 * log was made: every change is logged as
+								 * a TRUNCATE's mark */
 	Oid			log;
 	int			ncols;
 	AttrNumber	attnums[INDEX_MAX_KEYS];	/* in the captured table */
@@ -152,7 +159,7 @@ capture_entry(Relation rel, const Trigger *trigger)
 	nspid = get_namespace_oid(trigger->tgargs[0], true);
 	proto.log = OidIsValid(nspid) ? get_relname_relid(trigger->tgargs[1], nspid) : InvalidOid;
 	if (!OidIsValid(proto.log))
-		refuse(trigger, key.relid, "its change log does not exist");
+		return NULL;			/* the reshape cannot go on without it anyway */
 	proto.ncols = trigger->tgnargs - 2;
 	log = table_open(proto.log, AccessShareLock);
 	desc = RelationGetDescr(log);
@@ -172,11 +179,20 @@ capture_entry(Relation rel, const Trigger *trigger)
 		AttrNumber	attnum = get_attnum(key.relid, column);
 		Form_pg_attribute logatt = TupleDescAttr(desc, i);
 
-		if (attnum <= 0 || TupleDescAttr(reldesc, attnum - 1)->attisdropped ||
-			logatt->attisdropped || strcmp(NameStr(logatt->attname), column) != 0 ||
-			logatt->atttypid != TupleDescAttr(reldesc, attnum - 1)->atttypid)
+		if (logatt->attisdropped || strcmp(NameStr(logatt->attname), column) != 0)
 			refuse(trigger, key.relid,
-				   psprintf("key column \"%s\" differs between the table and its change log", column));
+				   psprintf("key column \"%s\" is not in its change log", column));
+		if (attnum <= 0 || TupleDescAttr(reldesc, attnum - 1)->attisdropped ||
+			logatt->atttypid != TupleDescAttr(reldesc, attnum - 1)->atttypid)
+		{
+			/*
+			 * the table's column was retyped (or renamed) since: the
+			 * application's writes go on, and the reshape starts again,
+			 * then stops to be undone (reshape.c checks the columns)
+			 */
+			proto.broken = true;
+			continue;
+		}
 		proto.attnums[i] = attnum;
 		proto.typlen[i] = logatt->attlen;
 		proto.typbyval[i] = logatt->attbyval;
@@ -245,13 +261,16 @@ partmgr_capture_fire(TriggerData *trigdata)
 {
 	TriggerEvent event = trigdata->tg_event;
 	CaptureEntry *entry = capture_entry(trigdata->tg_relation, trigdata->tg_trigger);
-	Relation	log = table_open(entry->log, RowExclusiveLock);
+	Relation	log;
 	Datum		old_key[INDEX_MAX_KEYS];
 	Datum		new_key[INDEX_MAX_KEYS];
 	bool		has_old = false;
 	bool		has_new = false;
 
-	if (TRIGGER_FIRED_BY_TRUNCATE(event))
+	if (entry == NULL)
+		return;					/* the change log is gone: nothing to record */
+	log = table_open(entry->log, RowExclusiveLock);
+	if (TRIGGER_FIRED_BY_TRUNCATE(event) || entry->broken)
 	{
 		log_row(log, entry, NULL, true);
 		table_close(log, NoLock);

@@ -35,6 +35,7 @@
 #include "storage/lmgr.h"
 #include "storage/lock.h"
 #include "storage/proc.h"
+#include "storage/procarray.h"
 #include "storage/sinvaladt.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
@@ -236,6 +237,40 @@ partmgr_lock_relation_queued(Oid relid, LOCKMODE mode)
 		AtEOXact_GUC(true, nestlevel);
 	}
 	check_not_dropped(relid);
+}
+
+/*
+ * partmgr_older_snapshots
+ *		How many other backends of this database hold a snapshot that may
+ *		not see transaction limit as committed (their xmin is limit or
+ *		older; VACUUM's own is left out), and in *pids their PIDs.
+ */
+int
+partmgr_older_snapshots(TransactionId limit, char **pids)
+{
+	int			count = 0;
+	VirtualTransactionId *vxids = GetCurrentVirtualXIDs(limit, true, false, PROC_IN_VACUUM,
+														&count);
+	StringInfoData buf;
+	int			n = 0;
+
+	initStringInfo(&buf);
+	for (int i = 0; i < count; i++)
+	{
+		PGPROC	   *proc;
+
+#if PG_VERSION_NUM >= 170000
+		proc = ProcNumberGetProc(vxids[i].procNumber);
+#else
+		proc = BackendIdGetProc(vxids[i].backendId);
+#endif
+		if (proc == NULL)
+			continue;
+		appendStringInfo(&buf, "%s%d", n > 0 ? ", " : "", proc->pid);
+		n++;
+	}
+	*pids = buf.data;
+	return n;
 }
 
 /*

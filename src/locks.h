@@ -20,6 +20,7 @@
 extern void partmgr_lock_relation(Oid relid, LOCKMODE mode);
 extern void partmgr_lock_relation_queued(Oid relid, LOCKMODE mode);
 extern bool partmgr_try_lock_set(Oid parent_oid);
+extern int	partmgr_older_snapshots(TransactionId limit, char **pids);
 extern bool partmgr_try_lock_operation(int64 id);
 extern void partmgr_unlock_operation(int64 id);
 extern bool partmgr_run_subxact(void (*fn) (void *arg), void *arg,

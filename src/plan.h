@@ -114,6 +114,10 @@ typedef struct PartmgrReshapeTables
 	List	   *referenced;		/* of Oid: tables the set's foreign keys
 								 * reference (ATTACH adopts the new
 								 * children's keys, locking them) */
+	TransactionId settled_xid;	/* the transaction of the last step: every
+								 * row of the new children but those the
+								 * swap replays was written by it or
+								 * before */
 } PartmgrReshapeTables;
 
 /* What happens to a child once retention has detached it. */

@@ -988,6 +988,21 @@ referenced_tables(const PartmgrSet *set)
 	return oids;
 }
 
+/* The xmin of an operation's row: the transaction of its last step. */
+static TransactionId
+op_xmin(int64 id)
+{
+	Oid			types[1] = {INT8OID};
+	Datum		values[1];
+	bool		isnull;
+
+	values[0] = Int64GetDatum(id);
+	if (partmgr_spi_exec_cached("SELECT xmin FROM partmgr.reshape_operation WHERE operation_id = $1",
+								1, types, values, NULL, false, SPI_OK_SELECT) == 0)
+		return InvalidTransactionId;
+	return DatumGetTransactionId(partmgr_spi_value(0, 1, &isnull));
+}
+
 /*
  * reshape_tables
  *		What the steps of an operation work with, read afresh: the old
@@ -1072,6 +1087,7 @@ reshape_tables(const PartmgrSet *set, const PartmgrTree *tree, const PartmgrResh
 		read_storage(r);
 	}
 	r->referenced = referenced_tables(set);
+	r->settled_xid = op_xmin(op->id);
 	return r;
 }
 
@@ -1200,6 +1216,38 @@ record_filenodes(const PartmgrSet *set, PartmgrReshapeOp *op)
 }
 
 /*
+ * check_columns
+ *		Refuse (55000) to go on once the parent's columns differ from those
+ *		the new children were built with (a column added, dropped or
+ *		retyped meanwhile): they could not be attached.
+ */
+static void
+check_columns(const PartmgrSet *set, const PartmgrReshapeTables *r)
+{
+	static const char *const sql =
+	"WITH p AS (SELECT attname, pg_catalog.format_type(atttypid, atttypmod) AS t"
+	"             FROM pg_catalog.pg_attribute"
+	"            WHERE attrelid = $1 AND attnum > 0 AND NOT attisdropped),"
+	"     s AS (SELECT attname, pg_catalog.format_type(atttypid, atttypmod) AS t"
+	"             FROM pg_catalog.pg_attribute"
+	"            WHERE attrelid = $2 AND attnum > 0 AND NOT attisdropped)"
+	"SELECT attname FROM ((TABLE p EXCEPT TABLE s) UNION (TABLE s EXCEPT TABLE p)) d LIMIT 1";
+	Oid			types[2] = {OIDOID, OIDOID};
+	Datum		values[2];
+
+	values[0] = ObjectIdGetDatum(set->parent_oid);
+	values[1] = ObjectIdGetDatum(working_relid(r, r->stage));
+	if (partmgr_spi_exec_cached(sql, 2, types, values, NULL, false, SPI_OK_SELECT) > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("column \"%s\" of \"%s\" changed during reshape " INT64_FORMAT,
+						partmgr_spi_text(0, 1), set->key, r->id),
+				 errdetail("The new partitions were built with the columns the parent had then, and could not be attached now."),
+				 errhint("Undo the reshape with SELECT partmgr.cancel_reshape(%s), and start it again.",
+						 quote_literal_cstr(set->key))));
+}
+
+/*
  * plan_build
  *		The build step: working tables, the new children (each with the key
  *		index and its bound CHECK, in the staging table), the capture.
@@ -1276,6 +1324,7 @@ partmgr_plan_reshape_step(PartmgrSet *set, PartmgrTree *tree, PartmgrReshapeOp *
 						op->id, set->key),
 				 errhint("Undo the reshape with SELECT partmgr.cancel_reshape(%s), and start again.",
 						 quote_literal_cstr(set->key))));
+	check_columns(set, r);
 	if (partmgr_capture_truncated(r->schema, r->log))
 	{
 		*step = PARTMGR_RESHAPE_STEP_RESTART;

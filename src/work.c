@@ -934,6 +934,24 @@ work_reshape_swap(const PartmgrPlan *plan, const PartmgrAction *action,
 	const PartmgrReshapeTables *r = action->reshape;
 	Oid			stage = reshape_relid(r, r->stage);
 	ListCell   *lc;
+	char	   *pids;
+
+	/*
+	 * A snapshot older than the last step does not see every row of the
+	 * new children, and the old ones are about to go: a transaction holding
+	 * one (REPEATABLE READ, say) that reads the set after the swap would
+	 * miss rows.  Such transactions end first, as CREATE INDEX
+	 * CONCURRENTLY waits for them.
+	 */
+	if (work->take_locks && TransactionIdIsNormal(r->settled_xid) &&
+		partmgr_older_snapshots(r->settled_xid, &pids) > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+				 errmsg("reshape " INT64_FORMAT " of \"%s\" waits for transactions older than its new partitions to end",
+						r->id, set->key),
+				 errdetail("Process %s holds a snapshot taken before the last rows were copied; after the swap it would not see them.",
+						   pids),
+				 errhint("The swap is tried again; end long transactions, or call run_reshape() later.")));
 
 	work_lock_queued(work, set->parent_oid, AccessExclusiveLock);
 	if (OidIsValid(r->default_oid))
