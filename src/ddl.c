@@ -1444,18 +1444,21 @@ partmgr_ddl_capture_triggers(const char *schema, const char *table, const char *
  * partmgr_ddl_reshape_copy
  *		Copy the rows of blocks [first, end) of an old child into the new
  *		children, through the staging table that routes them: a TID range
- *		scan, so that batches follow the table's storage.  A row already
- *		there (copied before it was updated onto a later block) is left
- *		alone: the change log names it, and the replay brings it up to date.
+ *		scan, so that batches follow the table's storage.  With
+ *		skip_existing, a row already there (copied before it was updated
+ *		onto a later block) is left alone: the change log names it, and the
+ *		replay brings it up to date.  Without, such a row fails the
+ *		statement, which is cheaper when none is met (the usual case).
  */
 char *
 partmgr_ddl_reshape_copy(const PartmgrRowSource *from, const char *stage_schema,
-						 const char *stage_name, int64 first, int64 end)
+						 const char *stage_name, int64 first, int64 end, bool skip_existing)
 {
 	return psprintf("%s FROM %s WHERE ctid >= '(" INT64_FORMAT ",0)'::pg_catalog.tid"
-					" AND ctid < '(" INT64_FORMAT ",0)'::pg_catalog.tid ON CONFLICT DO NOTHING",
+					" AND ctid < '(" INT64_FORMAT ",0)'::pg_catalog.tid%s",
 					insert_select(from, stage_schema, stage_name),
-					only_rel(from->schema, from->name), first, end);
+					only_rel(from->schema, from->name), first, end,
+					skip_existing ? " ON CONFLICT DO NOTHING" : "");
 }
 
 /* "a.k1 OPERATOR(s.=) b.k1 AND ..." over the key columns */

@@ -194,7 +194,8 @@ extern List *partmgr_ddl_capture_triggers(const char *schema, const char *table,
 										  const char *trigger, const char *log_schema,
 										  const char *log_name, int nkeys, char **columns);
 extern char *partmgr_ddl_reshape_copy(const PartmgrRowSource *from, const char *stage_schema,
-									  const char *stage_name, int64 first, int64 end);
+									  const char *stage_name, int64 first, int64 end,
+									  bool skip_existing);
 extern char *partmgr_ddl_reshape_claim(const char *log_schema, const char *log_name);
 extern char *partmgr_ddl_reshape_unset(const char *stage_schema, const char *stage_name,
 									   const char *log_schema, const char *log_name,

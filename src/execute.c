@@ -130,6 +130,48 @@ run_validate(ActionContext *ctx, const char *sql)
 			 errhint("The next maintenance pass derives it again.")));
 }
 
+/* A statement of kind ROWS in a subtransaction of its own (run_rows). */
+typedef struct RowsRun
+{
+	const PartmgrWorkStatement *stmt;
+	uint64		n;
+} RowsRun;
+
+static void
+run_rows_once(void *arg)
+{
+	RowsRun    *rr = (RowsRun *) arg;
+
+	rr->n = partmgr_spi_table_exec(rr->stmt->sql, 0, NULL, NULL, NULL, false,
+								   rr->stmt->expected);
+}
+
+/*
+ * run_rows
+ *		A statement on the rows of a reshape's tables.  One with an
+ *		on_duplicate form runs in a subtransaction, and when it fails on a
+ *		unique violation that form runs instead (and is logged too).
+ *		Returns the rows it touched.
+ */
+static uint64
+run_rows(ActionContext *ctx, const PartmgrWorkStatement *stmt)
+{
+	RowsRun		rr;
+	ErrorData  *edata = NULL;
+
+	if (stmt->on_duplicate == NULL)
+		return partmgr_spi_table_exec(stmt->sql, 0, NULL, NULL, NULL, false, stmt->expected);
+	rr.stmt = stmt;
+	rr.n = 0;
+	if (partmgr_run_subxact(run_rows_once, &rr, &edata))
+		return rr.n;
+	if (edata->sqlerrcode != ERRCODE_UNIQUE_VIOLATION)
+		ReThrowError(edata);
+	ctx->statements = lappend(ctx->statements, stmt->on_duplicate);
+	return partmgr_spi_table_exec(stmt->on_duplicate, 0, NULL, NULL, NULL, false,
+								  stmt->expected);
+}
+
 /*
  * execute_action
  *		Work the action out taking each lock as it is listed (parent, then
@@ -194,8 +236,7 @@ execute_action(void *arg)
 									   PARTMGR_BOUND_CHECK);
 				break;
 			case PARTMGR_STMT_ROWS:
-				n = partmgr_spi_table_exec(stmt->sql, 0, NULL, NULL, NULL, false,
-										   stmt->expected);
+				n = run_rows(ctx, stmt);
 				if (stmt->counted_as != NULL)
 				{
 					ctx->rows += n;

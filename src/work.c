@@ -1124,8 +1124,13 @@ work_reshape(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrAction
 
 				work_lock(work, r->source_oids[i], AccessShareLock);
 				work_rows(work, partmgr_ddl_reshape_copy(&from, r->schema, r->stage,
-														 action->first_block, action->end_block),
+														 action->first_block, action->end_block,
+														 false),
 						  SPI_OK_INSERT, "rows copied");
+				/* a row met twice (moved by an update): ON CONFLICT, slower */
+				((PartmgrWorkStatement *) llast(work->statements))->on_duplicate =
+					partmgr_ddl_reshape_copy(&from, r->schema, r->stage, action->first_block,
+											 action->end_block, true);
 				work_read(work, r->source_oids[i], "the blocks to copy are read");
 			}
 			break;

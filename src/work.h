@@ -61,6 +61,9 @@ typedef struct PartmgrWorkStatement
 	const char *counted_as;		/* ROWS: the rows it touches are the
 								 * action's, in these words ("rows copied"),
 								 * or NULL */
+	char	   *on_duplicate;	/* ROWS: run instead when sql fails on a
+								 * unique violation (sql runs in a
+								 * subtransaction then), or NULL */
 	const char *schema;			/* HASH_CHECK: the table, */
 	const char *name;
 	Oid			parent;			/* the parent it will be attached to, */
