@@ -213,10 +213,12 @@ reshape_reasons(Health *h, const PartmgrSet *set)
 /*
  * hash_reasons
  *		A hash set: remainders no child holds (critical: rows there are
- *		refused), and a child that holds more than twice the share of the
- *		rows its modulus gives it, by the planner's estimates, once the set
- *		holds rows enough to tell (warning: split_hash_partition() divides
- *		it without touching the others).
+ *		refused), and a child that holds more than twice the rows of the
+ *		average child, by the planner's estimates, once the set holds rows
+ *		enough to tell (warning: split_hash_partition() divides it without
+ *		touching the others, and so brings it nearer the average; a child
+ *		measured against the share its modulus gives it would stay over
+ *		any bound a split can bring its halves under).
  */
 static void
 hash_reasons(Health *h, const PartmgrTree *tree)
@@ -239,15 +241,15 @@ hash_reasons(Health *h, const PartmgrTree *tree)
 		return;
 	for (int i = 0; i < tree->nchildren; i++)
 	{
-		double		expected = 1.0 / tree->children[i].modulus;
+		double		average = 1.0 / tree->nchildren;
 		double		share = rows[i] / total;
 
-		if (share > 2 * expected)
+		if (share > 2 * average)
 			reason(h, "warning",
-				   psprintf("child %s holds %.1f%% of the rows, more than twice the %.1f%% its modulus gives it (split_hash_partition() divides it)",
+				   psprintf("child %s holds %.1f%% of the rows, more than twice the average child's %.1f%% (split_hash_partition() divides it)",
 							quote_qualified_identifier(tree->children[i].schema,
 													   tree->children[i].name),
-							share * 100, expected * 100));
+							share * 100, average * 100));
 	}
 }
 

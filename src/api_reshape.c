@@ -228,7 +228,15 @@ register_existing(const char *key, PartmgrPoint era_end, const char *interval)
 	tree = partmgr_read_tree(set);
 	requests = partmgr_reshape_runs(set, tree, era_end, interval);
 	foreach(lc, requests)
-		(void) partmgr_reshape_register(set, tree, lfirst(lc));
+	{
+		PartmgrReshapeOp *op = partmgr_reshape_register(set, tree, lfirst(lc));
+
+		partmgr_log_action(set->key, "change_interval", "register reshape",
+						   partmgr_key_display(op->sources[0]),
+						   psprintf("reshape " INT64_FORMAT ": %s of %d into %d (%s)", op->id,
+									op->kind, op->nsources, op->ntargets, op->targets[0]),
+						   GetCurrentTimestamp(), PARTMGR_OUTCOME_DONE, NULL);
+	}
 	return list_length(requests);
 }
 

@@ -435,10 +435,27 @@ partmgr_hash_child_name(const PartmgrSet *set, int modulus, int remainder)
 	return partmgr_name_with_suffix(set->parent_name, psprintf("_h%d_%d", modulus, remainder));
 }
 
+/* Greatest common divisor of two positive moduli. */
+static int
+gcd(int a, int b)
+{
+	while (b != 0)
+	{
+		int			t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
 /*
  * partmgr_plan_add_hash_child
  *		Append "create the child of a hash set for remainder of modulus"
- *		unless a child with those bounds exists.  False when it exists.
+ *		unless a child holds some of those hash values already (one with
+ *		those bounds, or one of another modulus whose remainders meet
+ *		them: a table made by hand, or after a split).  False when one
+ *		does.
  */
 bool
 partmgr_plan_add_hash_child(PartmgrPlan *plan, int modulus, int remainder)
@@ -450,7 +467,9 @@ partmgr_plan_add_hash_child(PartmgrPlan *plan, int modulus, int remainder)
 	{
 		const PartmgrChild *child = &plan->tree->children[i];
 
-		if (child->modulus == modulus && child->remainder == remainder)
+		/* (m1, r1) and (m2, r2) share a value when r1 = r2 modulo gcd(m1, m2) */
+		if (child->modulus > 0 &&
+			(child->remainder - remainder) % gcd(child->modulus, modulus) == 0)
 			return false;
 	}
 	action = palloc0(sizeof(PartmgrAction));

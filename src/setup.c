@@ -339,7 +339,7 @@ create_hash_set(const PartmgrCreateArgs *a, const PartmgrParentInfo *parent, Oid
 
 	errno = 0;
 	modulus = strtol(a->interval, &end, 10);
-	if (errno != 0 || *end != '\0' || end == a->interval || modulus < 1 ||
+	if (errno != 0 || *end != '\0' || !isdigit((unsigned char) a->interval[0]) || modulus < 1 ||
 		modulus > PARTMGR_MAX_HASH_MODULUS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
