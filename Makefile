@@ -57,7 +57,7 @@ undefine DOCS
 endif
 
 # pg_regress: sql/<name>.sql with expected/<name>.out
-REGRESS = setup create_parent_id create_parent_time maintenance show_functions bad_input retention partition_data partition_data_async
+REGRESS = setup create_parent_id create_parent_time maintenance show_functions bad_input retention partition_data partition_data_async reshape
 REGRESS_OPTS = --temp-config=$(srcdir)/test/conf/regress.conf --encoding=UTF8 --no-locale
 
 # isolationtester: test/specs/<name>.spec with test/expected/<name>.out
