@@ -243,16 +243,37 @@ partmgr_lock_relation_queued(Oid relid, LOCKMODE mode)
  * partmgr_older_snapshots
  *		How many other backends of this database hold a snapshot that may
  *		not see transaction limit as committed (their xmin is limit or
- *		older; VACUUM's own is left out), and in *pids their PIDs.
+ *		older), and in *pids their PIDs, after waiting (as locks are waited
+ *		for, in pauses, for at most pg_partmgr.lock_timeout) for them to
+ *		end: a query that was running as limit committed is usually over at
+ *		once.  Autovacuum and VACUUM, which read no table for a user, are
+ *		left out, as CREATE INDEX CONCURRENTLY leaves them out.
  */
 int
 partmgr_older_snapshots(TransactionId limit, char **pids)
 {
 	int			count = 0;
-	VirtualTransactionId *vxids = GetCurrentVirtualXIDs(limit, true, false, PROC_IN_VACUUM,
-														&count);
+	VirtualTransactionId *vxids;
 	StringInfoData buf;
 	int			n = 0;
+	TimestampTz start = GetCurrentTimestamp();
+	long		pause_ms = 1;
+
+	for (;;)
+	{
+		long		left;
+
+		vxids = GetCurrentVirtualXIDs(limit, true, false,
+									  PROC_IS_AUTOVACUUM | PROC_IN_VACUUM, &count);
+		left = partmgr_lock_timeout - TimestampDifferenceMilliseconds(start, GetCurrentTimestamp());
+		if (count == 0 || left <= 0)
+			break;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 Min(pause_ms, left), PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+		pause_ms = Min(pause_ms * 2, MAX_LOCK_RETRY_PAUSE_MS);
+	}
 
 	initStringInfo(&buf);
 	for (int i = 0; i < count; i++)

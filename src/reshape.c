@@ -1309,6 +1309,7 @@ partmgr_plan_reshape_step(PartmgrSet *set, PartmgrTree *tree, PartmgrReshapeOp *
 	PartmgrPlan *plan = partmgr_plan_new(set, tree);
 	PartmgrReshapeTables *r = reshape_tables(set, tree, op, false);
 	PartmgrAction *action;
+	int64		backlog;
 
 	plan->tables_read = true;	/* nothing of the template's: see properties.c */
 	if (op->phase == PARTMGR_RESHAPE_PLANNED)
@@ -1409,7 +1410,13 @@ partmgr_plan_reshape_step(PartmgrSet *set, PartmgrTree *tree, PartmgrReshapeOp *
 					return plan;
 				}
 			}
-			if (log_backlog(r, SWAP_BACKLOG) > SWAP_BACKLOG)
+			/*
+			 * Changes are applied right before each try of the swap (one
+			 * that failed leaves its error): the swap applies only what
+			 * comes between, and a snapshot taken meanwhile misses only that
+			 */
+			backlog = log_backlog(r, SWAP_BACKLOG);
+			if (backlog > SWAP_BACKLOG || (backlog > 0 && op->last_error != NULL))
 			{
 				*step = PARTMGR_RESHAPE_STEP_REPLAY;
 				partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_REPLAY, r, r->schema,
