@@ -727,7 +727,6 @@ pg_partmgr_split_partition(PG_FUNCTION_ARGS)
 	req.sources[0] = partmgr_resolve_table(child, false);
 	req.interval = interval;
 	req.bounds = bounds;
-	req.called_as = "split_partition";
 	register_or_resume(&req, start, &opts);
 	SPI_finish();
 	PG_RETURN_VOID();
@@ -766,7 +765,6 @@ merge_procedure(FunctionCallInfo fcinfo, const char *kind, const char *called_as
 	req.sources = palloc(sizeof(Oid) * req.nsources);
 	foreach(lc, children)
 		req.sources[foreach_current_index(lc)] = partmgr_resolve_table((char *) lfirst(lc), false);
-	req.called_as = called_as;
 	register_or_resume(&req, start, &opts);
 	SPI_finish();
 }
@@ -818,7 +816,6 @@ pg_partmgr_split_hash_partition(PG_FUNCTION_ARGS)
 	req.nsources = 1;
 	req.sources = palloc(sizeof(Oid));
 	req.sources[0] = partmgr_resolve_table(child, false);
-	req.called_as = "split_hash_partition";
 	register_or_resume(&req, start, &opts);
 	SPI_finish();
 	PG_RETURN_VOID();

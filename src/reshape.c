@@ -823,7 +823,6 @@ partmgr_reshape_runs(PartmgrSet *set, PartmgrTree *tree, PartmgrPoint upper,
 			for (int i = start; i <= end; i++)
 				req->sources[i - start] = tree->children[i].relid;
 			req->interval = interval;
-			req->called_as = "change_interval";
 			requests = lappend(requests, req);
 		}
 		start = end + 1;

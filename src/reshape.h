@@ -28,7 +28,6 @@ typedef struct PartmgrReshapeRequest
 	Oid		   *sources;		/* the children to replace */
 	const char *interval;		/* split: into children of this interval */
 	List	   *bounds;			/* of char *, split: at these bounds */
-	const char *called_as;		/* the function, for messages */
 } PartmgrReshapeRequest;
 
 /* The kinds of step of a reshape (one transaction each). */
