@@ -37,6 +37,7 @@ OBJS = \
 	src/detach.o \
 	src/config.o \
 	src/contents.o \
+	src/prefetch.o \
 	src/unique.o \
 	src/retention.o \
 	src/properties.o src/api_properties.o \

@@ -47,6 +47,7 @@
 #include "bounds.h"
 #include "catalog.h"
 #include "locks.h"
+#include "prefetch.h"
 
 /*
  * partmgr_resolve_table
@@ -188,11 +189,15 @@ partmgr_key_relid(const char *key)
 	char	   *schema;
 	char	   *name;
 	Oid			nspid;
+	Oid			relid;
 
 	if (!partmgr_key_split(key, &schema, &name))
 		return InvalidOid;
 	nspid = get_namespace_oid(schema, true);
-	return OidIsValid(nspid) ? get_relname_relid(name, nspid) : InvalidOid;
+	if (!OidIsValid(nspid))
+		return InvalidOid;
+	relid = partmgr_prefetched_relid(nspid, name);
+	return OidIsValid(relid) ? relid : get_relname_relid(name, nspid);
 }
 
 /*
@@ -222,8 +227,30 @@ partmgr_read_parent(Oid relid, PartmgrParentInfo *info)
 {
 	HeapTuple	tuple;
 	Form_pg_class classform;
+	const PartmgrKnownRel *known = partmgr_prefetched(relid);
 
 	memset(info, 0, sizeof(*info));
+	if (known != NULL && (known->relkind != RELKIND_PARTITIONED_TABLE || known->partitioned))
+	{
+		/* as the run read it, unchanged since */
+		info->relid = relid;
+		info->name = pstrdup(known->name);
+		info->schema = get_namespace_name(known->nspoid);
+		info->relkind = known->relkind;
+		info->owner = known->owner;
+		info->ispartition = known->ispartition;
+		info->hastriggers = known->hastriggers;
+		if (known->relkind != RELKIND_PARTITIONED_TABLE)
+			return;
+		info->strategy = known->strategy;
+		info->nkeys = known->nkeys;
+		info->key_attnum = known->key_attnum;
+		info->default_oid = known->default_oid;
+		if (info->key_attnum != InvalidAttrNumber)
+			info->key_type = get_atttype(relid, info->key_attnum);
+		return;
+	}
+
 	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
 	if (!HeapTupleIsValid(tuple))
 		ereport(ERROR,
@@ -235,6 +262,8 @@ partmgr_read_parent(Oid relid, PartmgrParentInfo *info)
 	info->schema = get_namespace_name(classform->relnamespace);
 	info->relkind = classform->relkind;
 	info->owner = classform->relowner;
+	info->ispartition = classform->relispartition;
+	info->hastriggers = classform->relhastriggers;
 	ReleaseSysCache(tuple);
 
 	if (info->relkind != RELKIND_PARTITIONED_TABLE)
@@ -258,6 +287,21 @@ partmgr_read_parent(Oid relid, PartmgrParentInfo *info)
 }
 
 /*
+ * range_point
+ *		The point of a range bound's first column: MINVALUE, MAXVALUE or a
+ *		value.
+ */
+static PartmgrPoint
+range_point(const PartmgrAxis *axis, PartitionRangeDatumKind kind, Datum value)
+{
+	if (kind == PARTITION_RANGE_DATUM_MINVALUE)
+		return PARTMGR_POINT_MIN;
+	if (kind == PARTITION_RANGE_DATUM_MAXVALUE)
+		return PARTMGR_POINT_MAX;
+	return partmgr_point_from_datum(axis, value);
+}
+
+/*
  * range_datum_point
  *		The point of one PartitionRangeDatum of a range bound.
  */
@@ -266,11 +310,9 @@ range_datum_point(const PartmgrAxis *axis, List *datums)
 {
 	PartitionRangeDatum *prd = linitial_node(PartitionRangeDatum, datums);
 
-	if (prd->kind == PARTITION_RANGE_DATUM_MINVALUE)
-		return PARTMGR_POINT_MIN;
-	if (prd->kind == PARTITION_RANGE_DATUM_MAXVALUE)
-		return PARTMGR_POINT_MAX;
-	return partmgr_point_from_datum(axis, castNode(Const, prd->value)->constvalue);
+	return range_point(axis, prd->kind,
+					   prd->kind == PARTITION_RANGE_DATUM_VALUE ?
+					   castNode(Const, prd->value)->constvalue : (Datum) 0);
 }
 
 /*
@@ -334,6 +376,72 @@ child_cmp(const void *a, const void *b)
 }
 
 /*
+ * known_child
+ *		Fill in a child (relid set) as the run's prefetch read it, when it
+ *		did and nothing changed since (see prefetch.c); false otherwise.
+ *		*is_default says whether it is the default partition.
+ */
+static bool
+known_child(const PartmgrSet *set, PartmgrChild *child, bool *is_default)
+{
+	const PartmgrKnownRel *known = partmgr_prefetched(child->relid);
+
+	if (known == NULL || !known->bound_known)
+		return false;
+	child->name = pstrdup(known->name);
+	child->schema = get_namespace_name(known->nspoid);
+	child->relkind = known->relkind;
+	*is_default = known->is_default;
+	if (known->is_default)
+		return true;
+	if (known->bound_strategy == PARTITION_STRATEGY_HASH)
+	{
+		child->modulus = known->modulus;
+		child->remainder = known->remainder;
+		child->lower = known->remainder;
+		child->upper = (PartmgrPoint) known->remainder + 1;
+		return true;
+	}
+	child->lower = range_point(&set->axis, known->lower_kind, known->lower);
+	child->upper = range_point(&set->axis, known->upper_kind, known->upper);
+	return true;
+}
+
+/*
+ * read_child
+ *		Fill in a child (relid set) from the syscache: its names, kind and
+ *		bounds.  false when it was dropped, or its attach is not visible yet.
+ */
+static bool
+read_child(const PartmgrSet *set, PartmgrChild *child, bool *is_default)
+{
+	HeapTuple	reltup = SearchSysCache1(RELOID, ObjectIdGetDatum(child->relid));
+	Form_pg_class classform;
+	Datum		boundtext;
+	bool		isnull;
+	PartitionBoundSpec *spec;
+
+	if (!HeapTupleIsValid(reltup))
+		return false;			/* dropped concurrently */
+	classform = (Form_pg_class) GETSTRUCT(reltup);
+	boundtext = SysCacheGetAttr(RELOID, reltup, Anum_pg_class_relpartbound, &isnull);
+	if (isnull)
+	{
+		ReleaseSysCache(reltup);
+		return false;			/* attach not yet visible */
+	}
+	spec = castNode(PartitionBoundSpec, stringToNode(TextDatumGetCString(boundtext)));
+	child->name = pstrdup(NameStr(classform->relname));
+	child->schema = get_namespace_name(classform->relnamespace);
+	child->relkind = classform->relkind;
+	ReleaseSysCache(reltup);
+	*is_default = spec->is_default;
+	if (!spec->is_default)
+		child_bounds(set, spec, child);
+	return true;
+}
+
+/*
  * partmgr_read_tree
  *		Every direct child of the set's parent with its bounds, sorted by
  *		lower bound, and the default partition.  Children whose DETACH
@@ -359,42 +467,22 @@ partmgr_read_tree(const PartmgrSet *set)
 	while ((inhtup = systable_getnext(scan)) != NULL)
 	{
 		Form_pg_inherits inh = (Form_pg_inherits) GETSTRUCT(inhtup);
-		HeapTuple	reltup;
-		Form_pg_class classform;
-		Datum		boundtext;
-		bool		isnull;
-		PartitionBoundSpec *spec;
 		PartmgrChild child;
-
-		reltup = SearchSysCache1(RELOID, ObjectIdGetDatum(inh->inhrelid));
-		if (!HeapTupleIsValid(reltup))
-			continue;			/* dropped concurrently */
-		classform = (Form_pg_class) GETSTRUCT(reltup);
-		boundtext = SysCacheGetAttr(RELOID, reltup, Anum_pg_class_relpartbound, &isnull);
-		if (isnull)
-		{
-			ReleaseSysCache(reltup);
-			continue;			/* attach not yet visible */
-		}
-		spec = castNode(PartitionBoundSpec,
-						stringToNode(TextDatumGetCString(boundtext)));
+		bool		is_default;
 
 		memset(&child, 0, sizeof(child));
 		child.relid = inh->inhrelid;
-		child.name = pstrdup(NameStr(classform->relname));
-		child.schema = get_namespace_name(classform->relnamespace);
-		child.relkind = classform->relkind;
 		child.detach_pending = inh->inhdetachpending;
-		ReleaseSysCache(reltup);
-
-		if (spec->is_default)
+		if (!known_child(set, &child, &is_default) &&
+			!read_child(set, &child, &is_default))
+			continue;
+		if (is_default)
 		{
 			tree->default_oid = child.relid;
 			tree->default_schema = child.schema;
 			tree->default_name = child.name;
 			continue;
 		}
-		child_bounds(set, spec, &child);
 
 		if (tree->nchildren == allocated)
 		{

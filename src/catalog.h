@@ -32,6 +32,8 @@ typedef struct PartmgrParentInfo
 	char	   *name;
 	char		relkind;
 	Oid			owner;
+	bool		ispartition;	/* a partition itself */
+	bool		hastriggers;	/* pg_class.relhastriggers */
 	char		strategy;		/* 0 when the table is not partitioned */
 	int			nkeys;			/* number of partition key columns */
 	AttrNumber	key_attnum;		/* first key column, 0 for an expression */

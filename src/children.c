@@ -115,23 +115,68 @@ partmgr_slot_lower(const PartmgrSet *set, const PartmgrTree *tree,
 }
 
 /*
- * current_point
- *		The point premake counts from (see the file header); false when the
- *		set has nothing to count from (no data, and not an infinite time set).
+ * default_slot
+ *		Where the rows of the default partition put premake's current point
+ *		(the slot of its largest value), when they count: false when
+ *		ignore_default_data is set, there is no default partition, it holds
+ *		no rows, or only rows at infinity or -infinity (no child to premake
+ *		up to).
  */
 static bool
-current_point(const PartmgrSet *set, const PartmgrTree *tree,
-			  PartmgrPoint now, PartmgrPoint *current)
+default_slot(const PartmgrSet *set, const PartmgrTree *tree, PartmgrPoint *slot)
+{
+	PartmgrPoint default_max;
+
+	if (set->ignore_default_data || !OidIsValid(tree->default_oid) ||
+		!partmgr_max_control(set, tree->default_schema, tree->default_name, true,
+							 &default_max))
+		return false;
+	if (set->axis.kind == PARTMGR_KEY_TIME &&
+		(default_max == PARTMGR_POINT_MIN || default_max == PARTMGR_POINT_MAX))
+		return false;
+	*slot = partmgr_slot_lower(set, tree, default_max);
+	return true;
+}
+
+/*
+ * current_point
+ *		The point premake counts from (see the file header), up to count_to;
+ *		false when premake has nothing to add: the set has nothing to count
+ *		from (no data, and not an infinite time set), or premake intervals
+ *		certainly lie between any point it could count from and count_to.
+ *
+ *		The children are looked at from the highest down, and each empty one
+ *		lowers the highest point premake could count from: the lower bound of
+ *		the next child (or now, for an infinite time set, or the slot of the
+ *		default partition's rows, when higher).  Once that is premake
+ *		intervals below count_to the answer is known, and the child holding
+ *		the current point is not read at all: an idle set costs a look at its
+ *		empty premade children only.
+ */
+static bool
+current_point(const PartmgrSet *set, const PartmgrTree *tree, PartmgrPoint now,
+			  PartmgrPoint count_to, PartmgrPoint *current)
 {
 	bool		infinite = set->axis.kind == PARTMGR_KEY_TIME &&
 		set->infinite_time_partitions;
+	PartmgrPoint from_default = 0;
+	bool		have_default = default_slot(set, tree, &from_default);
 	bool		found = false;
-	PartmgrPoint default_max;
 
 	for (int i = tree->nchildren - 1; i >= 0 && !found; i--)
 	{
 		const PartmgrChild *child = &tree->children[i];
+		PartmgrPoint highest = child->lower;
 		PartmgrPoint newest;
+
+		/* the highest point left, with every child above this one empty */
+		if (infinite && now > highest)
+			highest = now;
+		if (have_default && from_default > highest)
+			highest = from_default;
+		if (round(partmgr_steps_between(&set->axis, &set->step, highest, count_to)) >=
+			set->premake)
+			return false;
 
 		if (child->detach_pending || !partmgr_child_has_rows(child))
 			continue;
@@ -150,18 +195,9 @@ current_point(const PartmgrSet *set, const PartmgrTree *tree,
 		*current = now;
 		found = true;
 	}
-
-	/* rows at infinity or -infinity have no child to premake up to */
-	if (!set->ignore_default_data && OidIsValid(tree->default_oid) &&
-		partmgr_max_control(set, tree->default_schema, tree->default_name, true,
-					&default_max) &&
-		!(set->axis.kind == PARTMGR_KEY_TIME &&
-		  (default_max == PARTMGR_POINT_MIN || default_max == PARTMGR_POINT_MAX)))
+	if (have_default && (!found || from_default > *current))
 	{
-		PartmgrPoint slot = partmgr_slot_lower(set, tree, default_max);
-
-		if (!found || slot > *current)
-			*current = slot;
+		*current = from_default;
 		found = true;
 	}
 	return found;
@@ -327,6 +363,7 @@ partmgr_plan_premake(PartmgrSet *set, PartmgrTree *tree, TimestampTz now, int li
 	PartmgrPoint now_point = 0;
 	PartmgrPoint current = 0;
 	PartmgrPoint lower;
+	PartmgrPoint count_to;
 	double		premade;
 
 	plan->limit = limit;
@@ -340,24 +377,23 @@ partmgr_plan_premake(PartmgrSet *set, PartmgrTree *tree, TimestampTz now, int li
 	if (last->upper == PARTMGR_POINT_MAX)
 		return plan;			/* the top child takes every higher value */
 
-	if (axis->kind == PARTMGR_KEY_TIME)
-		now_point = partmgr_point_now(axis, now);
-	if (!current_point(set, tree, now_point, &current))
-		return plan;
-
-	premade = round(partmgr_steps_between(axis, step, current, last->lower));
 	lower = last->upper;
+	count_to = last->lower;
 	if (axis->kind == PARTMGR_KEY_TIME)
 	{
 		PartmgrPoint horizon;
 
+		now_point = partmgr_point_now(axis, now);
 		if (partmgr_creation_horizon(set, now, &horizon))
 			lower = first_kept_slot(set, last->upper, horizon);
 		/* counted as if the expired children before it existed */
 		if (lower != last->upper)
-			premade = round(partmgr_steps_between(axis, step, current,
-												  grid_lower_from(set, last->upper, lower - 1)));
+			count_to = grid_lower_from(set, last->upper, lower - 1);
 	}
+	if (!current_point(set, tree, now_point, count_to, &current))
+		return plan;
+
+	premade = round(partmgr_steps_between(axis, step, current, count_to));
 	while (premade < set->premake)
 	{
 		PartmgrPoint upper = partmgr_slot_upper(set, lower);

@@ -60,12 +60,14 @@
 "       c.retention_keep_publication," \
 "       coalesce(c.partition_timezone, pg_catalog.current_setting('TimeZone'))," \
 "       c.maintenance_last_run, c.time_encoder, c.time_decoder," \
-"       c.async_partitioning_in_progress, c.partition_timezone," \
-"       (SELECT pg_catalog.array_agg(ARRAY[i.interval_end, i.partition_interval," \
-"                                          i.datetime_string, i.date_trunc_interval," \
-"                                          i.next_aligned::pg_catalog.text])" \
-"          FROM partmgr.part_config_interval i WHERE i.parent_table = c.parent_table)" \
-"  FROM partmgr.part_config c"
+"       c.async_partitioning_in_progress, c.partition_timezone, e.eras" \
+"  FROM partmgr.part_config c" \
+"  LEFT JOIN (SELECT i.parent_table," \
+"                    pg_catalog.array_agg(ARRAY[i.interval_end, i.partition_interval," \
+"                                               i.datetime_string, i.date_trunc_interval," \
+"                                               i.next_aligned::pg_catalog.text]) AS eras" \
+"               FROM partmgr.part_config_interval i GROUP BY i.parent_table) e" \
+"    ON e.parent_table OPERATOR(pg_catalog.=) c.parent_table"
 
 static const char *const load_sql = LOAD_COLUMNS " WHERE c.parent_table = $1";
 
@@ -479,7 +481,12 @@ partmgr_config_bind(PartmgrSet *set)
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("table \"%s\" is not partitioned", set->key)));
 
-	set->control_attnum = get_attnum(set->parent_oid, set->control);
+	/* by the key's number: its name is in the cache read_parent filled */
+	if (parent.nkeys == 1 && parent.key_attnum != InvalidAttrNumber &&
+		strcmp(get_attname(set->parent_oid, parent.key_attnum, false), set->control) == 0)
+		set->control_attnum = parent.key_attnum;
+	else
+		set->control_attnum = get_attnum(set->parent_oid, set->control);
 	if (set->control_attnum == InvalidAttrNumber)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_COLUMN),
@@ -496,7 +503,7 @@ partmgr_config_bind(PartmgrSet *set)
 				 errmsg("partition_type of \"%s\" does not match the table's partitioning strategy",
 						set->key)));
 
-	key_type = get_atttype(set->parent_oid, set->control_attnum);
+	key_type = parent.key_type;
 	if (set->strategy == PARTITION_STRATEGY_HASH)
 	{
 		bind_hash(set, key_type);
@@ -520,7 +527,9 @@ partmgr_config_bind(PartmgrSet *set)
 	if (set->axis.kind == PARTMGR_KEY_TIME && set->datetime_string == NULL)
 		set->datetime_string = pstrdup(partmgr_default_datetime_string(&set->step));
 	bind_eras(set);
-	if (OidIsValid(set->axis.decoder) && get_rel_relispartition(set->parent_oid))
+	if (!parent.ispartition)
+		set->has_limits = false;
+	else if (OidIsValid(set->axis.decoder))
 	{
 		/* the bounds of an encoded key are read back with the owner's decoder */
 		PartmgrRights rights;
@@ -674,9 +683,10 @@ partmgr_config_list_sets(bool automatic_only)
  *		all of it into maintenance_last_run with one UPDATE at the end of the
  *		run: one UPDATE per set cost more than maintaining an idle set, and
  *		kept every set's transaction from being read-only.  Each set keeps
- *		the time its maintenance finished.  The memory is taken from the
- *		context current at init; write needs SPI and a snapshot, and empties
- *		the list.
+ *		the time its maintenance finished.  A row another transaction has
+ *		locked (a configuration change in progress) keeps its time: the run
+ *		never waits for it.  The memory is taken from the context current at
+ *		init; write needs SPI and a snapshot, and empties the list.
  */
 void
 partmgr_stamps_init(PartmgrRunStamps *stamps)
@@ -710,9 +720,13 @@ void
 partmgr_stamps_write(PartmgrRunStamps *stamps)
 {
 	static const char *const sql =
+	"WITH free AS (SELECT l.parent_table FROM partmgr.part_config l"
+	"               WHERE l.parent_table OPERATOR(pg_catalog.=) ANY ($1::text[])"
+	"                 FOR NO KEY UPDATE SKIP LOCKED)"
 	"UPDATE partmgr.part_config c SET maintenance_last_run = s.t"
-	"  FROM unnest($1::text[], $2::timestamptz[]) AS s(k, t)"
-	" WHERE c.parent_table = s.k";
+	"  FROM unnest($1::text[], $2::timestamptz[]) AS s(k, t), free f"
+	" WHERE c.parent_table OPERATOR(pg_catalog.=) s.k"
+	"   AND f.parent_table OPERATOR(pg_catalog.=) s.k";
 	Oid			types[2] = {TEXTARRAYOID, TIMESTAMPTZARRAYOID};
 	Datum		values[2];
 

@@ -25,13 +25,17 @@
  */
 #include "postgres.h"
 
+#include <sys/stat.h>
+
 #include "access/table.h"
 #include "access/tableam.h"
 #include "catalog/pg_class.h"
+#include "common/relpath.h"
 #include "executor/spi.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
+#include "storage/lmgr.h"
 #include "storage/smgr.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
@@ -41,6 +45,7 @@
 #include "contents.h"
 #include "ddl.h"
 #include "locks.h"
+#include "prefetch.h"
 #include "rights.h"
 #include "spi_util.h"
 
@@ -66,80 +71,96 @@ partmgr_max_control(const PartmgrSet *set, const char *schema, const char *name,
 }
 
 /*
+ * storage_is_empty
+ *		Whether a relation's main fork, by its pg_class facts, has no block.
+ *		A temporary relation, or one without storage of its own, counts as
+ *		not empty (a scan decides).
+ *
+ *		The size of the fork's first segment file says it with one stat():
+ *		a block is written to the file when the relation is extended, before
+ *		any row goes into it, so a file of no bytes is a relation of no
+ *		blocks.  Asking the storage manager instead opens, seeks and closes
+ *		the file, three times the work for each premade child of every set
+ *		in an idle pass; it is asked when the file cannot be looked at.
+ */
+static bool
+storage_is_empty(char persistence, Oid tablespace, Oid filenode)
+{
+#if PG_VERSION_NUM >= 160000
+	RelFileLocator node;
+#else
+	RelFileNode node;
+#endif
+	char	   *path;
+	struct stat st;
+
+	if (persistence == RELPERSISTENCE_TEMP || !OidIsValid(filenode))
+		return false;
+#if PG_VERSION_NUM >= 160000
+	node.spcOid = OidIsValid(tablespace) ? tablespace : MyDatabaseTableSpace;
+	node.dbOid = MyDatabaseId;
+	node.relNumber = filenode;
+#else
+	node.spcNode = OidIsValid(tablespace) ? tablespace : MyDatabaseTableSpace;
+	node.dbNode = MyDatabaseId;
+	node.relNode = filenode;
+#endif
+	path = relpathperm(node, MAIN_FORKNUM);
+	if (stat(path, &st) == 0)
+	{
+		pfree(path);
+		return st.st_size == 0;
+	}
+	pfree(path);
+	return smgrnblocks(smgropen(node, InvalidBackendId), MAIN_FORKNUM) == 0;
+}
+
+/*
  * partmgr_has_no_blocks
  *		Whether a plain table (locked) has no block in its main fork, asked
- *		of the storage manager from its pg_class row: an idle pass looks at
- *		the empty premade children of every set, and building a relcache
- *		entry for each would cost more than everything else it does.
+ *		of the storage manager from its pg_class row (as the run's prefetch
+ *		read it, when unchanged since the lock was taken, else from the
+ *		syscache): an idle pass looks at the empty premade children of every
+ *		set, and building a relcache entry for each would cost more than
+ *		everything else it does.
  */
 bool
 partmgr_has_no_blocks(Oid relid)
 {
-	HeapTuple	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	const PartmgrKnownRel *known = partmgr_prefetched(relid);
+	HeapTuple	tuple;
 	Form_pg_class form;
-	SMgrRelation smgr;
 	bool		empty;
 
+	if (known != NULL)
+		return storage_is_empty(known->persistence, known->tablespace, known->filenode);
+	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
 	if (!HeapTupleIsValid(tuple))
 		elog(ERROR, "cache lookup failed for relation %u", relid);
 	form = (Form_pg_class) GETSTRUCT(tuple);
-	if (form->relpersistence == RELPERSISTENCE_TEMP || form->relfilenode == InvalidOid)
-	{
-		ReleaseSysCache(tuple);
-		return false;			/* let the scan decide */
-	}
-	{
-#if PG_VERSION_NUM >= 160000
-		RelFileLocator locator;
-
-		locator.spcOid = OidIsValid(form->reltablespace) ? form->reltablespace :
-			MyDatabaseTableSpace;
-		locator.dbOid = MyDatabaseId;
-		locator.relNumber = form->relfilenode;
-		smgr = smgropen(locator, InvalidBackendId);
-#else
-		RelFileNode node;
-
-		node.spcNode = OidIsValid(form->reltablespace) ? form->reltablespace :
-			MyDatabaseTableSpace;
-		node.dbNode = MyDatabaseId;
-		node.relNode = form->relfilenode;
-		smgr = smgropen(node, InvalidBackendId);
-#endif
-	}
+	empty = storage_is_empty(form->relpersistence, form->reltablespace, form->relfilenode);
 	ReleaseSysCache(tuple);
-	empty = smgrnblocks(smgr, MAIN_FORKNUM) == 0;
 	return empty;
 }
 
 /*
- * partmgr_child_has_rows
- *		Whether a child holds a row visible to the active snapshot.  A plain
- *		table with no blocks is empty without a scan; otherwise the first
- *		visible tuple settles it.  Other kinds (a partitioned child) are asked
- *		with a query.  Takes ACCESS SHARE on the child, bounded.
+ * look_into
+ *		partmgr_child_has_rows once the child is locked.
  */
-bool
-partmgr_child_has_rows(const PartmgrChild *child)
+static bool
+look_into(const PartmgrChild *child)
 {
 	Relation	rel;
 	TableScanDesc scan;
 	TupleTableSlot *slot;
 	bool		found;
 
-	if (!OidIsValid(child->relid))
-		return false;			/* planned, not created yet (a dry run) */
-
-	/* reading a set's rows takes its owner's privileges, as a query would */
-	(void) partmgr_rights_require(PARTMGR_RIGHTS_ACT, "reading a child");
-	partmgr_lock_relation(child->relid, AccessShareLock);
 	if (child->relkind != RELKIND_RELATION)
 	{
 		partmgr_spi_table_exec(partmgr_ddl_count_rows(child->schema, child->name, false, true),
 						 0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 		return DatumGetInt64(partmgr_spi_value(0, 1, &found)) > 0;
 	}
-
 	if (partmgr_has_no_blocks(child->relid))
 		return false;
 	rel = table_open(child->relid, NoLock);
@@ -149,6 +170,34 @@ partmgr_child_has_rows(const PartmgrChild *child)
 	ExecDropSingleTupleTableSlot(slot);
 	table_endscan(scan);
 	table_close(rel, NoLock);
+	return found;
+}
+
+/*
+ * partmgr_child_has_rows
+ *		Whether a child holds a row visible to the active snapshot.  A plain
+ *		table with no blocks is empty without a scan; otherwise the first
+ *		visible tuple settles it.  Other kinds (a partitioned child) are asked
+ *		with a query.  Takes ACCESS SHARE on the child, bounded, for the
+ *		look only (unless the transaction held it already): a pass over
+ *		thousands of sets looks into thousands of children, and keeping
+ *		those locks to its end would only fill the lock table.
+ */
+bool
+partmgr_child_has_rows(const PartmgrChild *child)
+{
+	bool		release;
+	bool		found;
+
+	if (!OidIsValid(child->relid))
+		return false;			/* planned, not created yet (a dry run) */
+
+	/* reading a set's rows takes its owner's privileges, as a query would */
+	(void) partmgr_rights_require(PARTMGR_RIGHTS_ACT, "reading a child");
+	release = partmgr_lock_relation_briefly(child->relid, AccessShareLock);
+	found = look_into(child);
+	if (release)
+		UnlockRelationOid(child->relid, AccessShareLock);
 	return found;
 }
 

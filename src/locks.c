@@ -47,6 +47,7 @@
 
 #include "locks.h"
 #include "pg_partmgr.h"
+#include "prefetch.h"
 
 /* longest pause between two attempts to take a lock */
 #define MAX_LOCK_RETRY_PAUSE_MS 20
@@ -161,10 +162,16 @@ lock_conditionally(Oid relid, LOCKMODE mode, int budget_ms)
 	return true;
 }
 
-/* Raise 42P01 if a table was dropped while its lock was waited for. */
+/*
+ * Raise 42P01 if a table was dropped while its lock was waited for.  A
+ * table the run's prefetch read, unchanged since, is there (a drop would
+ * have marked it, taking the lock took the invalidation in).
+ */
 static void
 check_not_dropped(Oid relid)
 {
+	if (partmgr_prefetched(relid) != NULL)
+		return;
 	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
@@ -187,6 +194,26 @@ partmgr_lock_relation(Oid relid, LOCKMODE mode)
 	if (!lock_conditionally(relid, mode, partmgr_lock_timeout))
 		report_lock_unavailable(relid, mode);
 	check_not_dropped(relid);
+}
+
+/*
+ * partmgr_lock_relation_briefly
+ *		partmgr_lock_relation for a look that ends before the caller goes
+ *		on.  Returns true when the lock was not held before: the caller then
+ *		releases it (UnlockRelationOid) once it has looked, which is safe for
+ *		a lock that only kept the table from being dropped or rewritten
+ *		during the look.
+ */
+bool
+partmgr_lock_relation_briefly(Oid relid, LOCKMODE mode)
+{
+	LOCKTAG		tag;
+	bool		held;
+
+	SET_LOCKTAG_RELATION(tag, MyDatabaseId, relid);
+	held = LockHeldByMe(&tag, mode);
+	partmgr_lock_relation(relid, mode);
+	return !held;
 }
 
 /* The CONTEXT line of an error while a queued lock request waits. */

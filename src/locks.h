@@ -18,6 +18,7 @@
 #include "storage/lockdefs.h"
 
 extern void partmgr_lock_relation(Oid relid, LOCKMODE mode);
+extern bool partmgr_lock_relation_briefly(Oid relid, LOCKMODE mode);
 extern void partmgr_lock_relation_queued(Oid relid, LOCKMODE mode);
 extern bool partmgr_try_lock_set(Oid parent_oid);
 extern int	partmgr_older_snapshots(TransactionId limit, char **pids);

@@ -12,10 +12,17 @@
  * subtransaction of its own, so that a failing step is logged and the
  * others still run.  Many sets are run by runner.c.
  *
- * Locks: planning takes ACCESS SHARE on the children it looks into
- * (bounded, see locks.c); execution takes the rest.  Premake and retention
- * run under a transaction-level advisory lock on the set, so two runs
- * never work on one set at once; the second skips it with a NOTICE.
+ * Locks: planning takes ACCESS SHARE on the children it looks into, for
+ * the look (bounded, see locks.c and contents.c); execution takes the rest.
+ * A step that has something to do takes a transaction-level advisory lock
+ * on the set first and plans again under it, so two runs never work on one
+ * set at once (the second skips it with a NOTICE); a step that finds
+ * nothing to do takes no such lock, which an idle pass over thousands of
+ * sets would only spend time and lock-table room on.  A run in the
+ * caller's transaction (run_maintenance()) locks every set before it looks:
+ * that transaction goes on after the run, holding the row locks of the
+ * maintenance_last_run it wrote, and a second session's call on the set
+ * should fail at once on the advisory lock rather than wait for them.
  *
  * Copyright (c) 2026, the pg_partmgr authors
  * Licensed under the PostgreSQL License; see LICENSE.
@@ -67,14 +74,79 @@ typedef struct SetRun
 	const PartmgrMaintainOptions *opts;
 	PartmgrConstraintScope scope;	/* of constrain_set */
 	PartmgrSet *set;			/* loaded configuration, or NULL */
+	bool		locked;			/* holds the set's advisory lock */
 	PartmgrSetOutcome *outcome;
 } SetRun;
 
 /*
+ * lock_to_act
+ *		The set's advisory lock, before a step acts: taken at the first step
+ *		that has something to do, and held to the end of the transaction (a
+ *		step that finds nothing to do takes none, so an idle pass over many
+ *		sets takes no lock of this kind).  false, with a NOTICE, when another
+ *		run holds it: the set is left for this run.
+ */
+static bool
+lock_to_act(SetRun *run)
+{
+	if (run->locked)
+		return true;
+	if (!partmgr_try_lock_set(run->set->parent_oid))
+	{
+		ereport(NOTICE,
+				(errmsg("skipped partition set \"%s\": another maintenance run is working on it",
+						run->key)));
+		run->outcome->skipped = true;
+		return false;
+	}
+	run->locked = true;
+	return true;
+}
+
+/*
+ * must_act
+ *		Whether a step's plan, made before the set was locked, has anything
+ *		to do.  If so, and the set is not locked yet, the step locks it
+ *		(lock_to_act) and plans again with the children as they are under
+ *		the lock; *replan says so.  false when there is nothing to do or the
+ *		lock is another run's.
+ */
+static bool
+must_act(SetRun *run, const PartmgrPlan *plan, bool *replan)
+{
+	*replan = false;
+	if (plan->actions == NIL && !plan->truncated)
+		return false;
+	if (run->locked)
+		return true;
+	if (!lock_to_act(run))
+		return false;
+	*replan = true;
+	return true;
+}
+
+/*
+ * plan_premake
+ *		Premake's plan for the children as read now: at most
+ *		pg_partmgr.children_per_transaction children; none for a full sub-set,
+ *		which has every child its range can hold (pg_partman).
+ */
+static PartmgrPlan *
+plan_premake(SetRun *run)
+{
+	PartmgrTree *tree = partmgr_read_tree(run->set);
+
+	if (run->set->sub_partition_set_full)
+		return partmgr_plan_new(run->set, tree);
+	return partmgr_plan_premake(run->set, tree, GetCurrentTransactionStartTimestamp(),
+								partmgr_children_per_transaction);
+}
+
+/*
  * premake_set
- *		With the owner's rights: take the set's advisory lock, plan premake
- *		(at most pg_partmgr.children_per_transaction children) and execute
- *		the plan; mark a full sub-set.
+ *		With the owner's rights: plan premake and, when it has children to
+ *		make, take the set's advisory lock, plan again and execute the plan;
+ *		mark a full sub-set.
  */
 static void
 premake_set(SetRun *run)
@@ -82,31 +154,36 @@ premake_set(SetRun *run)
 	PartmgrExecResult result;
 	PartmgrPlan *plan;
 	PartmgrTree *tree;
+	bool		replan;
 
-	if (!partmgr_try_lock_set(run->set->parent_oid))
-	{
-		ereport(NOTICE,
-				(errmsg("skipped partition set \"%s\": another maintenance run is working on it",
-						run->key)));
-		run->outcome->skipped = true;
+	if (run->opts->lock_first && !lock_to_act(run))
 		return;
+	plan = plan_premake(run);
+	if (!must_act(run, plan, &replan))
+	{
+		if (run->outcome->skipped || !run->set->has_limits ||
+			run->set->sub_partition_set_full)
+			return;
+		/* a sub-set that reached its limit without this run is marked below */
 	}
-	tree = partmgr_read_tree(run->set);
-	/* a full sub-set has every child its range can hold (pg_partman) */
-	plan = run->set->sub_partition_set_full ? partmgr_plan_new(run->set, tree) :
-		partmgr_plan_premake(run->set, tree, GetCurrentTransactionStartTimestamp(),
-							 partmgr_children_per_transaction);
-	partmgr_plan_tables(plan);
-	partmgr_execute_plan(plan, run->run_by, &result);
-	run->outcome->created = result.ndone;
-	run->outcome->error = result.error;
-	run->outcome->more = plan->truncated && result.error == NULL;
-	if (run->set->has_limits && !run->set->sub_partition_set_full &&
-		result.error == NULL)
+	else
+	{
+		if (replan)
+			plan = plan_premake(run);
+		partmgr_plan_tables(plan);
+		partmgr_execute_plan(plan, run->run_by, &result);
+		run->outcome->created = result.ndone;
+		run->outcome->error = result.error;
+		run->outcome->more = plan->truncated && result.error == NULL;
+		if (result.error != NULL)
+			return;
+	}
+	if (run->set->has_limits && !run->set->sub_partition_set_full)
 	{
 		tree = partmgr_read_tree(run->set);
 		if (tree->nchildren > 0 &&
-			tree->children[tree->nchildren - 1].upper >= run->set->limit_upper)
+			tree->children[tree->nchildren - 1].upper >= run->set->limit_upper &&
+			lock_to_act(run))
 			partmgr_config_set_full(run->key);
 	}
 }
@@ -197,10 +274,22 @@ retain_set(void *arg)
 	partmgr_rights_enter_set(run->set, PARTMGR_RIGHTS_ACT, &rights);
 	if (partmgr_retention_from_config(run->set, &retention))
 	{
+		bool		replan;
+
 		retention.retire.concurrently = run->opts->concurrent_detach;
 		plan = partmgr_plan_retention(run->set, partmgr_read_tree(run->set),
 									  &retention, GetCurrentTransactionStartTimestamp(),
 									  partmgr_children_per_transaction);
+		if (!must_act(run, plan, &replan))
+		{
+			partmgr_rights_leave(&rights);
+			partmgr_context_pop(&ctx);
+			return;
+		}
+		if (replan)
+			plan = partmgr_plan_retention(run->set, partmgr_read_tree(run->set),
+										  &retention, GetCurrentTransactionStartTimestamp(),
+										  partmgr_children_per_transaction);
 		partmgr_execute_plan(plan, run->run_by, &result);
 		run->outcome->retired = result.ndone;
 		run->outcome->error = result.error;
@@ -227,18 +316,38 @@ unique_cleanup_set(void *arg)
 	PartmgrExecResult result;
 	PartmgrPlan *plan;
 	PartmgrRights rights;
+	bool		replan;
 
 	partmgr_set_context_push(&ctx, run->key);
 	partmgr_rights_enter_set(run->set, PARTMGR_RIGHTS_ACT, &rights);
 	plan = partmgr_plan_unique_cleanup(run->set, PARTMGR_UNIQUE_CLEANUP_PER_RUN);
-	if (plan->actions != NIL)
+	if (must_act(run, plan, &replan))
 	{
+		if (replan)
+			plan = partmgr_plan_unique_cleanup(run->set, PARTMGR_UNIQUE_CLEANUP_PER_RUN);
 		partmgr_execute_plan(plan, run->run_by, &result);
 		run->outcome->error = result.error;
 		run->outcome->more |= plan->truncated && result.error == NULL;
 	}
 	partmgr_rights_leave(&rights);
 	partmgr_context_pop(&ctx);
+}
+
+/*
+ * plan_constraints
+ *		The derived constraints the children as read now need (see
+ *		constraints.c): none for a child that retention, after this step,
+ *		retires.
+ */
+static PartmgrPlan *
+plan_constraints(SetRun *run)
+{
+	PartmgrTree *tree = partmgr_read_tree(run->set);
+
+	if (run->scope == PARTMGR_CONSTRAIN_PASS)
+		tree = partmgr_tree_without_expired(run->set, tree,
+											GetCurrentTransactionStartTimestamp());
+	return partmgr_plan_constraints(run->set, tree, run->scope);
 }
 
 /*
@@ -255,18 +364,21 @@ constrain_set(void *arg)
 	PartmgrErrorContext ctx;
 	PartmgrExecResult result;
 	PartmgrPlan *plan;
-	PartmgrTree *tree;
 	PartmgrRights rights;
 	ListCell   *lc;
+	bool		replan;
 
 	partmgr_set_context_push(&ctx, run->key);
 	partmgr_rights_enter_set(run->set, PARTMGR_RIGHTS_ACT, &rights);
-	tree = partmgr_read_tree(run->set);
-	/* none for a child that retention, after this step, retires */
-	if (run->scope == PARTMGR_CONSTRAIN_PASS)
-		tree = partmgr_tree_without_expired(run->set, tree,
-											GetCurrentTransactionStartTimestamp());
-	plan = partmgr_plan_constraints(run->set, tree, run->scope);
+	plan = plan_constraints(run);
+	if (!must_act(run, plan, &replan))
+	{
+		partmgr_rights_leave(&rights);
+		partmgr_context_pop(&ctx);
+		return;
+	}
+	if (replan)
+		plan = plan_constraints(run);
 	partmgr_execute_plan(plan, run->run_by, &result);
 	run->outcome->error = result.error;
 	foreach(lc, plan->actions)
@@ -420,7 +532,8 @@ partmgr_maintain_set(const char *key, PartmgrSet *read, const PartmgrMaintainOpt
 	 * not added to the ACCESS EXCLUSIVE locks retention holds.
 	 */
 	started = GetCurrentTimestamp();
-	if (!partmgr_run_subxact(unique_cleanup_set, &run, &edata))
+	if (!partmgr_unique_none(run.set->parent_oid) &&
+		!partmgr_run_subxact(unique_cleanup_set, &run, &edata))
 	{
 		outcome->error = edata;
 		log_step_failure(&run, "remove global unique entries", started, edata);
@@ -464,6 +577,7 @@ validate_in_subxact(void *arg)
 	run->set = partmgr_config_load(run->key, false);
 	if (!partmgr_try_lock_set(run->set->parent_oid))
 		return;					/* another run works on it: it validates */
+	run->locked = true;
 	run->scope = PARTMGR_CONSTRAIN_VALIDATE;
 	constrain_set(run);
 }

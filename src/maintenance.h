@@ -50,6 +50,9 @@ typedef struct PartmgrMaintainOptions
 	bool		concurrent_detach;	/* retention detaches CONCURRENTLY where
 									 * PostgreSQL allows it, after the caller
 									 * has committed (outcome->deferred) */
+	bool		lock_first;		/* take the set's advisory lock before
+								 * looking (the caller's transaction goes
+								 * on after the run), not only to act */
 } PartmgrMaintainOptions;
 
 extern void partmgr_maintain_set(const char *key, PartmgrSet *read,

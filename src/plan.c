@@ -295,7 +295,7 @@ partmgr_plan_unique_cleanup(PartmgrSet *set, int64 limit)
 	int64		left = limit;
 	ListCell   *lc;
 
-	if (get_rel_relispartition(set->parent_oid))
+	if (partmgr_unique_none(set->parent_oid) || get_rel_relispartition(set->parent_oid))
 		return plan;			/* constraints belong to the top parent */
 	foreach(lc, partmgr_unique_list_of(set->parent_oid))
 	{

@@ -71,6 +71,7 @@
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 
+#include "prefetch.h"
 #include "rights.h"
 
 /* deeper than this, something calls in circles */
@@ -252,7 +253,8 @@ void
 partmgr_rights_enter_table(Oid relid, Oid owner, PartmgrRightsMode mode, const char *what,
 						   PartmgrRights *rights)
 {
-	Oid			nspid = get_rel_namespace(relid);
+	const PartmgrKnownRel *known = partmgr_prefetched(relid);
+	Oid			nspid = known != NULL ? known->nspoid : get_rel_namespace(relid);
 
 	rights_enter(owner, mode, what, rights);
 #if PG_VERSION_NUM >= 160000

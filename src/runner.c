@@ -59,6 +59,7 @@
 #include "locks.h"
 #include "log.h"
 #include "maintenance.h"
+#include "prefetch.h"
 #include "runner.h"
 
 /* How maintain_once left a set. */
@@ -205,6 +206,7 @@ maintain_once(PartmgrSet *read, const PartmgrRunOptions *opts, MemoryContext cxt
 	mopts.analyze = opts->analyze;
 	mopts.all_sets = opts->table == NULL;
 	mopts.concurrent_detach = opts->transactions == PARTMGR_RUN_OWN_TRANSACTIONS;
+	mopts.lock_first = opts->transactions == PARTMGR_RUN_IN_CALLERS;
 	/* the configuration read with the list is current only in that transaction */
 	partmgr_maintain_set(key, opts->transactions == PARTMGR_RUN_IN_CALLERS ? read : NULL,
 						 &mopts, &outcome);
@@ -369,6 +371,29 @@ write_stamps(const PartmgrRunOptions *opts, PartmgrRunStamps *stamps)
 }
 
 /*
+ * prefetch_catalogs
+ *		Read the catalogs of a run of nsets sets at once (prefetch.c), in
+ *		the caller's transaction or, for a run in transactions of its own,
+ *		in one started here; the prefetch lives in memory under the
+ *		caller's context.  Returns whether it was read.
+ */
+static bool
+prefetch_catalogs(const PartmgrRunOptions *opts, int nsets, MemoryContext caller)
+{
+	bool		read;
+
+	if (opts->transactions != PARTMGR_RUN_OWN_TRANSACTIONS)
+		return partmgr_prefetch_begin(nsets);
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	MemoryContextSwitchTo(caller);
+	read = partmgr_prefetch_begin(nsets);
+	CommitTransactionCommand();
+	MemoryContextSwitchTo(caller);
+	return read;
+}
+
+/*
  * partmgr_run_list
  *		The sets a run maintains, in maintenance_order: the one named (whatever
  *		its automatic_maintenance says), or every set with automatic
@@ -399,10 +424,12 @@ partmgr_run_sets(List *sets, const PartmgrRunOptions *opts)
 	PartmgrRunStamps stamps;
 	ListCell   *lc;
 	int			done = 0;
+	bool		prefetched;
 
 	Assert((opts->transactions == PARTMGR_RUN_OWN_TRANSACTIONS) == !IsTransactionState());
 	if (RecoveryInProgress())
 		return;
+	prefetched = prefetch_catalogs(opts, list_length(sets), caller);
 	partmgr_stamps_init(&stamps);
 	per_set = AllocSetContextCreate(caller, "pg_partmgr set maintenance",
 									ALLOCSET_DEFAULT_SIZES);
@@ -443,6 +470,8 @@ partmgr_run_sets(List *sets, const PartmgrRunOptions *opts)
 			partmgr_pause_seconds(opts->pause_seconds);
 	}
 	MemoryContextDelete(per_set);
+	if (prefetched)
+		partmgr_prefetch_end();
 	write_stamps(opts, &stamps);
 	if (sets != NIL)
 		ereport(DEBUG1,

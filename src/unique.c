@@ -85,6 +85,7 @@
 #include "ddl.h"
 #include "locks.h"
 #include "pg_partmgr.h"
+#include "prefetch.h"
 #include "rights.h"
 #include "spi_util.h"
 #include "unique.h"
@@ -316,6 +317,32 @@ partmgr_unique_list_of(Oid root)
 
 	table_close(rel, NoLock);
 	return result;
+}
+
+/*
+ * partmgr_unique_none
+ *		Whether a top parent certainly has no global unique constraint: it
+ *		never had a trigger (pg_class.relhastriggers, which CREATE TRIGGER
+ *		sets and only VACUUM clears once none is left).  Asked of the catalog
+ *		cache (or the run's prefetch) without opening the table, so that an
+ *		idle maintenance pass does not build a relation cache entry for
+ *		every parent.
+ */
+bool
+partmgr_unique_none(Oid root)
+{
+	const PartmgrKnownRel *known = partmgr_prefetched(root);
+	HeapTuple	tuple;
+	bool		none;
+
+	if (known != NULL)
+		return !known->hastriggers;
+	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(root));
+	if (!HeapTupleIsValid(tuple))
+		return false;			/* let the caller's open say what is wrong */
+	none = !((Form_pg_class) GETSTRUCT(tuple))->relhastriggers;
+	ReleaseSysCache(tuple);
+	return none;
 }
 
 /*

@@ -59,6 +59,7 @@ extern Oid	partmgr_unique_top(Oid relid);
 extern bool partmgr_unique_in_set(Oid child, Oid root);
 extern List *partmgr_unique_list(Relation root);
 extern List *partmgr_unique_list_of(Oid root);
+extern bool partmgr_unique_none(Oid root);
 extern PartmgrUnique *partmgr_unique_find(Relation root, const char *name);
 extern bool partmgr_unique_is_row_function(Oid fn);
 extern Oid	partmgr_unique_owner(Oid relid);
