@@ -3,7 +3,7 @@
 # pg_partmgr against pg_partman 4.7.2 (Debian's postgresql-15-partman), side
 # by side on one throwaway PostgreSQL 15 server, in one run.  Run as root:
 #
-#   bash bench/run.sh [--quick|--full]      (--full is the default)
+#   bash bench/run.sh [--quick|--full] [--only=W2,W8]  (--full is the default)
 #
 # It builds and installs pg_partmgr, installs the Debian packages if they are
 # missing (.ci/install-deps), starts a cluster as the postgres user in a
@@ -18,20 +18,26 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 
 mode=full
+only=""
 for arg in "$@"; do
 	case $arg in
 		--quick) mode=quick ;;
 		--full) mode=full ;;
+		--only=*) only=${arg#--only=} ;;
 		-h | --help)
 			sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
 			exit 0
 			;;
 		*)
-			echo "usage: bash bench/run.sh [--quick|--full]" >&2
+			echo "usage: bash bench/run.sh [--quick|--full] [--only=W1,W2,...]" >&2
 			exit 2
 			;;
 	esac
 done
+
+# want W: whether workload W runs (--only lists the workloads to run; W3
+# runs on W1's sets, so W1 runs with it)
+want() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]]; }
 
 # ---------------------------------------------------------------- sizes
 PREMAKE=4
@@ -248,6 +254,7 @@ echo "timing: server clock (clock_timestamp) around each call; maintenance calls
 echo
 
 # ---------------------------------------------------------------- W1
+if want W1 || want W3; then
 phase W1
 # create_parent for W1_SETS daily sets, premake 4, one transaction each.
 # The two extensions (and the raw floor) take turns, a chunk of sets each,
@@ -290,7 +297,10 @@ cmp "W1 create_parent per table made (children + default)" \
 	"$(calc "$w1_total_pgm * 1000 / ($w1_children_pgm + $w1_defaults_pgm)")" ms
 echo "W1 raw DDL floor ($per_set x CREATE TABLE (LIKE parent INCLUDING ...) + ATTACH, then the default, per set): total $(calc "$w1_total_raw") s, per set $(ms "$w1_mean_raw") ms, per table $(calc "$w1_total_raw * 1000 / ($W1_SETS * ($per_set + 1))") ms"
 
+fi
+
 # ---------------------------------------------------------------- W3
+if want W3; then
 phase W3
 # catch-up on W1's sets: a row at now() in each, premake 4 -> 6, one
 # run_maintenance(): two new children per set.
@@ -318,7 +328,10 @@ cmp "W3 catch-up per child created" \
 echo "W3 children created: pg_partman $w3_new_pm  pg_partmgr $w3_new_pgm  (expected $w3_expected)"
 echo "W3 raw DDL floor ($w3_expected x CREATE TABLE LIKE + ATTACH, one statement): total $(calc "$w3_secs_raw") s, per child $(calc "$w3_secs_raw * 1000 / $w3_expected") ms"
 
+fi
+
 # ---------------------------------------------------------------- W2
+if want W2; then
 phase W2
 # run_maintenance with nothing due, at W2_SMALL then W2_LARGE sets (each
 # with a row at now(), so both look for the newest data); the median of
@@ -380,7 +393,10 @@ cmp "W2 run_maintenance(), nothing due, marginal cost per set ($W2_SMALL -> $W2_
 cmp "W2 CALL run_maintenance_proc(), nothing due, marginal cost per set ($W2_SMALL -> $W2_LARGE sets)" \
 	"$(calc "(${w2_proc_pm[1]} - ${w2_proc_pm[0]}) * 1000 / $dn" 3)" "$(calc "(${w2_proc_pgm[1]} - ${w2_proc_pgm[0]}) * 1000 / $dn" 3)" ms
 
+fi
+
 # ---------------------------------------------------------------- W4
+if want W4; then
 phase W4
 # retention: W4_SETS sets, each with W4_EXPIRED children older than the
 # retention ('4 days'), one run_maintenance(); drop, then (fresh) detach.
@@ -426,7 +442,10 @@ for leg in drop detach; do
 		"detached tables left pg_partman $w4_loose_pm  pg_partmgr $w4_loose_pgm (expected $([ "$keep" = true ] && echo "$w4_expected" || echo 0))"
 done
 
+fi
+
 # ---------------------------------------------------------------- W5
+if want W5; then
 phase W5
 # partition_data: W5_ROWS rows over W5_DAYS days in the default partition,
 # moved into W5_DAYS new children.
@@ -474,7 +493,10 @@ else
 	echo "W5 check: pg_partman moved $((w5_default_pm - w5_left_pm)) rows into $w5_new_pm new children, $w5_left_pm left in the default, $w5_total_pm in the set (expected $W5_ROWS into $W5_DAYS, 0 left)"
 fi
 
+fi
+
 # ---------------------------------------------------------------- W7
+if want W7; then
 phase W7
 # sub-partitioning: W7_SETS daily sets (premake 4: 9 children), each child
 # turned into an id sub-set (interval 100000, premake 2: 3 children and a
@@ -529,7 +551,10 @@ cmp "W7 catch-up per partition made (both levels)" \
 	"$(calc "$w7_secs_pgm * 1000 / ($w7_new_pgm > 0 ? $w7_new_pgm : 1)")" ms
 echo "W7 catch-up made: pg_partman $w7_new_pm partitions, $((w7_newsub_pm - w7_subsets_pm)) sub-sets  pg_partmgr $w7_new_pgm partitions, $((w7_newsub_pgm - w7_subsets_pgm)) sub-sets (expected $((2 * W7_SETS)) sub-sets)"
 
+fi
+
 # ---------------------------------------------------------------- W6
+if want W6; then
 phase W6
 # insert latency with pgbench: (a) alone, (b) with run_maintenance() looping
 # in another session, (c) with a long reader on the parent while
@@ -657,7 +682,10 @@ for f in "$w6"/*.out; do
 	fi
 done
 
+fi
+
 # ---------------------------------------------------------------- W8
+if want W8; then
 phase W8
 # scale: W8_SETS daily sets of 10 children each (5 days back to premake 4
 # ahead), a row at now() in each.  pg_partman: CALL run_maintenance_proc()
@@ -754,6 +782,8 @@ echo "W8 worker, $W8_PASSES idle passes (pg_partmgr.interval $W8_INTERVAL s): ms
 echo "W8 worker peak memory (VmHWM), MiB, of the $(wc -w <<<"$w8_idle_kb") worker processes sampled (one per pass; a pass shorter than the 50 ms sampling can be missed): $(for k in $w8_idle_kb; do calc "$k / 1024" 1; printf ' '; done)"
 echo "W8 launcher memory (VmRSS) before / after the idle passes: $(calc "${w8_launcher_before:-0} / 1024" 1) / $(calc "${w8_launcher_after:-0} / 1024" 1) MiB"
 echo "W8 worker pass with one child due in every set: ${w8_due%%/*}ms, $w8_due_children children made (expected $W8_SETS), peak memory $(for k in ${w8_due#*/}; do calc "$k / 1024" 1; printf ' '; done)MiB"
+
+fi
 
 phase end
 echo
