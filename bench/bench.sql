@@ -8,10 +8,15 @@ CREATE SCHEMA bench;
 -- One row per timed iteration of bench.loop().
 CREATE TABLE bench.timing (label text NOT NULL, i int NOT NULL, secs float8 NOT NULL);
 
--- Run format(p_tmpl, NNNN) for NNNN = p_first .. p_last (zero-padded to four
--- digits), each in a transaction of its own, and record how long each one
--- took, COMMIT included, in bench.timing under p_label.  Call it as a
--- top-level CALL so that it can commit.
+-- The number of a set in its table's name: four digits at least (t0001),
+-- more when it has more (t10000; lpad alone would cut it to t1000).
+CREATE FUNCTION bench.num(i int) RETURNS text
+LANGUAGE sql IMMUTABLE AS $$ SELECT lpad(i::text, greatest(4, length(i::text)), '0') $$;
+
+-- Run format(p_tmpl, NNNN) for NNNN = bench.num(p_first .. p_last), each in
+-- a transaction of its own, and record how long each one took, COMMIT
+-- included, in bench.timing under p_label.  Call it as a top-level CALL so
+-- that it can commit.
 CREATE PROCEDURE bench.loop(p_label text, p_tmpl text, p_first int, p_last int)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -20,7 +25,7 @@ DECLARE
 BEGIN
 	FOR i IN p_first .. p_last LOOP
 		t0 := clock_timestamp();
-		EXECUTE format(p_tmpl, lpad(i::text, 4, '0'));
+		EXECUTE format(p_tmpl, bench.num(i));
 		COMMIT;
 		d := d || extract(epoch FROM clock_timestamp() - t0)::float8;
 	END LOOP;
@@ -48,7 +53,7 @@ BEGIN
 	EXECUTE format('CREATE SCHEMA IF NOT EXISTS %I', p_schema);
 	FOR i IN p_first .. p_last LOOP
 		EXECUTE format('CREATE TABLE %I.%I (id bigint, ts timestamptz NOT NULL, payload text)'
-		               ' PARTITION BY RANGE (ts)', p_schema, 't' || lpad(i::text, 4, '0'));
+		               ' PARTITION BY RANGE (ts)', p_schema, 't' || bench.num(i));
 	END LOOP;
 	RETURN p_last - p_first + 1;
 END $$;
@@ -60,7 +65,7 @@ LANGUAGE plpgsql AS $$
 BEGIN
 	FOR i IN p_first .. p_last LOOP
 		EXECUTE format('INSERT INTO %I.%I (id, ts, payload) VALUES (%s, now(), %L)',
-		               p_schema, 't' || lpad(i::text, 4, '0'), i, 'bench');
+		               p_schema, 't' || bench.num(i), i, 'bench');
 	END LOOP;
 	RETURN p_last - p_first + 1;
 END $$;

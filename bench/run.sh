@@ -315,7 +315,7 @@ for e in pm pgm; do
 	declare "w3_secs_$e=$(timed "bench_$e" "SELECT $(schema_of "$e").run_maintenance();")"
 	declare "w3_after_$e=$(q "bench_$e" -c "SELECT bench.children('w1')")"
 done
-w3_secs_raw=$(timed bench_raw "SELECT sum(bench.raw_children('w1', 't' || lpad(i::text, 4, '0'), current_date + $((PREMAKE + 1)), 2, false)) FROM generate_series(1, $W1_SETS) i;")
+w3_secs_raw=$(timed bench_raw "SELECT sum(bench.raw_children('w1', 't' || bench.num(i), current_date + $((PREMAKE + 1)), 2, false)) FROM generate_series(1, $W1_SETS) i;")
 w3_new_pm=$((w3_after_pm - w3_before_pm))
 w3_new_pgm=$((w3_after_pgm - w3_before_pgm))
 w3_expected=$((2 * W1_SETS))
@@ -414,13 +414,13 @@ for leg in drop detach; do
 	done
 	per_set=$(($(q bench_pgm -c "SELECT bench.children('w4')") / W4_SETS))
 	q bench_raw -c "SELECT bench.make_parents('w4', 1, $W4_SETS)" >/dev/null
-	q bench_raw -c "SELECT sum(bench.raw_children('w4', 't' || lpad(i::text, 4, '0'), '$w4_start', $per_set, true)) FROM generate_series(1, $W4_SETS) i" >/dev/null
+	q bench_raw -c "SELECT sum(bench.raw_children('w4', 't' || bench.num(i), '$w4_start', $per_set, true)) FROM generate_series(1, $W4_SETS) i" >/dev/null
 	q bench_raw -c "SELECT bench.insert_now('w4', 1, $W4_SETS)" >/dev/null
 	checkpoint
 	for e in pm pgm raw; do
 		declare "w4_before_$e=$(q "bench_$e" -c "SELECT bench.children('w4')")"
 		if [ "$e" = raw ]; then
-			t=$(timed bench_raw "SELECT sum(bench.raw_retire('w4', 't' || lpad(i::text, 4, '0'), now() - interval '$PREMAKE days', $keep)) FROM generate_series(1, $W4_SETS) i;")
+			t=$(timed bench_raw "SELECT sum(bench.raw_retire('w4', 't' || bench.num(i), now() - interval '$PREMAKE days', $keep)) FROM generate_series(1, $W4_SETS) i;")
 		else
 			t=$(timed "bench_$e" "SELECT $(schema_of "$e").run_maintenance();")
 		fi
@@ -508,7 +508,7 @@ fresh
 for e in pm pgm; do
 	create_sets "$e" w7 1 "$W7_SETS" w7_setup
 	q "bench_$e" -c "DO \$\$ BEGIN FOR i IN 1 .. $W7_SETS LOOP
-	                   EXECUTE format('ALTER TABLE w7.%I ALTER COLUMN id SET NOT NULL', 't' || lpad(i::text, 4, '0'));
+	                   EXECUTE format('ALTER TABLE w7.%I ALTER COLUMN id SET NOT NULL', 't' || bench.num(i));
 	                 END LOOP; END \$\$" >/dev/null
 done
 checkpoint
