@@ -30,6 +30,19 @@ SELECT (count(*), sum(id), sum(url_len)) = (SELECT n, ids, lens FROM clicks_befo
   FROM public.clicks;
 SELECT count(*) AS leftover_checks FROM pg_constraint WHERE conname = 'partmgr_bound_check';
 
+-- in one REPEATABLE READ transaction: the rows it inserted after its
+-- snapshot was taken move, and a second call finds none left
+CREATE TABLE public.views (id bigint NOT NULL, n int) PARTITION BY RANGE (id);
+SELECT partmgr.create_parent('public.views', 'id', '10', p_start_partition => '0', p_premake => 1);
+BEGIN ISOLATION LEVEL REPEATABLE READ;
+SELECT count(*) AS before_any FROM public.views;
+INSERT INTO public.views SELECT g, g FROM generate_series(30, 69) g;
+SELECT partmgr.partition_data_id('public.views', p_batch_count => 10);
+SELECT partmgr.partition_data_id('public.views', p_batch_count => 10);
+SELECT tableoid::regclass AS child, count(*), min(id), max(id)
+  FROM public.views GROUP BY 1 ORDER BY 1;
+COMMIT;
+
 -- migrating an existing table: keep it as the source, make a partitioned
 -- parent with the same columns, and move the rows over
 CREATE TABLE public.orders_old (id bigint NOT NULL, placed date NOT NULL, total numeric);

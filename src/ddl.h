@@ -118,9 +118,6 @@ extern char *partmgr_ddl_add_range_exclusion(const PartmgrSet *set, const char *
 											 PartmgrPoint upper);
 extern char *partmgr_ddl_drop_range_exclusion(const char *schema, const char *name);
 extern char *partmgr_ddl_key_time(const PartmgrSet *set);
-extern char *partmgr_ddl_key_buckets(const PartmgrSet *set, PartmgrPoint anchor,
-									 const char *schema, const char *name,
-									 bool finite_only);
 extern char *partmgr_ddl_drop_constraints(const char *schema, const char *name,
 										  List *constraints);
 extern char *partmgr_ddl_add_checks(const char *schema, const char *name, List *constraints,

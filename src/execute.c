@@ -75,6 +75,7 @@
 #include "execute.h"
 #include "locks.h"
 #include "log.h"
+#include "mover.h"
 #include "rights.h"
 #include "spi_util.h"
 #include "work.h"
@@ -173,6 +174,34 @@ run_rows(ActionContext *ctx, const PartmgrWorkStatement *stmt)
 }
 
 /*
+ * move_in_c
+ *		Make the move of a staged fill's COPY and the DELETE after it in one
+ *		pass in C (mover.c), unless the move declines: true, with the rows
+ *		moved in *moved, when it did.  The log keeps the two statements, the
+ *		move they describe.
+ */
+static bool
+move_in_c(ActionContext *ctx, const PartmgrWorkStatement *stmt, uint64 *moved)
+{
+	const char *declined;
+
+	if (stmt->move_ntargets == 0)
+		return false;
+	declined = partmgr_move_declined(stmt->move_source, stmt->move_targets,
+									 stmt->move_ntargets);
+	if (declined != NULL)
+	{
+		ereport(DEBUG1,
+				(errmsg_internal("pg_partmgr: rows of table %u move by statements: %s",
+								 stmt->move_source, declined)));
+		return false;
+	}
+	*moved = partmgr_move_rows(ctx->plan->set, stmt->move_source, stmt->move_targets,
+							   stmt->move_ntargets, stmt->move_lower, stmt->move_upper);
+	return true;
+}
+
+/*
  * execute_action
  *		Work the action out taking each lock as it is listed (parent, then
  *		default partition, then the child, then tables whose foreign keys
@@ -191,6 +220,7 @@ execute_action(void *arg)
 	int			nestlevel = NewGUCNestLevel();
 	PartmgrActionWork work;
 	uint64		copied = 0;
+	bool		moved_in_c = false;
 	ListCell   *lc;
 
 	(void) set_config_option("lock_timeout", psprintf("%d", partmgr_lock_timeout),
@@ -247,9 +277,17 @@ execute_action(void *arg)
 			case PARTMGR_STMT_MOVE:
 			case PARTMGR_STMT_COPY:
 			case PARTMGR_STMT_DELETE:
-				n = partmgr_spi_table_exec(stmt->sql, 0, NULL, NULL, NULL, false,
-									 stmt->kind == PARTMGR_STMT_DELETE ?
-									 SPI_OK_DELETE : SPI_OK_INSERT);
+				if (stmt->kind == PARTMGR_STMT_COPY && move_in_c(ctx, stmt, &copied))
+				{
+					moved_in_c = true;
+					break;
+				}
+				if (stmt->kind == PARTMGR_STMT_DELETE && moved_in_c)
+					n = copied; /* deleted by the same pass */
+				else
+					n = partmgr_spi_table_exec(stmt->sql, 0, NULL, NULL, NULL, false,
+											   stmt->kind == PARTMGR_STMT_DELETE ?
+											   SPI_OK_DELETE : SPI_OK_INSERT);
 				if (stmt->kind == PARTMGR_STMT_COPY)
 				{
 					copied = n;
@@ -264,8 +302,13 @@ execute_action(void *arg)
 							 errdetail("The move is rolled back; no row was lost."),
 							 errhint("Run it again.")));
 				ctx->rows += n;
-				ctx->rows_from = ctx->rows_from == NULL ? stmt->rows_from :
-					psprintf("%s and %s", ctx->rows_from, stmt->rows_from);
+				{
+					const char *from = moved_in_c && stmt->kind == PARTMGR_STMT_DELETE ?
+						psprintf("%s in one pass", stmt->rows_from) : stmt->rows_from;
+
+					ctx->rows_from = ctx->rows_from == NULL ? from :
+						psprintf("%s and %s", ctx->rows_from, from);
+				}
 				break;
 		}
 	}

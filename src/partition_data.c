@@ -53,6 +53,7 @@
 #include "config.h"
 #include "contents.h"
 #include "ddl.h"
+#include "mover.h"
 #include "partition_data.h"
 #include "rights.h"
 #include "spi_util.h"
@@ -546,7 +547,7 @@ compare_points(const void *a, const void *b)
 /*
  * plan_default_slots
  *		Several batches out of the default partition in one plan: one scan
- *		finds the new children its rows belong in (partmgr_ddl_key_buckets);
+ *		finds the new children its rows belong in (partmgr_key_buckets);
  *		the first max_batches of them (the last, descending) are created and
  *		attached to a staging table, one statement moves their rows into
  *		them, and they are attached to the parent with no scan of the
@@ -563,9 +564,7 @@ plan_default_slots(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *mo
 	PartmgrPoint *slots;
 	PartmgrPoint upper = PARTMGR_POINT_MAX;
 	PartmgrPlan *plan;
-	char	   *sql;
-	uint64		n;
-	int			nslots = 0;
+	int			nslots;
 	int			first;
 	int			count;
 
@@ -574,28 +573,14 @@ plan_default_slots(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *mo
 		anchor = tree->children[i].lower;
 	if (anchor == PARTMGR_POINT_MIN)
 		anchor = partmgr_point_align(&set->axis, &set->step, set->date_trunc_interval, 0);
-	sql = partmgr_ddl_key_buckets(set, anchor, move->source.schema, move->source.name,
-								  move->ignore_infinity);
-	if (sql == NULL)
+	nslots = partmgr_key_buckets(set, move->source.relid, anchor, partmgr_finest_step(set),
+								 move->ignore_infinity, &slots);
+	if (nslots < 0)
 		return NULL;
-
-	n = partmgr_spi_table_exec(sql, 0, NULL, NULL, NULL, false, SPI_OK_SELECT);
-	slots = palloc(sizeof(PartmgrPoint) * (n * 2 + 1));
-	for (uint64 i = 0; i < n; i++)
-	{
-		for (int col = 1; col <= 2; col++)
-		{
-			bool		isnull;
-			Datum		value = partmgr_spi_value(i, col, &isnull);
-
-			if (!isnull)
-			{
-				slots[nslots] = partmgr_point_from_datum(&set->axis, value);
-				check_finite_key(set, move, slots[nslots], false);
-				nslots++;
-			}
-		}
-	}
+	/* a key no child can hold fails as the move would meet it: in its order */
+	qsort(slots, nslots, sizeof(PartmgrPoint), compare_points);
+	for (int i = 0; i < nslots; i++)
+		check_finite_key(set, move, slots[move->descending ? nslots - 1 - i : i], false);
 	/* the keys become the lower bounds of their children, once each */
 	for (int i = 0; i < nslots; i++)
 		slots[i] = partmgr_slot_lower(set, tree, slots[i]);

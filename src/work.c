@@ -663,6 +663,50 @@ work_staged_child(const PartmgrPlan *plan, const PartmgrAction *action,
 }
 
 /*
+ * stage_move_in_c
+ *		The targets of a staged fill's COPY (the staged children, with their
+ *		bounds), for mover.c to make the move in one pass; see
+ *		PartmgrWorkStatement.  The children exist when the action is carried
+ *		out (a dry run leaves their OIDs invalid).
+ */
+static void
+stage_move_in_c(const PartmgrPlan *plan, const PartmgrAction *fill, PartmgrActionWork *work)
+{
+	PartmgrWorkStatement *copy = NULL;
+	ListCell   *lc;
+	int			n = 0;
+
+	foreach(lc, work->statements)
+	{
+		PartmgrWorkStatement *stmt = (PartmgrWorkStatement *) lfirst(lc);
+
+		if (stmt->kind == PARTMGR_STMT_COPY)
+			copy = stmt;
+	}
+	if (copy == NULL)
+		return;					/* moved by one statement: not ours to split */
+	copy->move_source = fill->from.relid;
+	copy->move_lower = fill->lower;
+	copy->move_upper = fill->upper;
+	copy->move_targets = palloc0(sizeof(PartmgrMoveTarget) * list_length(plan->actions));
+	foreach(lc, plan->actions)
+	{
+		const PartmgrAction *child = (const PartmgrAction *) lfirst(lc);
+		Oid			nsp;
+
+		if (!child->staged)
+			continue;
+		nsp = get_namespace_oid(child->schema, true);
+		copy->move_targets[n].relid = OidIsValid(nsp) ? get_relname_relid(child->name, nsp) :
+			InvalidOid;
+		copy->move_targets[n].lower = child->lower;
+		copy->move_targets[n].upper = child->upper;
+		n++;
+	}
+	copy->move_ntargets = n;
+}
+
+/*
  * work_fill_staged
  *		Move the default partition's rows of the action's range into the
  *		staged children in one pass, then make the default partition prove
@@ -683,6 +727,7 @@ work_fill_staged(const PartmgrPlan *plan, const PartmgrAction *fill, PartmgrActi
 		work_lock(work, default_oid, AccessExclusiveLock);
 	work_move(work, set, &fill->from, fill->to_schema, fill->to_name, fill->lower,
 			  fill->upper);
+	stage_move_in_c(plan, fill, work);
 	work_sql(work, partmgr_ddl_add_range_exclusion(set, fill->schema, fill->name,
 												   fill->lower, fill->upper));
 	work_read(work, fill->from.relid, "its CHECK excluding the moved range is validated");

@@ -16,6 +16,7 @@
 
 #include "storage/lockdefs.h"
 
+#include "mover.h"
 #include "plan.h"
 
 /* How an action will be carried out: see partmgr_action_work. */
@@ -69,6 +70,15 @@ typedef struct PartmgrWorkStatement
 	Oid			parent;			/* the parent it will be attached to, */
 	int			modulus;		/* and its bounds there */
 	int			remainder;
+	/*
+	 * COPY of a staged fill: the move mover.c makes in one pass, with the
+	 * DELETE that follows, when it does not decline
+	 */
+	Oid			move_source;
+	PartmgrMoveTarget *move_targets;
+	int			move_ntargets;
+	PartmgrPoint move_lower;
+	PartmgrPoint move_upper;
 } PartmgrWorkStatement;
 
 typedef struct PartmgrActionWork

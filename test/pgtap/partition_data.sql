@@ -26,7 +26,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = error;
 
-SELECT plan(136);
+SELECT plan(152);
 
 -- Attached children of a parent with their bounds (C order of names).
 CREATE FUNCTION public.tap_pd_children(p_parent regclass)
@@ -655,8 +655,8 @@ SELECT results_eq($$SELECT (SELECT count(*) FROM pg_constraint
 SELECT results_eq($$SELECT action, detail FROM partmgr.maintenance_log
                      WHERE parent_table = 'public.tap_pdsm' AND run_by = 'partition_data_time'
                        AND action = 'move rows'$$,
-    $$VALUES ('move rows', 'into 4 new partitions, values from 2100-11-05 04:00:00+00 to 2100-11-10 05:00:00+00; 6 rows moved in from public.tap_pdsm_default')$$,
-    'one statement moved the rows of all four children (logged once)');
+    $$VALUES ('move rows', 'into 4 new partitions, values from 2100-11-05 04:00:00+00 to 2100-11-10 05:00:00+00; 6 rows moved in from public.tap_pdsm_default in one pass')$$,
+    'one pass moved the rows of all four children (logged once)');
 
 -- an hourly set across the repeated hour: two children for one wall-clock hour
 CREATE TABLE public.tap_pdsh (ts timestamptz NOT NULL) PARTITION BY RANGE (ts);
@@ -727,6 +727,118 @@ SELECT results_eq($$SELECT * FROM partmgr.undo_partition('public.tap_undo_incl',
 SELECT ok(to_regclass('public.tap_undo_incl_default') IS NULL OR
           NOT (SELECT relispartition FROM pg_class WHERE oid = 'public.tap_undo_incl_default'::regclass),
           'the emptied default is no longer a partition after that one call');
+
+------------------------------------------------------------------------------
+-- the move in one pass (mover.c): the default's rows of several new
+-- children are read once, routed by the children's bounds, inserted a batch
+-- at a time into each, their index entries made, and deleted -- with the
+-- owner's rights; where it declines (a trigger), the statements move them
+------------------------------------------------------------------------------
+CREATE EXTENSION IF NOT EXISTS amcheck;
+CREATE ROLE tap_mv_owner;
+GRANT CREATE ON SCHEMA public TO tap_mv_owner;
+CREATE SEQUENCE public.tap_mv_n;
+GRANT USAGE ON SEQUENCE public.tap_mv_n TO PUBLIC;
+-- an index expression that, while tap.mv_check is on, counts its calls,
+-- fails unless the set's owner evaluates it, and fails on v = -13
+CREATE FUNCTION public.tap_mv_key(p_v int) RETURNS int
+LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+    IF current_setting('tap.mv_check', true) = 'on' THEN
+        PERFORM nextval('public.tap_mv_n');
+        IF current_user <> 'tap_mv_owner' THEN
+            RAISE EXCEPTION 'tap_mv_key evaluated as %', current_user;
+        END IF;
+        IF p_v = -13 THEN
+            RAISE EXCEPTION 'tap_mv_key refuses -13';
+        END IF;
+    END IF;
+    RETURN p_v % 7;
+END
+$$;
+CREATE TABLE public.tap_mv (id bigint NOT NULL, gone text, v int, big text) PARTITION BY RANGE (id);
+ALTER TABLE public.tap_mv OWNER TO tap_mv_owner;
+SELECT partmgr.create_parent('public.tap_mv', 'id', '100', p_start_partition => '0', p_premake => 1);
+CREATE INDEX tap_mv_v ON public.tap_mv (v);
+CREATE INDEX tap_mv_k ON public.tap_mv (public.tap_mv_key(v));
+-- the template's unique indexes are on a new child before it is filled,
+-- the parent's are built on it when it is attached
+CREATE UNIQUE INDEX tap_mv_tu ON partmgr.template_public_tap_mv (id, public.tap_mv_key(v));
+-- the default keeps the dropped column, the new children will not have it
+ALTER TABLE public.tap_mv DROP COLUMN gone;
+INSERT INTO public.tap_mv (id, v, big)
+SELECT n, n, CASE WHEN n = 777 THEN (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 3000) g) END
+  FROM generate_series(300, 1299) n;
+INSERT INTO public.tap_pd_before VALUES ('tap_mv', tap_pd_digest('public.tap_mv'));
+SET tap.mv_check = on;
+SELECT is(partmgr.partition_data_id('public.tap_mv', p_batch_count => 20, p_analyze => false), 1000::bigint,
+    'one pass: 1000 rows of the default into ten new children in one call');
+RESET tap.mv_check;
+SELECT is(tap_pd_digest('public.tap_mv'), (SELECT digest FROM tap_pd_before WHERE label = 'tap_mv'),
+    'one pass: the same rows with the same values (the default''s dropped column did not travel)');
+SELECT results_eq($$SELECT tableoid::regclass::text, count(*), min(id), max(id) FROM public.tap_mv
+                     GROUP BY 1 ORDER BY min(id)$$,
+    $$SELECT format('tap_mv_p%s', n), 100::bigint, n::bigint, n + 99::bigint FROM generate_series(300, 1200, 100) n$$,
+    'one pass: each row in the child of its hundred, none left in the default');
+SELECT is((SELECT detail FROM partmgr.maintenance_log
+            WHERE parent_table = 'public.tap_mv' AND action = 'move rows'),
+    'into 10 new partitions, values from 300 to 1300; 1000 rows moved in from public.tap_mv_default in one pass',
+    'one pass: the log says the rows moved in one pass');
+SELECT is((SELECT md5(big) FROM public.tap_mv WHERE id = 777),
+    (SELECT md5(string_agg(md5(g::text), '')) FROM generate_series(1, 3000) g),
+    'one pass: a toasted value arrives whole');
+SELECT is((SELECT last_value FROM public.tap_mv_n), 2000::bigint,
+    'one pass: the index expression was evaluated twice for every row moved (its entry in the template''s unique index, the parent''s index built at attach), each time with the owner''s rights');
+SELECT is((SELECT count(*) FROM pg_index i JOIN pg_inherits h ON h.inhrelid = i.indrelid
+            WHERE h.inhparent = 'public.tap_mv'::regclass AND i.indisunique
+              AND h.inhrelid::regclass::text ~ '^tap_mv_p([3-9]|1[0-2])00$'), 10::bigint,
+    'one pass: every new child has the template''s unique index');
+SELECT lives_ok($$SELECT bt_index_check(i.indexrelid, true)
+                    FROM pg_index i JOIN pg_inherits h ON h.inhrelid = i.indrelid
+                   WHERE h.inhparent = 'public.tap_mv'::regclass$$,
+    'one pass: every index of every child holds exactly its rows (amcheck, heapallindexed)');
+SET LOCAL enable_seqscan = off;
+SELECT results_eq($$SELECT id FROM public.tap_mv WHERE v = 555$$, $$VALUES (555::bigint)$$,
+    'one pass: a row is found by its index');
+RESET enable_seqscan;
+
+-- a failure in the middle of the pass leaves everything as it was
+INSERT INTO public.tap_mv (id, v) SELECT n, CASE WHEN n = 1450 THEN -13 ELSE n END
+  FROM generate_series(1300, 1499) n;
+INSERT INTO public.tap_pd_before VALUES ('tap_mv2', tap_pd_digest('public.tap_mv'));
+SET tap.mv_check = on;
+SELECT throws_ok($$SELECT partmgr.partition_data_id('public.tap_mv', p_batch_count => 20)$$,
+    'P0001', 'tap_mv_key refuses -13',
+    'one pass: an index expression failing on one row fails the move');
+RESET tap.mv_check;
+SELECT is(tap_pd_digest('public.tap_mv'), (SELECT digest FROM tap_pd_before WHERE label = 'tap_mv2'),
+    'the failed move left every row where it was');
+SELECT is((SELECT count(*) FROM ONLY public.tap_mv_default), 200::bigint,
+    'all of them in the default');
+SELECT is((SELECT count(*) FROM pg_class WHERE relname IN ('tap_mv_p1300', 'tap_mv_p1400')
+                                              OR relname LIKE 'partmgr_stage%'), 0::bigint,
+    'and no new child or staging table is left');
+UPDATE public.tap_mv SET v = 1450 WHERE v = -13;
+
+-- a trigger on the set (a row trigger on the parent is one on the default
+-- too): the rows move by statements, and its DELETE fires it for each
+CREATE TABLE public.tap_mv_fired (id bigint);
+CREATE FUNCTION public.tap_mv_trg() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO public.tap_mv_fired VALUES (OLD.id);
+    RETURN OLD;
+END
+$$;
+GRANT INSERT ON public.tap_mv_fired TO PUBLIC;
+CREATE TRIGGER tap_mv_trg AFTER DELETE ON public.tap_mv FOR EACH ROW EXECUTE FUNCTION public.tap_mv_trg();
+SELECT is(partmgr.partition_data_id('public.tap_mv', p_batch_count => 20), 200::bigint,
+    'a set with a trigger: the rows move too');
+SELECT is((SELECT count(*) FROM public.tap_mv_fired), 200::bigint,
+    'the default''s delete trigger fired for each moved row');
+SELECT is((SELECT detail FROM partmgr.maintenance_log
+            WHERE parent_table = 'public.tap_mv' AND action = 'move rows' ORDER BY log_id DESC LIMIT 1),
+    'into 2 new partitions, values from 1300 to 1500; 200 rows moved in from public.tap_mv_default',
+    'by statements, as the log says');
 
 SELECT * FROM finish();
 ROLLBACK;
