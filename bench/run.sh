@@ -464,6 +464,20 @@ for e in "${w5_exts[@]}"; do
 	declare "w5_default_$e=$(q "bench_$e" -c "SELECT count(*) FROM ONLY w5.t0001_default")"
 	declare "w5_before_$e=$(q "bench_$e" -c "SELECT bench.children('w5')")"
 done
+# the raw SQL floor of moving the rows: the same rows in a default
+# partition, W5_DAYS children made beforehand (untimed) under a partitioned
+# staging table, then one INSERT ... SELECT and one DELETE
+q bench_raw -c "SELECT bench.make_parents('w5', 1, 1)" \
+	-c "SELECT bench.raw_children('w5', 't0001', current_date, 0, true)" \
+	-c "INSERT INTO w5.t0001 (id, ts, payload)
+	    SELECT g, (current_date - $W5_DAYS)::timestamptz + (g - 1) * ($W5_DAYS * 86400.0 / $W5_ROWS) * interval '1 second', 'payload ' || g
+	      FROM generate_series(1, $W5_ROWS) g" \
+	-c "VACUUM ANALYZE w5.t0001" \
+	-c "CREATE TABLE w5.stage (LIKE w5.t0001) PARTITION BY RANGE (ts)" \
+	-c "SELECT bench.raw_children('w5', 'stage', current_date - $W5_DAYS, $W5_DAYS, false)" >/dev/null
+checkpoint
+w5_secs_raw=$(timed bench_raw "BEGIN; INSERT INTO w5.stage SELECT * FROM ONLY w5.t0001_default; DELETE FROM ONLY w5.t0001_default; COMMIT;")
+w5_raw_moved=$(q bench_raw -c "SELECT count(*) FROM w5.stage")
 checkpoint
 # pg_partman 4.7.2: partition_data_time(p_parent_table, p_batch_count, p_batch_interval,
 # p_lock_wait, p_order, p_analyze, p_source_table, p_ignored_columns); one batch per child,
@@ -474,6 +488,7 @@ if [ "$w5_has_pgm" -gt 0 ]; then
 	call="p_parent_table => 'w5.t0001'"
 	case ",$args," in *,p_loop_count,*) call="$call, p_loop_count => $((W5_DAYS * 10))" ;; *,p_batch_count,*) call="$call, p_batch_count => $((W5_DAYS * 10))" ;; esac
 	case ",$args," in *,p_analyze,*) call="$call, p_analyze => false" ;; esac
+	checkpoint # pg_partman's move is not left to be flushed during this one
 	w5_secs_pgm=$(timed bench_pgm "SELECT partmgr.partition_data_time($call);")
 fi
 for e in "${w5_exts[@]}"; do
@@ -485,6 +500,7 @@ label="W5 partition_data_time, $W5_ROWS rows over $W5_DAYS days out of the defau
 if [ "$w5_has_pgm" -gt 0 ]; then
 	cmp "$label" "$(calc "$w5_secs_pm")" "$(calc "$w5_secs_pgm")" s
 	echo "W5 partition_data throughput: pg_partman $(calc "$W5_ROWS / $w5_secs_pm" 0) rows/s  pg_partmgr $(calc "$W5_ROWS / $w5_secs_pgm" 0) rows/s"
+	echo "W5 raw SQL floor of the rows' move alone (INSERT ... SELECT into $W5_DAYS children made beforehand + DELETE, one transaction, no DDL): $(calc "$w5_secs_raw") s ($w5_raw_moved rows), the whole call of pg_partmgr takes $(ratio "$w5_secs_pgm" "$w5_secs_raw") that time"
 	echo "W5 check: pg_partman moved $((w5_default_pm - w5_left_pm)) rows into $w5_new_pm new children, $w5_left_pm left in the default, $w5_total_pm in the set;" \
 		"pg_partmgr moved $((w5_default_pgm - w5_left_pgm)) into $w5_new_pgm, $w5_left_pgm left, $w5_total_pgm in the set (expected $W5_ROWS into $W5_DAYS, 0 left)"
 else
