@@ -17,7 +17,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = error;
 
-SELECT plan(54);
+SELECT plan(56);
 
 -- Children of a parent (names, C order) and with their bounds.
 CREATE FUNCTION public.tap_child_names(p_parent regclass)
@@ -381,6 +381,30 @@ SELECT ok(EXISTS (SELECT 1 FROM pg_statistic WHERE starelid = 'public.tap_ra'::r
     'run_analyze(p_parent_table) gathered them');
 SELECT throws_ok($$CALL partmgr.run_analyze(p_parent_table => 'public.tap_ra_p0')$$, '42704', NULL,
     'run_analyze of a table that is not managed: 42704');
+
+-- the stamps every run writes are HOT updates (part_config's fillfactor):
+-- forty sets whose rows would fill their pages, one run over all sets
+DO $$
+BEGIN
+    FOR i IN 1 .. 40 LOOP
+        EXECUTE format('CREATE TABLE public.tap_hot_%s (id bigint NOT NULL) PARTITION BY RANGE (id)', i);
+        PERFORM partmgr.create_parent(format('public.tap_hot_%s', i), 'id', '100',
+                                      p_start_partition => '0', p_premake => 1,
+                                      p_default_table => false);
+    END LOOP;
+END
+$$;
+CREATE TEMP TABLE tap_hot_before AS
+SELECT pg_stat_get_xact_tuples_updated('partmgr.part_config'::regclass) AS upd,
+       pg_stat_get_xact_tuples_hot_updated('partmgr.part_config'::regclass) AS hot;
+SELECT partmgr.run_maintenance();
+SELECT cmp_ok(pg_stat_get_xact_tuples_updated('partmgr.part_config'::regclass) - (SELECT upd FROM tap_hot_before),
+    '>=', 40::bigint, 'a run over all sets writes maintenance_last_run of each');
+-- (rows updated earlier in this transaction may have used their page's room:
+-- old versions are pruned only once the transaction is over)
+SELECT cmp_ok(pg_stat_get_xact_tuples_hot_updated('partmgr.part_config'::regclass) - (SELECT hot FROM tap_hot_before),
+    '>=', 40::bigint,
+    'the forty new sets'' stamps are HOT updates: part_config keeps room on its pages (fillfactor 50)');
 
 SELECT * FROM finish();
 ROLLBACK;
