@@ -129,14 +129,15 @@ check_no_async(const PartmgrSet *set)
  * data_batch
  *		Plan and run the next batches of partition_data, up to max_batches
  *		(*nbatches says how many), in one plan.  Returns false when the
- *		source had no more rows to move.
+ *		source had no more rows to move; *last is true when it has none after
+ *		these (see partmgr_plan_data_batches).
  */
 static bool
 data_batch(PartmgrSet *set, const PartmgrDataMove *move, const char *run_by,
-		   int max_batches, int *nbatches, uint64 *rows, const char **child)
+		   int max_batches, int *nbatches, bool *last, uint64 *rows, const char **child)
 {
 	PartmgrPlan *plan = partmgr_plan_data_batches(set, partmgr_read_tree(set), move,
-												  max_batches, nbatches);
+												  max_batches, nbatches, last);
 
 	partmgr_plan_tables(plan);
 	if (plan->actions == NIL)
@@ -205,14 +206,17 @@ partition_data(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 	{
 		uint64		rows = 0;
 		int			done;
+		bool		last;
 		const char *child;
 
 		if (!data_batch(set, &move, kind == PARTMGR_KEY_TIME ?
 						"partition_data_time" : "partition_data_id",
-						batch_count - batches, &done, &rows, &child))
+						batch_count - batches, &done, &last, &rows, &child))
 			break;
 		total += rows;
 		batches += done;
+		if (last)
+			break;				/* no scan of the emptied source to find that out */
 	}
 	if (analyze && batches > 0)
 		(void) partmgr_analyze_set(set, false, kind == PARTMGR_KEY_TIME ?
@@ -358,9 +362,10 @@ run_proc_batch(void *arg)
 	if (batch->move != NULL)
 	{
 		int			done;
+		bool		last;
 
-		batch->more = data_batch(batch->set, batch->move, batch->run_by, 1, &done,
-								 &batch->rows, &batch->child);
+		batch->more = data_batch(batch->set, batch->move, batch->run_by, 1, &done, &last,
+								 &batch->rows, &batch->child) && !last;
 	}
 	else if (batch->async != NULL)
 		batch->more = async_step(batch->set->key, batch->async, batch->run_by, &batch->rows,

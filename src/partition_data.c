@@ -555,10 +555,11 @@ compare_points(const void *a, const void *b)
  *		three scans of the default partition per child, three in all.  NULL
  *		when the default partition's rows need at most one child, or the
  *		interval has no buckets: one batch is planned the plain way then.
+ *		*last says whether these are all the children its rows need.
  */
 static PartmgrPlan *
 plan_default_slots(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *move,
-				   int max_batches, int *nbatches)
+				   int max_batches, int *nbatches, bool *last)
 {
 	PartmgrPoint anchor = PARTMGR_POINT_MIN;
 	PartmgrPoint *slots;
@@ -595,6 +596,7 @@ plan_default_slots(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *mo
 		return NULL;
 
 	/* the first max_batches children, or going down the last */
+	*last = count <= max_batches;
 	first = move->descending ? Max(count - max_batches, 0) : 0;
 	count = Min(count, max_batches);
 	plan = partmgr_plan_new(set, tree);
@@ -685,18 +687,21 @@ plan_data_batch(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *move)
  * partmgr_plan_data_batches
  *		Plan up to max_batches batches of partition_data (see the file
  *		header); *nbatches says how many were planned.  An empty plan means
- *		the source holds no more rows with a key.
+ *		the source holds no more rows with a key.  *last is true when the
+ *		plan moves every row with a key the source holds now (rows that come
+ *		meanwhile are left to the next call, as those after it are).
  */
 PartmgrPlan *
 partmgr_plan_data_batches(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *move,
-						  int max_batches, int *nbatches)
+						  int max_batches, int *nbatches, bool *last)
 {
 	PartmgrPlan *plan = NULL;
 
+	*last = false;
 	/* new children of a sub-partitioned set are made one at a time */
 	if (move->from_default && OidIsValid(move->source.relid) && max_batches > 1 &&
 		partmgr_sub_spec_load(set->key) == NULL)
-		plan = plan_default_slots(set, tree, move, max_batches, nbatches);
+		plan = plan_default_slots(set, tree, move, max_batches, nbatches, last);
 	if (plan == NULL)
 	{
 		plan = plan_data_batch(set, tree, move);

@@ -47,7 +47,8 @@ extern void partmgr_data_move_init(PartmgrSet *set, PartmgrTree *tree,
 								   PartmgrDataMove *move);
 extern PartmgrPlan *partmgr_plan_data_batches(PartmgrSet *set, PartmgrTree *tree,
 											  const PartmgrDataMove *move,
-											  int max_batches, int *nbatches);
+											  int max_batches, int *nbatches,
+											  bool *last);
 extern int64 partmgr_count_rows(const char *schema, const char *name, bool only);
 extern int64 partmgr_count_source_rows(const PartmgrSet *set, const PartmgrDataMove *move);
 extern void partmgr_undo_init(PartmgrSet *set, Oid target_oid,
