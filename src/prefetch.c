@@ -469,7 +469,8 @@ partmgr_prefetch_begin(int nsets)
 	ctl.keysize = sizeof(Oid);
 	ctl.entrysize = sizeof(PartmgrKnownRel);
 	ctl.hcxt = cxt;
-	p->rels = hash_create("pg_partmgr prefetched relations", 1024, &ctl,
+	/* sized for about a dozen tables a set, not to grow one step at a time */
+	p->rels = hash_create("pg_partmgr prefetched relations", Max(1024, (long) nsets * 16), &ctl,
 						  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 	ctl.keysize = sizeof(NameKey);
 	ctl.entrysize = sizeof(NameEntry);
