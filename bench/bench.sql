@@ -130,6 +130,15 @@ BEGIN
 	RETURN p_count + p_default::int;
 END $$;
 
+-- A template table for <schema>.<table>, as create_parent makes one: the
+-- rest of create_parent's raw-DDL floor.
+CREATE FUNCTION bench.raw_template(p_schema text, p_table text) RETURNS int
+LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE format('CREATE TABLE %I.%I (LIKE %I.%I)', p_schema, 'template_' || p_table, p_schema, p_table);
+	RETURN 1;
+END $$;
+
 -- The raw-DDL floor of retention: detach the children of <schema>.<table>
 -- whose upper bound is before p_horizon, and drop them unless p_keep.
 CREATE FUNCTION bench.raw_retire(p_schema text, p_table text, p_horizon timestamptz,

@@ -264,6 +264,7 @@ per_set=$((2 * PREMAKE + 1)) # children both make without p_start_partition
 for e in pm pgm raw; do
 	q "bench_$e" -c "SELECT bench.make_parents('w1', 1, $W1_SETS)" >/dev/null
 done
+q bench_raw -c "SELECT bench.make_parents('w1t', 1, $W1_SETS)" >/dev/null
 chunk=$((W1_SETS >= 100 ? 20 : 5))
 for ((f = 1; f <= W1_SETS; f += chunk)); do
 	l=$((f + chunk - 1 > W1_SETS ? W1_SETS : f + chunk - 1))
@@ -273,6 +274,9 @@ for ((f = 1; f <= W1_SETS; f += chunk)); do
 	# raw floor: the same children (today - premake .. today + premake) and a default
 	q bench_raw -v tmpl="SELECT bench.raw_children('w1', 't%s', current_date - $PREMAKE, $per_set, true)" \
 		<<<"CALL bench.loop('w1', :'tmpl', $f, $l);"
+	# and with the template table create_parent makes besides (pg_partman too)
+	q bench_raw -v tmpl="SELECT bench.raw_children('w1t', 't%1\$s', current_date - $PREMAKE, $per_set, true) + bench.raw_template('w1t', 't%1\$s')" \
+		<<<"CALL bench.loop('w1t', :'tmpl', $f, $l);"
 done
 for e in pm pgm; do
 	s=$(summary "$e" w1)
@@ -284,6 +288,8 @@ done
 s=$(summary raw w1)
 w1_total_raw=$(field "$s" 2)
 w1_mean_raw=$(field "$s" 3)
+s=$(summary raw w1t)
+w1_mean_rawt=$(field "$s" 3)
 
 cmp "W1 create_parent $W1_SETS daily sets (premake $PREMAKE, one transaction each)" \
 	"$(calc "$w1_total_pm")" "$(calc "$w1_total_pgm")" s
@@ -295,7 +301,8 @@ echo "W1 tables made per set: pg_partman $(calc "$w1_children_pm / $W1_SETS" 1) 
 cmp "W1 create_parent per table made (children + default)" \
 	"$(calc "$w1_total_pm * 1000 / ($w1_children_pm + $w1_defaults_pm)")" \
 	"$(calc "$w1_total_pgm * 1000 / ($w1_children_pgm + $w1_defaults_pgm)")" ms
-echo "W1 raw DDL floor ($per_set x CREATE TABLE (LIKE parent INCLUDING ...) + ATTACH, then the default, per set): total $(calc "$w1_total_raw") s, per set $(ms "$w1_mean_raw") ms, per table $(calc "$w1_total_raw * 1000 / ($W1_SETS * ($per_set + 1))") ms"
+echo "W1 raw DDL floor ($per_set x CREATE TABLE (LIKE parent INCLUDING ...) + ATTACH, then the default, per set): total $(calc "$w1_total_raw") s, per set $(ms "$w1_mean_raw") ms, per table $(calc "$w1_total_raw * 1000 / ($W1_SETS * ($per_set + 1))") ms; pg_partmgr $(ratio "$w1_mean_pgm" "$w1_mean_raw") of it"
+echo "W1 raw DDL floor with the template table as well (CREATE TABLE template_tNNNN (LIKE parent)): per set $(ms "$w1_mean_rawt") ms; pg_partmgr $(ratio "$w1_mean_pgm" "$w1_mean_rawt") of it, pg_partman $(ratio "$w1_mean_pm" "$w1_mean_rawt")"
 
 fi
 
@@ -717,6 +724,10 @@ for e in pm pgm; do
 	create_sets "$e" w8 1 "$W8_SETS" w8 "$w8_start"
 	q "bench_$e" -c "SELECT bench.insert_now('w8', 1, $W8_SETS)" >/dev/null
 	declare "w8_made_$e=$(q "bench_$e" -c "SELECT bench.children('w8')")"
+	# what autovacuum (off here, for steady timings) would have done to the
+	# catalogs after so many CREATE TABLEs and ATTACHes: a scan of pg_class
+	# otherwise checks every dead row version those left, on every pass
+	q "bench_$e" -c "VACUUM" >/dev/null
 done
 checkpoint
 w8_kb() { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status" 2>/dev/null || true; }
@@ -746,7 +757,12 @@ for e in pm pgm; do
 	declare "w8_proc_$e=$(w8_proc "$e")"
 done
 w8_db=$(q postgres -c "SELECT oid FROM pg_database WHERE datname = 'bench_pgm'")
-w8_passes() { grep -c "worker maintained [0-9]* of [0-9]* partition sets in database $w8_db in" "$dir/server.log" || true; }
+# the log holds every LOG line of the sets' creation by now (tens of MB):
+# the watch reads only what was written after this point, so that polling it
+# takes no CPU from the worker it watches
+w8_log_from=$(($(stat -c %s "$dir/server.log") + 1))
+w8_new_log() { tail -c "+$w8_log_from" "$dir/server.log"; }
+w8_passes() { w8_new_log | grep -c "worker maintained [0-9]* of [0-9]* partition sets in database $w8_db in" || true; }
 # w8_watch N: wait for N more passes of the worker (timeout), sampling the
 # peak RSS of each worker process; prints "pass_ms... / peak_kb..."
 w8_watch() {
@@ -760,9 +776,11 @@ w8_watch() {
 		done
 		sleep 0.05
 	done
-	echo "$(grep -o "worker maintained [0-9]* of [0-9]* partition sets in database $w8_db in [0-9]* ms" "$dir/server.log" |
+	echo "$(w8_new_log | grep -o "worker maintained [0-9]* of [0-9]* partition sets in database $w8_db in [0-9]* ms" |
 		tail -n "$1" | awk '{ print $(NF - 1) }' | tr '\n' ' ')/ ${peak[*]:-}"
 }
+q bench_pgm -c "VACUUM" >/dev/null # after the children the calls above made
+checkpoint
 launcher=$(pgrep -u postgres -f "pg_partmgr launcher" | head -n 1)
 q postgres -c "ALTER SYSTEM SET pg_partmgr.databases = 'bench_pgm'" \
 	-c "ALTER SYSTEM SET pg_partmgr.interval = $W8_INTERVAL" \
