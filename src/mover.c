@@ -4,7 +4,8 @@
  *	  Move rows from a table into new children in C, in one pass: each row
  *	  of the source read once, routed to its child by the child's bounds,
  *	  written with the table access method's multi-insert (as COPY does)
- *	  and deleted from the source.
+ *	  and deleted from the source; and the one scan before it that finds
+ *	  which children the rows need (partmgr_key_buckets).
  *
  * partition_data moves the default partition's rows of a run of new
  * children with two statements, INSERT ... SELECT through a staging table
@@ -151,6 +152,18 @@ partmgr_move_declined(Oid source, const PartmgrMoveTarget *targets, int ntargets
 	return why;
 }
 
+/* The number of the set's control column in a table that must have it. */
+static AttrNumber
+control_attnum(const PartmgrSet *set, Oid relid)
+{
+	AttrNumber	attnum = get_attnum(relid, set->control);
+
+	if (attnum == InvalidAttrNumber)
+		elog(ERROR, "control column \"%s\" of partition set \"%s\" is missing from table %u",
+			 set->control, set->key, relid);
+	return attnum;
+}
+
 /*
  * push_current_snapshot
  *		What an SPI statement would read with: after a CommandCounterIncrement,
@@ -255,10 +268,7 @@ partmgr_move_rows(const PartmgrSet *set, Oid source, const PartmgrMoveTarget *ta
 
 	(void) partmgr_rights_require(PARTMGR_RIGHTS_ACT, "moving rows");
 	src = table_open(source, NoLock);
-	keyatt = get_attnum(source, set->control);
-	if (keyatt == InvalidAttrNumber)
-		elog(ERROR, "control column \"%s\" of partition set \"%s\" is missing from table %u",
-			 set->control, set->key, source);
+	keyatt = control_attnum(set, source);
 
 	/* rows this transaction wrote before count; the moves are one command */
 	snapshot = push_current_snapshot();
@@ -394,10 +404,7 @@ partmgr_key_buckets(const PartmgrSet *set, Oid source, PartmgrPoint anchor,
 	(void) partmgr_rights_require(PARTMGR_RIGHTS_ACT, "reading a table's keys");
 	partmgr_lock_relation(source, AccessShareLock);
 	rel = table_open(source, NoLock);
-	keyatt = get_attnum(source, set->control);
-	if (keyatt == InvalidAttrNumber)
-		elog(ERROR, "control column \"%s\" of partition set \"%s\" is missing from table %u",
-			 set->control, set->key, source);
+	keyatt = control_attnum(set, source);
 
 	memset(&ctl, 0, sizeof(ctl));
 	ctl.keysize = sizeof(int64);
