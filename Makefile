@@ -38,6 +38,7 @@ OBJS = \
 	src/config.o \
 	src/contents.o \
 	src/prefetch.o \
+	src/citus.o \
 	src/mover.o \
 	src/unique.o \
 	src/retention.o \

@@ -367,7 +367,7 @@ pg_partmgr_run_maintenance(PG_FUNCTION_ARGS)
 	opts.transactions = PARTMGR_RUN_IN_CALLERS;
 	SPI_connect();
 	if (!RecoveryInProgress())
-		partmgr_run_sets(partmgr_run_list(opts.table), &opts);
+		partmgr_run_sets(partmgr_run_list(opts.table, false), &opts);
 	SPI_finish();
 	PG_RETURN_VOID();
 }
@@ -407,7 +407,7 @@ pg_partmgr_run_maintenance_proc(PG_FUNCTION_ARGS)
 	opts.pause_seconds = wait;
 	/* in a non-atomic connection, SPI's memory survives our commits */
 	SPI_connect_ext(nonatomic ? SPI_OPT_NONATOMIC : 0);
-	partmgr_run_sets(partmgr_run_list(NULL), &opts);
+	partmgr_run_sets(partmgr_run_list(NULL, false), &opts);
 	SPI_finish();
 	PG_RETURN_VOID();
 }

@@ -49,6 +49,7 @@
 #include "api.h"
 #include "catalog.h"
 #include "children.h"
+#include "citus.h"
 #include "config.h"
 #include "constraints.h"
 #include "execute.h"
@@ -234,7 +235,8 @@ dry_retention(void *arg)
 		plan = partmgr_plan_retention(dry->set, dry->tree, &retention, dry->now,
 									  partmgr_children_per_transaction);
 		plan_rows(dry->out, plan,
-				  OidIsValid(dry->tree->default_oid) ? NULL :
+				  OidIsValid(dry->tree->default_oid) ||
+				  partmgr_citus_table(dry->set->parent_oid) ? NULL :
 				  "the background worker detaches with DETACH ... CONCURRENTLY instead", NULL);
 		note_truncated(dry->out, plan, "apply retention");
 		dry->tree = partmgr_tree_after(dry->tree, plan);

@@ -69,6 +69,7 @@
 #include "bounds.h"
 #include "capture.h"
 #include "catalog.h"
+#include "citus.h"
 #include "config.h"
 #include "execute.h"
 #include "locks.h"
@@ -84,6 +85,10 @@ PG_FUNCTION_INFO_V1(pg_partmgr_merge_hash_partitions);
 PG_FUNCTION_INFO_V1(pg_partmgr_run_reshape);
 PG_FUNCTION_INFO_V1(pg_partmgr_cancel_reshape);
 PG_FUNCTION_INFO_V1(pg_partmgr_reshape_capture);
+
+/* Why a Citus set is not reshaped (partmgr_citus_refuse) */
+#define CITUS_NO_RESHAPE \
+	"A reshape records the changes made to a child while it copies it with a row trigger, and Citus does not run triggers on distributed tables."
 
 /* how many of the next children the names of a new format are tried on */
 #define NAMES_CHECKED_MIN	4
@@ -273,6 +278,9 @@ pg_partmgr_change_interval(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, &rights);
+	if (reshape_existing)
+		partmgr_citus_refuse(set->parent_oid, set->key,
+							 "change_interval with p_reshape_existing", CITUS_NO_RESHAPE);
 	partmgr_lock_set_or_raise(set->parent_oid, set->key);
 	tree = partmgr_read_tree(set);
 	check_may_change(set, tree);
@@ -627,6 +635,7 @@ set_of_child(Oid child, PartmgrRights *rights)
 				 errmsg("table %s is not a child of a partition set",
 						partmgr_key_display(partmgr_table_key(child)))));
 	partmgr_rights_enter_set(set, PARTMGR_RIGHTS_ACT, rights);
+	partmgr_citus_refuse(set->parent_oid, set->key, "reshaping a child", CITUS_NO_RESHAPE);
 	return set;
 }
 

@@ -42,6 +42,7 @@
 #include "api.h"
 #include "bounds.h"
 #include "catalog.h"
+#include "citus.h"
 #include "config.h"
 #include "contents.h"
 #include "ddl.h"
@@ -227,6 +228,8 @@ pg_partmgr_create_sub_parent(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	set = partmgr_act_on_table(top, PARTMGR_RIGHTS_ACT, &rights);
+	partmgr_citus_refuse(set->parent_oid, set->key, "create_sub_parent",
+						 "Citus does not distribute multi-level partitioned tables: a child of a distributed table cannot be partitioned itself.");
 	partmgr_check_not_hash(set, "a range or list set");
 	partmgr_lock_set_or_raise(set->parent_oid, set->key);
 	if (partmgr_sub_spec_load(set->key) != NULL)

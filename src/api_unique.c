@@ -59,6 +59,7 @@
 
 #include "api.h"
 #include "catalog.h"
+#include "citus.h"
 #include "config.h"
 #include "ddl.h"
 #include "execute.h"
@@ -182,6 +183,8 @@ pg_partmgr_create_global_unique(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	set = top_set(table, &rights);
+	partmgr_citus_refuse(set->parent_oid, set->key, "create_global_unique",
+						 "Its side table is kept in step with the children by row triggers, and Citus does not run triggers on distributed tables.");
 	partmgr_lock_set_or_raise(set->parent_oid, set->key);
 	parent = table_open(set->parent_oid, AccessShareLock);
 

@@ -7,7 +7,9 @@
  * table that has no blocks is empty, otherwise the first tuple visible to
  * the active snapshot settles it.  An idle maintenance pass therefore runs
  * no query per child.  The largest key value is asked with a query (an
- * index on the key answers it at once).
+ * index on the key answers it at once).  A table Citus manages is only a
+ * shell on the coordinator, its rows in the shards: it is always asked
+ * with a query, which Citus runs on them (citus.c).
  *
  * Locks: ACCESS SHARE on the tables looked into, taken without queueing and
  * bounded by pg_partmgr.lock_timeout (execute.c).  Runs in the caller's
@@ -42,6 +44,7 @@
 #include "utils/syscache.h"
 
 #include "bounds.h"
+#include "citus.h"
 #include "contents.h"
 #include "ddl.h"
 #include "locks.h"
@@ -132,6 +135,9 @@ partmgr_has_no_blocks(Oid relid)
 	Form_pg_class form;
 	bool		empty;
 
+	/* a Citus table's rows are in its shards: its storage says nothing */
+	if (partmgr_citus_table(relid))
+		return false;
 	if (known != NULL)
 		return storage_is_empty(known->persistence, known->tablespace, known->filenode);
 	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
@@ -155,7 +161,7 @@ look_into(const PartmgrChild *child)
 	TupleTableSlot *slot;
 	bool		found;
 
-	if (child->relkind != RELKIND_RELATION)
+	if (child->relkind != RELKIND_RELATION || partmgr_citus_table(child->relid))
 	{
 		partmgr_spi_table_exec(partmgr_ddl_count_rows(child->schema, child->name, false, true),
 						 0, NULL, NULL, NULL, false, SPI_OK_SELECT);

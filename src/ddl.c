@@ -447,6 +447,35 @@ partmgr_ddl_count_rows(const char *schema, const char *name, bool exact, bool on
 }
 
 /*
+ * partmgr_ddl_distribute_like_parent
+ *		Have Citus shard a new table by column, co-located with the set's
+ *		parent, before rows are copied into it: an INSERT ... SELECT between
+ *		co-located tables then runs on each worker, shard by shard, without
+ *		the rows passing through the coordinator.
+ */
+char *
+partmgr_ddl_distribute_like_parent(const PartmgrSet *set, const char *schema,
+								   const char *name, const char *column)
+{
+	return psprintf("SELECT pg_catalog.create_distributed_table(%s, %s, colocate_with => %s)",
+					quote_literal_cstr(quote_qualified_identifier(schema, name)),
+					quote_literal_cstr(column), quote_literal_cstr(parent_name(set)));
+}
+
+/*
+ * partmgr_ddl_remote_lock_timeout
+ *		SET LOCAL lock_timeout to ms milliseconds in a DO block: Citus sends a
+ *		SET LOCAL on to its workers (citus.propagate_set_commands 'local')
+ *		only in a transaction block, a procedure or a DO block (citus.c).
+ */
+char *
+partmgr_ddl_remote_lock_timeout(int ms)
+{
+	return psprintf("DO LANGUAGE plpgsql $partmgr$BEGIN SET LOCAL lock_timeout = %d; END$partmgr$",
+					ms);
+}
+
+/*
  * partmgr_ddl_finite_key
  *		The condition "the row's key is not infinity or -infinity" (a NULL
  *		key passes), for p_ignore_infinity: on the column of a timestamptz,

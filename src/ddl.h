@@ -134,6 +134,9 @@ extern char *partmgr_ddl_max_control(const PartmgrSet *set, const char *schema,
 									 const char *name, bool only);
 extern char *partmgr_ddl_count_rows(const char *schema, const char *name,
 									bool exact, bool only);
+extern char *partmgr_ddl_distribute_like_parent(const PartmgrSet *set, const char *schema,
+											   const char *name, const char *column);
+extern char *partmgr_ddl_remote_lock_timeout(int ms);
 extern char *partmgr_ddl_finite_key(const PartmgrSet *set);
 extern char *partmgr_ddl_count_finite_rows(const PartmgrSet *set, const char *schema,
 										   const char *name, bool exact);

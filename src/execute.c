@@ -70,6 +70,7 @@
 
 #include "bounds.h"
 #include "catalog.h"
+#include "citus.h"
 #include "config.h"
 #include "ddl.h"
 #include "execute.h"
@@ -230,6 +231,14 @@ execute_action(void *arg)
 	memset(&work, 0, sizeof(work));
 	work.take_locks = true;
 	partmgr_action_work(ctx->plan, action, &work);
+	/* on Citus, the statements run on the workers too: bound their waits there */
+	if (work.statements != NIL && partmgr_citus_sequential(ctx->plan->set->parent_oid))
+	{
+		partmgr_citus_propagate_set_local();
+		partmgr_spi_table_utility(partmgr_ddl_remote_lock_timeout(partmgr_lock_timeout));
+		partmgr_citus_report(ctx->plan->set->parent_oid, ctx->plan->set->key,
+							 partmgr_lock_timeout);
+	}
 	foreach(lc, work.statements)
 	{
 		PartmgrWorkStatement *stmt = (PartmgrWorkStatement *) lfirst(lc);

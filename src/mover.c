@@ -23,7 +23,8 @@
  * (partmgr_move_declined) and the statements run: a trigger on the source
  * or a target (a user's, a foreign key's, a global unique constraint's),
  * row security, a stored generated column, a deferrable unique or
- * exclusion index, a table that is not a plain table.
+ * exclusion index, a table that is not a plain table, a table Citus
+ * manages (its rows are in its shards on the workers).
  *
  * Rights: in the scope of the set owner's rights (rights.c), which the
  * index expressions and constraints evaluated here run with.  Locks: the
@@ -58,6 +59,7 @@
 #include "utils/snapmgr.h"
 
 #include "bounds.h"
+#include "citus.h"
 #include "locks.h"
 #include "mover.h"
 #include "rights.h"
@@ -98,6 +100,8 @@ declined(Relation rel, bool target)
 
 	if (rel->rd_rel->relkind != RELKIND_RELATION)
 		return "it is not a plain table";
+	if (partmgr_citus_table(RelationGetRelid(rel)))
+		return "Citus keeps its rows in shards";
 	if (trigdesc != NULL && trigdesc->numtriggers > 0)
 		return "it has triggers";
 	if (rel->rd_rel->relrowsecurity)
@@ -374,7 +378,8 @@ typedef struct KeyBucket
  *		infinite keys with finite_only, else each is a bucket of its own
  *		(the caller refuses them).  Returns the number of keys, in *keys
  *		(palloc'd, two per bucket), or -1 for a step of months and days,
- *		which has no regular buckets.  Takes ACCESS SHARE on the table,
+ *		which has no regular buckets, and for a table Citus manages, whose
+ *		rows are in its shards.  Takes ACCESS SHARE on the table,
  *		bounded; in the scope of the owner's rights.
  *
  *		What a GROUP BY over the keys would find, without computing a bucket
@@ -400,6 +405,9 @@ partmgr_key_buckets(const PartmgrSet *set, Oid source, PartmgrPoint anchor,
 
 	if (step->kind == PARTMGR_KEY_TIME && step->time.month != 0 &&
 		(step->time.day != 0 || step->time.time != 0))
+		return -1;
+	/* a Citus table's rows are in its shards, not in what this scan reads */
+	if (partmgr_citus_table(source))
 		return -1;
 	(void) partmgr_rights_require(PARTMGR_RIGHTS_ACT, "reading a table's keys");
 	partmgr_lock_relation(source, AccessShareLock);

@@ -37,6 +37,7 @@
 #include "utils/lsyscache.h"
 
 #include "bounds.h"
+#include "citus.h"
 #include "contents.h"
 #include "execute.h"
 #include "locks.h"
@@ -247,7 +248,8 @@ being_reshaped(const PartmgrSet *set, const PartmgrChild *child)
  *		then retire every expired child (see the file header), oldest first,
  *		at most limit of them (0: no limit).
  *		Children are detached concurrently when retire.concurrently asks for
- *		it and the set has no default partition (PostgreSQL's condition).
+ *		it and the set has no default partition (PostgreSQL's condition)
+ *		and is not a Citus table (Citus refuses it: plain DETACH then).
  */
 PartmgrPlan *
 partmgr_plan_retention(PartmgrSet *set, PartmgrTree *tree,
@@ -282,6 +284,9 @@ partmgr_plan_retention(PartmgrSet *set, PartmgrTree *tree,
 	}
 
 	if (retire.concurrently && OidIsValid(tree->default_oid))
+		retire.concurrently = false;
+	/* Citus refuses DETACH ... CONCURRENTLY on a distributed table */
+	if (retire.concurrently && partmgr_citus_table(set->parent_oid))
 		retire.concurrently = false;
 
 	for (int i = 0; i < tree->nchildren; i++)

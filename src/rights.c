@@ -71,6 +71,7 @@
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 
+#include "citus.h"
 #include "prefetch.h"
 #include "rights.h"
 
@@ -247,7 +248,9 @@ rights_enter(Oid owner, PartmgrRightsMode mode, const char *what, PartmgrRights 
  *		Enter a scope (rights_enter) for acting on the table relid (the parent of a
  *		set, what names it): to act, its owner must be able to use the
  *		table's schema, for every statement names the table there; 42501
- *		with the grant otherwise.
+ *		with the grant otherwise.  On a table Citus manages, the caller's
+ *		transaction switches to Citus's sequential mode first (citus.c):
+ *		every read and change of a set begins here.
  */
 void
 partmgr_rights_enter_table(Oid relid, Oid owner, PartmgrRightsMode mode, const char *what,
@@ -256,6 +259,8 @@ partmgr_rights_enter_table(Oid relid, Oid owner, PartmgrRightsMode mode, const c
 	const PartmgrKnownRel *known = partmgr_prefetched(relid);
 	Oid			nspid = known != NULL ? known->nspoid : get_rel_namespace(relid);
 
+	/* in the caller's GUC level, before the set's first multi-shard statement */
+	(void) partmgr_citus_sequential(relid);
 	rights_enter(owner, mode, what, rights);
 #if PG_VERSION_NUM >= 160000
 	if (mode == PARTMGR_RIGHTS_ACT &&

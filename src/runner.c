@@ -54,6 +54,7 @@
 #include "utils/snapmgr.h"
 #include "utils/timestamp.h"
 
+#include "citus.h"
 #include "config.h"
 #include "detach.h"
 #include "locks.h"
@@ -397,11 +398,27 @@ prefetch_catalogs(const PartmgrRunOptions *opts, int nsets, MemoryContext caller
  * partmgr_run_list
  *		The sets a run maintains, in maintenance_order: the one named (whatever
  *		its automatic_maintenance says), or every set with automatic
- *		maintenance on.  In the caller's transaction, which must be open.
+ *		maintenance on.  None on a Citus worker node, whose tables the
+ *		coordinator maintains: said once in the log, by a backend the first
+ *		time, by the background worker on its database's first pass since
+ *		the launcher started (said_before is false then).  In the caller's
+ *		transaction, which must be open.
  */
 List *
-partmgr_run_list(const char *table)
+partmgr_run_list(const char *table, bool said_before)
 {
+	static bool said = false;
+
+	/* a Citus worker's tables are shards: the coordinator maintains them */
+	if (partmgr_citus_node() == PARTMGR_CITUS_WORKER)
+	{
+		ereport(said || said_before ? DEBUG1 : LOG,
+				(errmsg("pg_partmgr: database \"%s\" is a Citus worker node: maintenance runs on the coordinator, not here",
+						get_database_name(MyDatabaseId)),
+				 errdetail("Its partitioned tables are shards of distributed tables; the coordinator creates and retires their children.")));
+		said = true;
+		return NIL;
+	}
 	if (table != NULL)
 		return list_make1(partmgr_config_load_table(table));
 	return partmgr_config_list_sets(true);

@@ -40,7 +40,7 @@ typedef struct PartmgrRunOptions
 									 * privileges is a WARNING */
 } PartmgrRunOptions;
 
-extern List *partmgr_run_list(const char *table);
+extern List *partmgr_run_list(const char *table, bool said_before);
 extern void partmgr_run_sets(List *sets, const PartmgrRunOptions *opts);
 
 #endif							/* PARTMGR_RUNNER_H */

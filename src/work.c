@@ -59,6 +59,7 @@
 #include "bounds.h"
 #include "capture.h"
 #include "catalog.h"
+#include "citus.h"
 #include "config.h"
 #include "contents.h"
 #include "ddl.h"
@@ -753,6 +754,17 @@ work_fill_staged(const PartmgrPlan *plan, const PartmgrAction *fill, PartmgrActi
 	work_sql(work, partmgr_ddl_drop_range_exclusion(fill->schema, fill->name));
 }
 
+/* A statement on rows (PARTMGR_STMT_ROWS): a reshape's, or a Citus call. */
+static void
+work_rows(PartmgrActionWork *work, char *sql, int expected, const char *counted_as)
+{
+	PartmgrWorkStatement *stmt = work_sql(work, sql);
+
+	stmt->kind = PARTMGR_STMT_ROWS;
+	stmt->expected = expected;
+	stmt->counted_as = counted_as;
+}
+
 /*
  * work_create
  *		A new child (or default partition): created with our rights, given
@@ -819,8 +831,15 @@ work_create(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrActionW
 		work_create_table(work, plan, action);
 	if (nfills > 0)
 	{
+		char	   *column = partmgr_citus_distribution_column(set->parent_oid);
+
 		work_sql(work, partmgr_ddl_add_bound_check(set, action->schema, action->name,
 												   action->lower, action->upper));
+		/* on Citus, sharded like the parent first: the rows then move shard by shard */
+		if (column != NULL)
+			work_rows(work, partmgr_ddl_distribute_like_parent(set, action->schema, action->name,
+															   column),
+					  SPI_OK_SELECT, NULL);
 		for (int i = 0; i < nfills; i++)
 			work_move(work, set, &fills[i], action->schema, action->name,
 					  action->lower, action->upper);
@@ -842,17 +861,6 @@ work_create(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrActionW
  * Reshapes (reshape.c decides which step comes next; here is how each runs)
  * ----------------------------------------------------------------
  */
-
-/* A statement on rows of a reshape's tables (PARTMGR_STMT_ROWS). */
-static void
-work_rows(PartmgrActionWork *work, char *sql, int expected, const char *counted_as)
-{
-	PartmgrWorkStatement *stmt = work_sql(work, sql);
-
-	stmt->kind = PARTMGR_STMT_ROWS;
-	stmt->expected = expected;
-	stmt->counted_as = counted_as;
-}
 
 /* An old child of a reshape as a source of rows. */
 static PartmgrRowSource

@@ -76,6 +76,7 @@ typedef struct WorkerArgs
 {
 	Oid			dboid;
 	Oid			roleoid;
+	bool		first_run;		/* the database's first since the launcher started */
 } WorkerArgs;
 
 /* A database the launcher maintains, and its worker when one runs. */
@@ -84,6 +85,7 @@ typedef struct DatabaseSlot
 	Oid			dboid;
 	char		name[NAMEDATALEN];
 	BackgroundWorkerHandle *handle; /* NULL when no worker runs */
+	bool		started;		/* a worker was started for it before */
 } DatabaseSlot;
 
 /*
@@ -385,6 +387,7 @@ start_pending(void)
 		worker.bgw_notify_pid = MyProcPid;
 		args.dboid = dboid;
 		args.roleoid = round_role;
+		args.first_run = !slot->started;
 		memcpy(worker.bgw_extra, &args, sizeof(args));
 
 		/* the handle lives until reap_workers sees the worker gone */
@@ -401,6 +404,7 @@ start_pending(void)
 			return false;
 		}
 		slot->handle = handle;
+		slot->started = true;
 		pending = list_delete_first(pending);
 		MemoryContextSwitchTo(outer);
 	}
@@ -556,7 +560,8 @@ pg_partmgr_worker_main(Datum arg)
 	{
 		MemoryContext outer = MemoryContextSwitchTo(keep);
 
-		sets = partmgr_run_list(NULL);
+		/* a Citus worker node says why it does nothing on its first run only */
+		sets = partmgr_run_list(NULL, !args.first_run);
 		MemoryContextSwitchTo(outer);
 		partmgr_log_prune(partmgr_log_retention);
 	}
