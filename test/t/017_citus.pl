@@ -260,6 +260,37 @@ $coord->safe_psql('postgres', q{SELECT partmgr.run_maintenance('public.events')}
 is( $coord->safe_psql('postgres', qq{SELECT to_regclass('public.$next_name') IS NOT NULL}),
 	't', 'the next run created the child');
 
+# A long reader through the coordinator holds the coordinator's tables:
+# maintenance's requests there are withdrawn, not queued, so nothing waits
+# behind it, on any node, and it gives up within the timeout.
+$reader = $coord->background_psql('postgres');
+$reader->query_safe('BEGIN');
+$reader->query_safe('SELECT count(*) FROM public.events');
+$maint = $coord->background_psql('postgres');
+$maint->query_safe(q{SET pg_partmgr.lock_timeout = '3s'});
+$maint->query_safe(q{UPDATE partmgr.part_config SET premake = premake + 1 WHERE parent_table = 'public.events'});
+$maint->query_until(qr/started/, "\\echo started\nSELECT partmgr.run_maintenance('public.events');\n");
+ok( $coord->poll_query_until('postgres', q{
+		SELECT count(*) = 1 FROM pg_stat_activity
+		 WHERE state = 'active' AND query LIKE 'SELECT partmgr.run_maintenance(%'}),
+	'maintenance is trying for its locks behind a reader on the coordinator');
+($ret, $out, $err) = $coord->psql('postgres',
+	q{SET statement_timeout = '1s'; INSERT INTO public.events VALUES (4, now(), 'app')});
+is($ret, 0, 'an INSERT on the coordinator is not queued behind maintenance') or diag $err;
+($ret, $out, $err) = $w2->psql('postgres',
+	q{SET statement_timeout = '1s'; INSERT INTO public.events VALUES (5, now(), 'app on a worker')});
+is($ret, 0, 'nor one on a worker') or diag $err;
+is( $coord->safe_psql('postgres', q{
+		SELECT count(*) FROM pg_stat_activity
+		 WHERE state = 'active' AND query LIKE 'SELECT partmgr.run_maintenance(%'}),
+	'1', 'maintenance was still trying while they ran');
+$maint->query('SELECT 1');
+like($maint->{stderr}, qr/skipped partition set "public\.events" for this run/,
+	'then it gave up, with the reader still there');
+$reader->query_safe('COMMIT');
+$reader->quit;
+$maint->quit;
+
 # ----------------------------------------------------------------------
 # partition_data: rows in the default partition move into new children,
 # shard by shard (the child is distributed before the rows are copied)
