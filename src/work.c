@@ -766,6 +766,25 @@ work_rows(PartmgrActionWork *work, char *sql, int expected, const char *counted_
 }
 
 /*
+ * work_distribute
+ *		On Citus, a new child that is filled before it is attached is sharded
+ *		like the parent first, co-located with it: the rows then move from
+ *		the default partition shard by shard on the workers, and the ATTACH
+ *		finds it distributed already.  Nothing when the parent is not
+ *		sharded by Citus.
+ */
+static void
+work_distribute(PartmgrActionWork *work, const PartmgrSet *set, const PartmgrAction *action)
+{
+	char	   *column = partmgr_citus_distribution_column(set->parent_oid);
+
+	if (column != NULL)
+		work_rows(work, partmgr_ddl_distribute_like_parent(set, action->schema, action->name,
+														   column),
+				  SPI_OK_SELECT, NULL);
+}
+
+/*
  * work_create
  *		A new child (or default partition): created with our rights, given
  *		to the parent's owner, and attached with the owner's rights when the
@@ -793,6 +812,7 @@ work_create(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrActionW
 		work_create_table(work, plan, action);
 		work_sql(work, partmgr_ddl_add_bound_check(set, action->schema, action->name,
 												   action->lower, action->upper));
+		work_distribute(work, set, action);
 		return;
 	}
 	work_lock(work, set->parent_oid, ShareUpdateExclusiveLock);
@@ -831,15 +851,9 @@ work_create(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrActionW
 		work_create_table(work, plan, action);
 	if (nfills > 0)
 	{
-		char	   *column = partmgr_citus_distribution_column(set->parent_oid);
-
 		work_sql(work, partmgr_ddl_add_bound_check(set, action->schema, action->name,
 												   action->lower, action->upper));
-		/* on Citus, sharded like the parent first: the rows then move shard by shard */
-		if (column != NULL)
-			work_rows(work, partmgr_ddl_distribute_like_parent(set, action->schema, action->name,
-															   column),
-					  SPI_OK_SELECT, NULL);
+		work_distribute(work, set, action);
 		for (int i = 0; i < nfills; i++)
 			work_move(work, set, &fills[i], action->schema, action->name,
 					  action->lower, action->upper);

@@ -322,6 +322,31 @@ is( $coord->safe_psql('postgres', q{
 	'3', 'each new child was distributed like the parent before its rows were copied');
 is(scalar(grep { !/:h:true:app$/ } split /,/, children_of('public.events')), 0,
 	'all children are still distributed and co-located');
+is( $coord->safe_psql('postgres', q{
+		SELECT sum(pg_relation_size(i.inhrelid)) FROM pg_inherits i
+		 WHERE i.inhparent = 'public.events'::regclass}),
+	'0', 'no row passed through the coordinator: its tables of the set hold none');
+
+# partition_data_async: each child made unattached, distributed, filled
+# batch by batch, then attached
+my $async_day = day(-25, 'YYYY-MM-DD');
+$coord->safe_psql('postgres', qq{
+	INSERT INTO public.events
+	SELECT (g % 8) + 1, '$async_day'::timestamptz + g * interval '30 minutes', 'async'
+	  FROM generate_series(0, 47) g});
+$before = $coord->safe_psql('postgres', 'SELECT count(*) FROM public.events');
+$coord->safe_psql('postgres',
+	q{CALL partmgr.partition_data_async('public.events', p_interval => '6 hours', p_quiet => true)});
+is($coord->safe_psql('postgres', 'SELECT count(*) FROM ONLY public.events_default'),
+	'0', 'partition_data_async emptied the default partition');
+is($coord->safe_psql('postgres', 'SELECT count(*) FROM public.events'),
+	$before, 'without losing or doubling a row');
+like(children_of('public.events'), qr/events_p@{[ day(-25, 'YYYYMMDD') ]}:h:true:app/,
+	'its child is distributed and co-located');
+is( $coord->safe_psql('postgres', q{
+		SELECT sum(pg_relation_size(i.inhrelid)) FROM pg_inherits i
+		 WHERE i.inhparent = 'public.events'::regclass}),
+	'0', 'and its rows went shard by shard too');
 
 # ----------------------------------------------------------------------
 # Derived constraints, retention (detach into a schema, drop), gap fill
@@ -348,13 +373,13 @@ $coord->safe_psql('postgres', q{
 is( $coord->safe_psql('postgres', q{
 		SELECT count(*) FROM pg_class c JOIN pg_dist_partition p ON p.logicalrelid = c.oid
 		 WHERE c.relnamespace = 'archive'::regnamespace AND c.relname LIKE 'events_p%'}),
-	'3', 'expired children were detached into the archive schema, still distributed');
+	'4', 'expired children were detached into the archive schema, still distributed');
 is( $coord->safe_psql('postgres', q{
 		SELECT count(*) FROM partmgr.maintenance_log
 		 WHERE action LIKE 'detach%' AND outcome = 'done'
 		   AND array_to_string(statements, ';') LIKE '%DETACH PARTITION%'
 		   AND array_to_string(statements, ';') NOT LIKE '%CONCURRENTLY%'}),
-	'3', 'with a plain DETACH');
+	'4', 'with a plain DETACH');
 
 $coord->safe_psql('postgres', q{
 	UPDATE partmgr.part_config SET retention = '8 days', retention_schema = NULL,
