@@ -291,6 +291,21 @@ $reader->query_safe('COMMIT');
 $reader->quit;
 $maint->quit;
 
+
+# run_maintenance_proc(), committing after each set, makes the child the
+# run above gave up on
+$coord->safe_psql('postgres', q{
+	UPDATE partmgr.part_config SET automatic_maintenance = 'on' WHERE parent_table = 'public.events'});
+$coord->safe_psql('postgres', 'CALL partmgr.run_maintenance_proc()');
+$coord->safe_psql('postgres', q{
+	UPDATE partmgr.part_config SET automatic_maintenance = 'off' WHERE parent_table = 'public.events'});
+is( $coord->safe_psql('postgres', q{
+		SELECT outcome FROM partmgr.maintenance_log
+		 WHERE parent_table = 'public.events' ORDER BY log_id DESC LIMIT 1}),
+	'done', 'run_maintenance_proc() maintained the set');
+is(scalar(grep { !/:h:true:app$/ } split /,/, children_of('public.events')), 0,
+	'and its child is distributed and co-located');
+
 # ----------------------------------------------------------------------
 # partition_data: rows in the default partition move into new children,
 # shard by shard (the child is distributed before the rows are copied)
@@ -326,6 +341,22 @@ is( $coord->safe_psql('postgres', q{
 		SELECT sum(pg_relation_size(i.inhrelid)) FROM pg_inherits i
 		 WHERE i.inhparent = 'public.events'::regclass}),
 	'0', 'no row passed through the coordinator: its tables of the set hold none');
+
+# partition_data_proc commits after each batch, in a procedure
+my $proc_day = day(-30, 'YYYY-MM-DD');
+$coord->safe_psql('postgres', qq{
+	INSERT INTO public.events
+	SELECT (g % 8) + 1, '$proc_day'::timestamptz + g * interval '1 hour', 'proc'
+	  FROM generate_series(0, 47) g});
+$before = $coord->safe_psql('postgres', 'SELECT count(*) FROM public.events');
+$coord->safe_psql('postgres',
+	q{CALL partmgr.partition_data_proc('public.events', p_wait => 0, p_quiet => true)});
+is($coord->safe_psql('postgres', 'SELECT count(*) FROM ONLY public.events_default'),
+	'0', 'partition_data_proc emptied the default partition');
+is($coord->safe_psql('postgres', 'SELECT count(*) FROM public.events'),
+	$before, 'without losing or doubling a row');
+like(children_of('public.events'), qr/events_p@{[ day(-29, 'YYYYMMDD') ]}:h:true:app/,
+	'its children are distributed and co-located');
 
 # partition_data_async: each child made unattached, distributed, filled
 # batch by batch, then attached
@@ -373,13 +404,13 @@ $coord->safe_psql('postgres', q{
 is( $coord->safe_psql('postgres', q{
 		SELECT count(*) FROM pg_class c JOIN pg_dist_partition p ON p.logicalrelid = c.oid
 		 WHERE c.relnamespace = 'archive'::regnamespace AND c.relname LIKE 'events_p%'}),
-	'4', 'expired children were detached into the archive schema, still distributed');
+	'6', 'expired children were detached into the archive schema, still distributed');
 is( $coord->safe_psql('postgres', q{
 		SELECT count(*) FROM partmgr.maintenance_log
 		 WHERE action LIKE 'detach%' AND outcome = 'done'
 		   AND array_to_string(statements, ';') LIKE '%DETACH PARTITION%'
 		   AND array_to_string(statements, ';') NOT LIKE '%CONCURRENTLY%'}),
-	'4', 'with a plain DETACH');
+	'6', 'with a plain DETACH');
 
 $coord->safe_psql('postgres', q{
 	UPDATE partmgr.part_config SET retention = '8 days', retention_schema = NULL,
