@@ -6,9 +6,11 @@
 # same transaction as the configuration change (a child that fails half-way
 # leaves no table behind, on the coordinator or on a worker); lock waits on
 # the workers bounded by pg_partmgr.lock_timeout (a long reader of a shard
-# makes maintenance give up and retry, and the application is not queued
-# behind it); the background worker and run_maintenance() do nothing on a
-# worker node; what Citus cannot do is refused with 0A000.
+# makes maintenance give up and retry: inserts wait for that at most, not
+# for the reader; behind a reader through the coordinator nothing waits);
+# run_maintenance_proc() and partition_data_proc, which commit as they go;
+# the background worker and run_maintenance() do nothing on a worker node;
+# what Citus cannot do is refused with 0A000.
 #
 # Needs the citus extension, which Debian does not package: without it the
 # test skips (doc/citus.md says how to build it).
