@@ -463,6 +463,59 @@ partmgr_ddl_distribute_like_parent(const PartmgrSet *set, const char *schema,
 }
 
 /*
+ * partmgr_ddl_shard_lock_probe
+ *		Ask every Citus worker at once whether another session holds, on a
+ *		shard of one of the tables asks names (of PartmgrShardLockAsk *), a
+ *		lock in that table's conflicting modes: one row per worker that has
+ *		such a lock, or that could not answer (node, success, result: the
+ *		labels of the tables concerned, or the error).  Each worker is asked
+ *		over a connection of its own; the locks of this backend's
+ *		connections to it (Citus names them "citus_internal gpid=" and this
+ *		backend's global pid) are its own and do not count.
+ */
+char *
+partmgr_ddl_shard_lock_probe(List *asks)
+{
+	StringInfoData worker;
+	StringInfoData args;
+	ListCell   *lc;
+
+	initStringInfo(&worker);
+	initStringInfo(&args);
+	appendStringInfoString(&worker,
+						   "SELECT COALESCE(pg_catalog.string_agg(DISTINCT w.label, ', '), '')"
+						   " FROM pg_catalog.pg_locks l JOIN (VALUES ");
+	foreach(lc, asks)
+	{
+		const PartmgrShardLockAsk *ask = (const PartmgrShardLockAsk *) lfirst(lc);
+
+		appendStringInfo(&worker, "%s(%%L, %%L::pg_catalog.text[], %%L::pg_catalog.text[])",
+						 lc == list_head(asks) ? "" : ", ");
+		appendStringInfo(&args, ", %s, (SELECT pg_catalog.array_agg(pg_catalog.shard_name(s.logicalrelid, s.shardid))"
+						 " FROM pg_catalog.pg_dist_shard s"
+						 " WHERE s.logicalrelid OPERATOR(pg_catalog.=) %s::pg_catalog.regclass)::pg_catalog.text, %s",
+						 quote_literal_cstr(ask->label),
+						 quote_literal_cstr(quote_qualified_identifier(ask->schema, ask->name)),
+						 quote_literal_cstr(ask->modes));
+	}
+	appendStringInfoString(&worker,
+						   ") w (label, shards, modes)"
+						   " ON l.relation OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT pg_catalog.to_regclass(n)"
+						   " FROM pg_catalog.unnest(w.shards) n)::pg_catalog.oid[])"
+						   " AND l.mode OPERATOR(pg_catalog.=) ANY (w.modes)"
+						   " WHERE l.granted AND l.pid OPERATOR(pg_catalog.<>) pg_catalog.pg_backend_pid()"
+						   " AND l.pid OPERATOR(pg_catalog.<>) ALL (ARRAY(SELECT a.pid FROM pg_catalog.pg_stat_activity a"
+						   " WHERE a.application_name OPERATOR(pg_catalog.=) %L))"
+						   " AND l.database OPERATOR(pg_catalog.=) (SELECT d.oid FROM pg_catalog.pg_database d"
+						   " WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())");
+	return psprintf("SELECT r.nodename OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||) r.nodeport, r.success, r.result"
+					" FROM pg_catalog.run_command_on_workers(pg_catalog.format(%s%s,"
+					" 'citus_internal gpid=' OPERATOR(pg_catalog.||) pg_catalog.citus_backend_gpid())) r"
+					" WHERE NOT r.success OR r.result OPERATOR(pg_catalog.<>) ''",
+					quote_literal_cstr(worker.data), args.data);
+}
+
+/*
  * partmgr_ddl_remote_lock_timeout
  *		SET LOCAL lock_timeout to ms milliseconds in a DO block: Citus sends a
  *		SET LOCAL on to its workers (citus.propagate_set_commands 'local')

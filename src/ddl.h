@@ -37,6 +37,16 @@ typedef struct PartmgrRowSource
 	List	   *computed_exprs; /* of char *: the SQL expression for each */
 } PartmgrRowSource;
 
+/* A table whose shards' locks partmgr_ddl_shard_lock_probe asks about. */
+typedef struct PartmgrShardLockAsk
+{
+	const char *schema;
+	const char *name;
+	const char *label;			/* what the answer calls it */
+	const char *modes;			/* pg_locks' names of the modes that
+								 * conflict, a text[] literal */
+} PartmgrShardLockAsk;
+
 /* name of the temporary CHECK that lets a loaded child attach without a scan */
 #define PARTMGR_BOUND_CHECK		"partmgr_bound_check"
 /* and of the one that lets children attach without a scan of the default */
@@ -136,6 +146,7 @@ extern char *partmgr_ddl_count_rows(const char *schema, const char *name,
 									bool exact, bool only);
 extern char *partmgr_ddl_distribute_like_parent(const PartmgrSet *set, const char *schema,
 											   const char *name, const char *column);
+extern char *partmgr_ddl_shard_lock_probe(List *asks);
 extern char *partmgr_ddl_remote_lock_timeout(int ms);
 extern char *partmgr_ddl_finite_key(const PartmgrSet *set);
 extern char *partmgr_ddl_count_finite_rows(const PartmgrSet *set, const char *schema,

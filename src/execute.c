@@ -15,7 +15,12 @@
  * statements themselves run with lock_timeout set to the same value, which
  * bounds any further lock (an index of the parent, a table named by a
  * foreign key) that could not be taken ahead.  Locks are held to the end of
- * the transaction, as DDL requires.
+ * the transaction, as DDL requires.  On a Citus set, the statements also
+ * run on the workers, where these requests do not reach: before a plan
+ * locks anything, the executor asks the workers whether another session
+ * holds a conflicting lock on the shards of its tables, and again while one
+ * does, for as long (wait_for_worker_shards); and the statements'
+ * lock_timeout is sent on to the workers (citus.c).
  *
  * Transactions.  Each action runs in its own subtransaction inside the
  * caller's transaction; execution stops at the first failure, keeping the
@@ -200,6 +205,158 @@ move_in_c(ActionContext *ctx, const PartmgrWorkStatement *stmt, uint64 *moved)
 	*moved = partmgr_move_rows(ctx->plan->set, stmt->move_source, stmt->move_targets,
 							   stmt->move_ntargets, stmt->move_lower, stmt->move_upper);
 	return true;
+}
+
+/* Whether this transaction holds a lock on relid at least as strong as mode. */
+static bool
+held_by_me(Oid relid, LOCKMODE mode)
+{
+	LOCKTAG		tag;
+
+	SET_LOCKTAG_RELATION(tag, MyDatabaseId, relid);
+#if PG_VERSION_NUM >= 170000
+	return LockHeldByMe(&tag, mode, true);
+#else
+	for (LOCKMODE m = mode; m <= AccessExclusiveLock; m++)
+	{
+		if (LockHeldByMe(&tag, m))
+			return true;
+	}
+	return false;
+#endif
+}
+
+/* pg_locks' names of the modes that conflict with mode, as a text[] literal. */
+static char *
+conflicting_modes(LOCKMODE mode)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '{');
+	for (LOCKMODE m = AccessShareLock; m <= AccessExclusiveLock; m++)
+	{
+		if (!DoLockModesConflict(mode, m))
+			continue;
+		if (buf.len > 1)
+			appendStringInfoChar(&buf, ',');
+		appendStringInfoString(&buf, GetLockmodeName(DEFAULT_LOCKMETHOD, m));
+	}
+	appendStringInfoChar(&buf, '}');
+	return buf.data;
+}
+
+/*
+ * wait_for_worker_shards
+ *		On Citus, before the plan (arg) takes any lock: the locks its actions
+ *		will take (from a dry run of their work) are asked for on the workers
+ *		too, in the only way the coordinator can ask there without queueing
+ *		-- whether another session holds a conflicting lock on one of the
+ *		tables' shards (a query run on a worker, a long reader of a shard).
+ *		All the plan's tables are asked about at once, over one new
+ *		connection per worker; again after a growing pause while a lock is
+ *		held, for at most pg_partmgr.lock_timeout; then 55P03 naming the
+ *		table and the worker, before anything was locked or changed, so that
+ *		nothing queues behind maintenance on any node.  Tables this
+ *		transaction holds the lock on already are left out (their shards are
+ *		its own since).  What a query takes on a worker after the look is
+ *		bounded by the workers' lock_timeout.  Run in a subtransaction.
+ */
+static void
+wait_for_worker_shards(void *arg)
+{
+	const PartmgrPlan *plan = (const PartmgrPlan *) arg;
+	List	   *wanted = NIL;	/* of PartmgrWorkLock *, each table once */
+	List	   *asks = NIL;
+	char	   *probe;
+	TimestampTz start = GetCurrentTimestamp();
+	long		pause_ms = 1;
+	ListCell   *lc;
+
+	/* each table once, in the strongest mode an action takes it */
+	foreach(lc, plan->actions)
+	{
+		const PartmgrAction *action = (const PartmgrAction *) lfirst(lc);
+		PartmgrActionWork dry;
+		ListCell   *ll;
+
+		if (action->kind == PARTMGR_ACTION_RETIRE_CHILD && action->retire.concurrently)
+			continue;
+		memset(&dry, 0, sizeof(dry));
+		partmgr_action_work(plan, action, &dry);
+		foreach(ll, dry.locks)
+		{
+			PartmgrWorkLock *lock = (PartmgrWorkLock *) lfirst(ll);
+			PartmgrWorkLock *same = NULL;
+			ListCell   *lw;
+
+			if (!OidIsValid(lock->relid))
+				continue;
+			foreach(lw, wanted)
+			{
+				if (((PartmgrWorkLock *) lfirst(lw))->relid == lock->relid)
+					same = (PartmgrWorkLock *) lfirst(lw);
+			}
+			if (same == NULL)
+				wanted = lappend(wanted, lock);
+			else if (lock->mode > same->mode)
+				same->mode = lock->mode;
+		}
+	}
+	foreach(lc, wanted)
+	{
+		PartmgrWorkLock *lock = (PartmgrWorkLock *) lfirst(lc);
+		PartmgrShardLockAsk *ask;
+		char	   *name;
+
+		if (!partmgr_citus_table(lock->relid) || held_by_me(lock->relid, lock->mode))
+			continue;
+		name = get_rel_name(lock->relid);
+		if (name == NULL)
+			continue;
+		ask = palloc0(sizeof(PartmgrShardLockAsk));
+		ask->schema = get_namespace_name(get_rel_namespace(lock->relid));
+		ask->name = name;
+		ask->label = psprintf("%s (%s)", name, partmgr_lock_mode_name(lock->mode));
+		ask->modes = conflicting_modes(lock->mode);
+		asks = lappend(asks, ask);
+	}
+	if (asks == NIL)
+		return;
+	probe = partmgr_ddl_shard_lock_probe(asks);
+
+	for (;;)
+	{
+		const char *node;
+		const char *busy;
+		bool		isnull;
+		long		left;
+
+		partmgr_spi_table_exec(probe, 0, NULL, NULL, NULL, true, SPI_OK_SELECT);
+		if (SPI_processed == 0)
+			return;
+		node = partmgr_spi_text(0, 1);
+		busy = partmgr_spi_text(0, 3);
+		if (!DatumGetBool(partmgr_spi_value(0, 2, &isnull)))
+			ereport(ERROR,
+					(errcode(ERRCODE_CONNECTION_EXCEPTION),
+					 errmsg("could not ask Citus worker %s which locks its shards hold: %s",
+							node, busy)));
+		left = partmgr_lock_timeout - TimestampDifferenceMilliseconds(start, GetCurrentTimestamp());
+		if (left <= 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+					 errmsg("could not lock table %s on Citus worker %s within %d ms: another session holds a conflicting lock on its shards there",
+							busy, node, partmgr_lock_timeout),
+					 errdetail("Nothing was locked or changed: maintenance asks the workers before it takes any lock, so that no query waits behind it."),
+					 errhint("The work is left for the next maintenance run; pg_partmgr.lock_timeout sets how long to try.")));
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 Min(pause_ms, left), PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+		/* each look opens a connection to every worker: not too often */
+		pause_ms = Min(pause_ms * 2, 50);
+	}
 }
 
 /*
@@ -555,6 +712,26 @@ partmgr_execute_plan(const PartmgrPlan *plan, const char *run_by,
 		elog(ERROR, "pg_partmgr: plan of \"%s\" executed with another owner's rights",
 			 plan->set->key);
 	memset(result, 0, sizeof(*result));
+	/* on Citus, nothing is locked while a worker holds what the plan needs */
+	if (plan->actions != NIL && partmgr_citus_table(plan->set->parent_oid))
+	{
+		ErrorData  *edata = NULL;
+		TimestampTz started = GetCurrentTimestamp();
+
+		if (!partmgr_run_subxact(wait_for_worker_shards, (void *) plan, &edata))
+		{
+			const PartmgrAction *first = (const PartmgrAction *) linitial(plan->actions);
+
+			partmgr_log_action(plan->set->key, run_by, partmgr_action_name(first),
+							   quote_qualified_identifier(first->schema, first->name),
+							   partmgr_action_bounds(plan, first), started,
+							   edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE ?
+							   PARTMGR_OUTCOME_SKIPPED : PARTMGR_OUTCOME_FAILED, edata);
+			result->error = edata;
+			result->failed = first;
+			return;
+		}
+	}
 	foreach(lc, plan->actions)
 	{
 		ActionContext ctx;

@@ -5,9 +5,11 @@
 # coordinator: children distributed and co-located like the parent, in the
 # same transaction as the configuration change (a child that fails half-way
 # leaves no table behind, on the coordinator or on a worker); lock waits on
-# the workers bounded by pg_partmgr.lock_timeout (a long reader of a shard
-# makes maintenance give up and retry: inserts wait for that at most, not
-# for the reader; behind a reader through the coordinator nothing waits);
+# the workers asked for ahead (a long reader of a shard makes maintenance
+# give up and retry, before it locked anything: nothing queues behind it;
+# nor behind a reader through the coordinator), and a lock it could not ask
+# about waited for on a worker at most pg_partmgr.lock_timeout, the child
+# made half-way rolled back on every node;
 # run_maintenance_proc() and partition_data_proc, which commit as they go;
 # the background worker and run_maintenance() do nothing on a worker node;
 # what Citus cannot do is refused with 0A000.
@@ -161,48 +163,80 @@ my $next_name = $coord->safe_psql('postgres', q{
 			  FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
 			 WHERE i.inhparent = 'public.events'::regclass AND NOT c.relname LIKE '%default') b});
 
-# maintenance with a 2 s lock_timeout, in the background
+# what an INSERT takes with nothing going on (a new psql connection included)
+my $t0 = time;
+$w1->safe_psql('postgres', q{INSERT INTO public.events VALUES (2, now(), 'baseline')});
+my $worker_alone = time - $t0;
+$t0 = time;
+$coord->safe_psql('postgres', q{INSERT INTO public.events VALUES (1, now(), 'baseline')});
+my $coord_alone = time - $t0;
+
+# maintenance with a 2 s lock_timeout, in the background: it asks the
+# workers before it locks anything, and asks again while the reader is there
 my $maint = $coord->background_psql('postgres');
 $maint->query_safe(q{SET pg_partmgr.lock_timeout = '2s'});
 $maint->query_safe(q{UPDATE partmgr.part_config SET premake = 5 WHERE parent_table = 'public.events'});
 my $started = time;
 $maint->query_until(qr/started/, "\\echo started\nSELECT partmgr.run_maintenance('public.events');\n");
-ok( $w1->poll_query_until('postgres', q{
-		SELECT count(*) > 0 FROM pg_stat_activity
-		 WHERE wait_event_type = 'Lock' AND query LIKE '%ATTACH PARTITION%'}),
-	'the ATTACH of the new child waits for the reader on the worker');
+ok( $coord->poll_query_until('postgres', q{
+		SELECT count(*) = 1 FROM pg_stat_activity
+		 WHERE state = 'active' AND query LIKE 'SELECT partmgr.run_maintenance(%'}),
+	'maintenance is trying while the reader holds the shard on the worker');
 
-# meanwhile the application writes, on a worker and on the coordinator.
-# Citus locks every partition of a distributed table for an INSERT into the
-# parent, on the node it runs on, and the ATTACH holds the default
-# partition on every node: each INSERT waits until maintenance gives up on
-# the worker -- at most pg_partmgr.lock_timeout -- not until the reader ends.
-my $t0 = time;
+# meanwhile the application writes, on the worker and on the coordinator,
+# and is not queued: maintenance holds nothing while it asks
+$t0 = time;
 my ($ret, $out, $err) = $w1->psql('postgres',
-	q{SET statement_timeout = '10s'; INSERT INTO public.events VALUES (2, now(), 'app on a worker')});
+	q{SET statement_timeout = '1s'; INSERT INTO public.events VALUES (2, now(), 'app on a worker')});
 my $worker_insert = time - $t0;
-is($ret, 0, 'an INSERT on the worker succeeds') or diag $err;
+is($ret, 0, 'an INSERT on the worker is not queued behind maintenance') or diag $err;
 $t0 = time;
 ($ret, $out, $err) = $coord->psql('postgres',
-	q{SET statement_timeout = '10s'; INSERT INTO public.events VALUES (1, now(), 'app')});
+	q{SET statement_timeout = '1s'; INSERT INTO public.events VALUES (1, now(), 'app')});
 my $coord_insert = time - $t0;
-is($ret, 0, 'an INSERT on the coordinator succeeds') or diag $err;
-is($reader->query_safe('SELECT 1'), '1',
-	'both ran while the reader was still in its transaction: they were not queued behind it');
-note sprintf('insert latency while maintenance waited on a worker (lock_timeout 2000 ms): worker %.1f ms, then coordinator %.1f ms',
-	1000 * $worker_insert, 1000 * $coord_insert);
+is($ret, 0, 'nor one on the coordinator') or diag $err;
+is( $coord->safe_psql('postgres', q{
+		SELECT count(*) FROM pg_stat_activity
+		 WHERE state = 'active' AND query LIKE 'SELECT partmgr.run_maintenance(%'}),
+	'1', 'maintenance was still trying while they ran');
+note sprintf('insert latency while maintenance waited for a worker (lock_timeout 2000 ms): worker %.1f ms (%.1f ms alone), coordinator %.1f ms (%.1f ms alone)',
+	1000 * $worker_insert, 1000 * $worker_alone, 1000 * $coord_insert, 1000 * $coord_alone);
 
 # maintenance gave up while the reader still holds its lock
 $maint->query('SELECT 1');
-like($maint->{stderr}, qr/WARNING:  skipped partition set "public\.events" for this run: canceling statement due to lock timeout/,
-	'run_maintenance() skipped the set with a WARNING');
+like($maint->{stderr},
+	qr/WARNING:  skipped partition set "public\.events" for this run: could not lock table events_default \(ACCESS EXCLUSIVE\) on Citus worker [^ ]+:@{[ $w1->port ]} within 2000 ms/,
+	'run_maintenance() skipped the set with a WARNING that names the table and the worker');
 my $gave_up = time - $started;
 note sprintf('maintenance returned after %.0f ms (lock_timeout 2000 ms)', 1000 * $gave_up);
 is($reader->query_safe('SELECT 1'), '1', 'maintenance returned with the reader still there');
 is( $coord->safe_psql('postgres', q{
 		SELECT outcome || ' ' || sqlstate FROM partmgr.maintenance_log
 		 WHERE parent_table = 'public.events' ORDER BY log_id DESC LIMIT 1}),
-	'skipped 55P03', "the worker's lock timeout is recorded by its SQLSTATE, as skipped");
+	'skipped 55P03', 'it is recorded by its SQLSTATE, as skipped');
+
+# A lock maintenance cannot ask about ahead: a transaction on a worker that
+# wrote to the reference table's placement there.  The ATTACH of the next
+# child, which adds the foreign key on the workers, waits for it there at
+# most pg_partmgr.lock_timeout, after the child's table was made: the
+# failure rolls the child back on every node.
+$reader->query_safe('COMMIT');
+my $tenants_shard = shard_on('public.tenants', $w1);
+$reader->query_safe('SET citus.enable_manual_changes_to_shards = on');
+$reader->query_safe('BEGIN');
+$reader->query_safe("LOCK TABLE public.$tenants_shard IN ROW EXCLUSIVE MODE");
+($ret, $out, $err) = $coord->psql('postgres', q{
+	SET pg_partmgr.lock_timeout = 300;
+	SELECT partmgr.run_maintenance('public.events')});
+like($err, qr/skipped partition set "public\.events" for this run: canceling statement due to lock timeout/,
+	"the ATTACH gives up on the worker's lock within the timeout");
+like( $coord->safe_psql('postgres', q{
+		SELECT outcome || ' ' || sqlstate || ' ' || array_to_string(statements, ';')
+		  FROM partmgr.maintenance_log
+		 WHERE parent_table = 'public.events' ORDER BY log_id DESC LIMIT 1}),
+	qr/^skipped 55P03 CREATE TABLE .*;ALTER TABLE public\.events ATTACH PARTITION/,
+	'after the child was created: it failed half-way');
+is($reader->query_safe('SELECT 1'), '1', 'the transaction on the worker is still there');
 
 # no orphan: the child's table is gone from the coordinator and the workers
 for my $node ($coord, $w1, $w2)
@@ -217,9 +251,8 @@ is( $coord->safe_psql('postgres', q{
 		   AND p.logicalrelid::text LIKE 'events%' AND p.logicalrelid <> 'public.events'::regclass}),
 	'0', 'and no distributed table outside the set');
 
-# create_parent failing half-way (a worker's lock on the parent's shard
-# times out at the first child's ATTACH) leaves nothing: no configuration,
-# no table on any node, no distributed table
+# create_parent failing (a worker's lock on the parent's shard) leaves
+# nothing: no configuration, no table on any node, no distributed table
 $coord->safe_psql('postgres', q{
 	SET ROLE app;
 	CREATE TABLE public.metrics (tenant_id int NOT NULL, ts timestamptz NOT NULL)
@@ -236,8 +269,8 @@ my $dist_before = $coord->safe_psql('postgres', 'SELECT count(*) FROM pg_dist_pa
 	SET pg_partmgr.lock_timeout = 300;
 	SET ROLE app;
 	SELECT partmgr.create_parent('public.metrics', 'ts', '1 day', p_premake => 2)});
-like($err, qr/ERROR:  canceling statement due to lock timeout/,
-	"create_parent fails on the worker's lock, within the timeout");
+like($err, qr/ERROR:  could not lock table metrics \(SHARE UPDATE EXCLUSIVE\) on Citus worker [^ ]+:@{[ $w1->port ]} within 300 ms/,
+	"create_parent fails on the worker's lock, within the timeout, before it locked anything");
 is($locker->query_safe('SELECT 1'), '1', 'while the lock is still held');
 is( $coord->safe_psql('postgres', q{
 		SELECT count(*) FROM partmgr.part_config WHERE parent_table = 'public.metrics'}),
