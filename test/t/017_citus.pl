@@ -11,7 +11,9 @@
 # about waited for on a worker at most pg_partmgr.lock_timeout, the child
 # made half-way rolled back on every node;
 # run_maintenance_proc() and partition_data_proc, which commit as they go;
-# the background worker and run_maintenance() do nothing on a worker node;
+# a plain role with the documented grants refused on the set, the shards
+# owned by the set's owner; the background worker and run_maintenance()
+# do nothing on a worker node;
 # what Citus cannot do is refused with 0A000.
 #
 # Needs the citus extension, which Debian does not package: without it the
@@ -525,6 +527,42 @@ for my $refused (
 				|| (SELECT count(*) FROM pg_dist_partition)}),
 		$catalog, 'and leaves the catalog as it was');
 }
+
+# ----------------------------------------------------------------------
+# A plain role with the documented grants, not the owner: it can make
+# pg_partmgr do nothing to the distributed set, on any node
+# ----------------------------------------------------------------------
+$coord->safe_psql('postgres', q{
+	CREATE ROLE mallory LOGIN;
+	GRANT USAGE ON SCHEMA partmgr TO mallory;
+	GRANT SELECT, INSERT, UPDATE, DELETE ON partmgr.part_config, partmgr.part_config_sub,
+		  partmgr.part_config_interval, partmgr.maintenance_log TO mallory;
+	GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA partmgr TO mallory;
+});
+my $shape = q{SELECT (SELECT count(*) FROM pg_inherits WHERE inhparent = 'public.events'::regclass)
+	|| '/' || (SELECT count(*) FROM public.events) || '/' || (SELECT count(*) FROM pg_dist_partition)
+	|| '/' || (SELECT premake || ' ' || coalesce(retention, '-') FROM partmgr.part_config
+				WHERE parent_table = 'public.events')};
+my $shape_before = $coord->safe_psql('postgres', $shape);
+for my $attack (
+	[ q{SELECT partmgr.run_maintenance('public.events')}, qr/ERROR:  42501/ ],
+	[ q{SELECT partmgr.partition_data_time('public.events')}, qr/ERROR:  42501/ ],
+	[ q{SELECT partmgr.undo_partition('public.events', p_target_table => 'public.items_flat')},
+		qr/ERROR:  42501/ ],
+	[ q{UPDATE partmgr.part_config SET retention = '1 day', retention_keep_table = false
+		 WHERE parent_table = 'public.events'}, qr/UPDATE 0|ERROR:  42501/ ])
+{
+	my ($sql, $expect) = @$attack;
+	($ret, $out, $err) = $coord->psql('postgres',
+		"\\set VERBOSITY verbose\nSET ROLE mallory;\n$sql", extra_params => ['-e']);
+	like("$out\n$err", $expect, "mallory is refused: $sql");
+}
+is($coord->safe_psql('postgres', $shape), $shape_before,
+	"and the set, its rows, Citus's tables and the configuration are as they were");
+is( $w1->safe_psql('postgres', q{
+		SELECT count(*) FROM pg_class
+		 WHERE relname LIKE 'events_p%' AND relkind IN ('r', 'p') AND pg_get_userbyid(relowner) <> 'app'}),
+	'0', "the shards pg_partmgr had Citus make on a worker belong to the set's owner");
 
 # ----------------------------------------------------------------------
 # Worker nodes: maintenance does nothing there, and says why
