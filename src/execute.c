@@ -330,7 +330,6 @@ wait_for_worker_shards(void *arg)
 		const char *node;
 		const char *busy;
 		bool		isnull;
-		long		left;
 
 		partmgr_spi_table_exec(probe, 0, NULL, NULL, NULL, true, SPI_OK_SELECT);
 		if (SPI_processed == 0)
@@ -342,20 +341,14 @@ wait_for_worker_shards(void *arg)
 					(errcode(ERRCODE_CONNECTION_EXCEPTION),
 					 errmsg("could not ask Citus worker %s which locks its shards hold: %s",
 							node, busy)));
-		left = partmgr_lock_timeout - TimestampDifferenceMilliseconds(start, GetCurrentTimestamp());
-		if (left <= 0)
+		/* each look opens a connection to every worker: not too often */
+		if (!partmgr_pause_within(start, partmgr_lock_timeout, &pause_ms, 50))
 			ereport(ERROR,
 					(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
 					 errmsg("could not lock table %s on Citus worker %s within %d ms: another session holds a conflicting lock on its shards there",
 							busy, node, partmgr_lock_timeout),
 					 errdetail("Nothing was locked or changed: maintenance asks the workers before it takes any lock, so that no query waits behind it."),
 					 errhint("The work is left for the next maintenance run; pg_partmgr.lock_timeout sets how long to try.")));
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 Min(pause_ms, left), PG_WAIT_EXTENSION);
-		ResetLatch(MyLatch);
-		CHECK_FOR_INTERRUPTS();
-		/* each look opens a connection to every worker: not too often */
-		pause_ms = Min(pause_ms * 2, 50);
 	}
 }
 

@@ -135,6 +135,28 @@ report_lock_unavailable(Oid relid, LOCKMODE mode)
 }
 
 /*
+ * partmgr_pause_within
+ *		One pause of a loop that asks for something again until budget_ms
+ *		have passed since start: *pause_ms long (the caller starts it at 1;
+ *		it doubles, up to max_ms), never past the budget; interrupts are
+ *		checked after it.  False, without pausing, once the budget is spent.
+ */
+bool
+partmgr_pause_within(TimestampTz start, int budget_ms, long *pause_ms, long max_ms)
+{
+	long		left = budget_ms - TimestampDifferenceMilliseconds(start, GetCurrentTimestamp());
+
+	if (left <= 0)
+		return false;
+	(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+					 Min(*pause_ms, left), PG_WAIT_EXTENSION);
+	ResetLatch(MyLatch);
+	CHECK_FOR_INTERRUPTS();
+	*pause_ms = Min(*pause_ms * 2, max_ms);
+	return true;
+}
+
+/*
  * lock_conditionally
  *		Ask for a lock without queueing, and on refusal wait a little (1, 2,
  *		4 ... up to 20 ms) and ask again, for at most budget_ms; false when
@@ -148,16 +170,8 @@ lock_conditionally(Oid relid, LOCKMODE mode, int budget_ms)
 
 	while (!ConditionalLockRelationOid(relid, mode))
 	{
-		long		waited = TimestampDifferenceMilliseconds(start, GetCurrentTimestamp());
-		long		left = budget_ms - waited;
-
-		if (left <= 0)
+		if (!partmgr_pause_within(start, budget_ms, &pause_ms, MAX_LOCK_RETRY_PAUSE_MS))
 			return false;
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 Min(pause_ms, left), PG_WAIT_EXTENSION);
-		ResetLatch(MyLatch);
-		CHECK_FOR_INTERRUPTS();
-		pause_ms = Min(pause_ms * 2, MAX_LOCK_RETRY_PAUSE_MS);
 	}
 	return true;
 }
@@ -288,18 +302,12 @@ partmgr_older_snapshots(TransactionId limit, char **pids)
 
 	for (;;)
 	{
-		long		left;
-
 		vxids = GetCurrentVirtualXIDs(limit, true, false,
 									  PROC_IS_AUTOVACUUM | PROC_IN_VACUUM, &count);
-		left = partmgr_lock_timeout - TimestampDifferenceMilliseconds(start, GetCurrentTimestamp());
-		if (count == 0 || left <= 0)
+		if (count == 0 ||
+			!partmgr_pause_within(start, partmgr_lock_timeout, &pause_ms,
+								  MAX_LOCK_RETRY_PAUSE_MS))
 			break;
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 Min(pause_ms, left), PG_WAIT_EXTENSION);
-		ResetLatch(MyLatch);
-		CHECK_FOR_INTERRUPTS();
-		pause_ms = Min(pause_ms * 2, MAX_LOCK_RETRY_PAUSE_MS);
 	}
 
 	initStringInfo(&buf);

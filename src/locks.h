@@ -15,6 +15,7 @@
 #ifndef PARTMGR_LOCKS_H
 #define PARTMGR_LOCKS_H
 
+#include "datatype/timestamp.h"
 #include "storage/lockdefs.h"
 
 extern void partmgr_lock_relation(Oid relid, LOCKMODE mode);
@@ -28,5 +29,7 @@ extern bool partmgr_run_subxact(void (*fn) (void *arg), void *arg,
 								ErrorData **error);
 extern const char *partmgr_lock_mode_name(LOCKMODE mode);
 extern void partmgr_pause_seconds(int seconds);
+extern bool partmgr_pause_within(TimestampTz start, int budget_ms, long *pause_ms,
+								 long max_ms);
 
 #endif							/* PARTMGR_LOCKS_H */
