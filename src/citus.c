@@ -105,7 +105,7 @@ current_lxid(void)
  *		Whether the citus extension is in this database, with the catalogs
  *		to read, for the current transaction.
  */
-static const CitusFacts *
+static CitusFacts *
 citus_facts(void)
 {
 	if (facts.lxid == current_lxid() && facts.lxid != InvalidLocalTransactionId)
@@ -139,7 +139,7 @@ citus_facts(void)
 PartmgrCitusNode
 partmgr_citus_node(void)
 {
-	CitusFacts *f = (CitusFacts *) citus_facts();
+	CitusFacts *f = citus_facts();
 	Oid			relid;
 	Relation	rel;
 	SysScanDesc scan;
@@ -212,12 +212,6 @@ dist_partition_row(Oid relid, char **partkey)
 	return method;
 }
 
-static char
-dist_partition_method(Oid relid)
-{
-	return dist_partition_row(relid, NULL);
-}
-
 /*
  * partmgr_citus_distribution_column
  *		The column by whose hash Citus shards relid, or NULL when it is not
@@ -246,7 +240,7 @@ partmgr_citus_distribution_column(Oid relid)
 bool
 partmgr_citus_table(Oid relid)
 {
-	return dist_partition_method(relid) != '\0';
+	return dist_partition_row(relid, NULL) != '\0';
 }
 
 /*
@@ -274,7 +268,7 @@ partmgr_citus_reference_target(Oid relid)
 		Form_pg_constraint con = (Form_pg_constraint) GETSTRUCT(tuple);
 
 		if (con->contype == CONSTRAINT_FOREIGN &&
-			dist_partition_method(con->confrelid) == DIST_PARTMETHOD_NONE)
+			dist_partition_row(con->confrelid, NULL) == DIST_PARTMETHOD_NONE)
 			found = quote_qualified_identifier(get_namespace_name(get_rel_namespace(con->confrelid)),
 											   get_rel_name(con->confrelid));
 	}

@@ -379,42 +379,43 @@ is( $coord->safe_psql('postgres', q{
 		 WHERE i.inhparent = 'public.events'::regclass}),
 	'0', 'no row passed through the coordinator: its tables of the set hold none');
 
+# Rows of one day, one row every $step from $offset days ago, put in the
+# default partition and moved out by $call (named $what): none lost or
+# doubled, the child distributed and co-located, no row in a shell of the
+# coordinator.
+sub moved_out_of_default
+{
+	my ($what, $call, $offset, $step) = @_;
+	my $from = day($offset, 'YYYY-MM-DD');
+
+	$coord->safe_psql('postgres', qq{
+		INSERT INTO public.events
+		SELECT (g % 8) + 1, '$from'::timestamptz + g * interval '$step', '$what'
+		  FROM generate_series(0, 47) g});
+	my $rows = $coord->safe_psql('postgres', 'SELECT count(*) FROM public.events');
+	$coord->safe_psql('postgres', $call);
+	is($coord->safe_psql('postgres', 'SELECT count(*) FROM ONLY public.events_default'),
+		'0', "$what emptied the default partition");
+	is($coord->safe_psql('postgres', 'SELECT count(*) FROM public.events'),
+		$rows, "$what lost or doubled no row");
+	like(children_of('public.events'), qr/events_p@{[ day($offset, 'YYYYMMDD') ]}:h:true:app/,
+		"$what made a distributed, co-located child");
+	is( $coord->safe_psql('postgres', q{
+			SELECT sum(pg_relation_size(i.inhrelid)) FROM pg_inherits i
+			 WHERE i.inhparent = 'public.events'::regclass}),
+		'0', "$what moved the rows shard by shard");
+}
+
 # partition_data_proc commits after each batch, in a procedure
-my $proc_day = day(-30, 'YYYY-MM-DD');
-$coord->safe_psql('postgres', qq{
-	INSERT INTO public.events
-	SELECT (g % 8) + 1, '$proc_day'::timestamptz + g * interval '1 hour', 'proc'
-	  FROM generate_series(0, 47) g});
-$before = $coord->safe_psql('postgres', 'SELECT count(*) FROM public.events');
-$coord->safe_psql('postgres',
-	q{CALL partmgr.partition_data_proc('public.events', p_wait => 0, p_quiet => true)});
-is($coord->safe_psql('postgres', 'SELECT count(*) FROM ONLY public.events_default'),
-	'0', 'partition_data_proc emptied the default partition');
-is($coord->safe_psql('postgres', 'SELECT count(*) FROM public.events'),
-	$before, 'without losing or doubling a row');
-like(children_of('public.events'), qr/events_p@{[ day(-29, 'YYYYMMDD') ]}:h:true:app/,
-	'its children are distributed and co-located');
+moved_out_of_default('partition_data_proc',
+	q{CALL partmgr.partition_data_proc('public.events', p_wait => 0, p_quiet => true)},
+	-30, '1 hour');
 
 # partition_data_async: each child made unattached, distributed, filled
 # batch by batch, then attached
-my $async_day = day(-25, 'YYYY-MM-DD');
-$coord->safe_psql('postgres', qq{
-	INSERT INTO public.events
-	SELECT (g % 8) + 1, '$async_day'::timestamptz + g * interval '30 minutes', 'async'
-	  FROM generate_series(0, 47) g});
-$before = $coord->safe_psql('postgres', 'SELECT count(*) FROM public.events');
-$coord->safe_psql('postgres',
-	q{CALL partmgr.partition_data_async('public.events', p_interval => '6 hours', p_quiet => true)});
-is($coord->safe_psql('postgres', 'SELECT count(*) FROM ONLY public.events_default'),
-	'0', 'partition_data_async emptied the default partition');
-is($coord->safe_psql('postgres', 'SELECT count(*) FROM public.events'),
-	$before, 'without losing or doubling a row');
-like(children_of('public.events'), qr/events_p@{[ day(-25, 'YYYYMMDD') ]}:h:true:app/,
-	'its child is distributed and co-located');
-is( $coord->safe_psql('postgres', q{
-		SELECT sum(pg_relation_size(i.inhrelid)) FROM pg_inherits i
-		 WHERE i.inhparent = 'public.events'::regclass}),
-	'0', 'and its rows went shard by shard too');
+moved_out_of_default('partition_data_async',
+	q{CALL partmgr.partition_data_async('public.events', p_interval => '6 hours', p_quiet => true)},
+	-25, '30 minutes');
 
 # ----------------------------------------------------------------------
 # Derived constraints, retention (detach into a schema, drop), gap fill
@@ -514,18 +515,16 @@ for my $refused (
 	[ qq{CALL partmgr.split_partition('public.$gap', '2 hours')}, 'reshaping a child' ])
 {
 	my ($sql, $what) = @$refused;
-	my $catalog = $coord->safe_psql('postgres', q{
+	my $catalog_sql = q{
 		SELECT (SELECT count(*) FROM partmgr.part_config_sub) || '/'
 			|| (SELECT count(*) FROM pg_class) || '/'
-			|| (SELECT count(*) FROM pg_dist_partition)});
+			|| (SELECT count(*) FROM pg_dist_partition)};
+	my $catalog = $coord->safe_psql('postgres', $catalog_sql);
 	($ret, $out, $err) = $coord->psql('postgres', "\\set VERBOSITY verbose\n$sql");
 	like($err, qr/ERROR:  0A000: \Q$what\E does not work on partition set "public\.events": its parent is a Citus table/,
 		"$what is refused with 0A000 and names the set");
-	is( $coord->safe_psql('postgres', q{
-			SELECT (SELECT count(*) FROM partmgr.part_config_sub) || '/'
-				|| (SELECT count(*) FROM pg_class) || '/'
-				|| (SELECT count(*) FROM pg_dist_partition)}),
-		$catalog, 'and leaves the catalog as it was');
+	is($coord->safe_psql('postgres', $catalog_sql), $catalog,
+		'and leaves the catalog as it was');
 }
 
 # ----------------------------------------------------------------------
