@@ -246,7 +246,12 @@ partmgr_read_parent(Oid relid, PartmgrParentInfo *info)
 		info->nkeys = known->nkeys;
 		info->key_attnum = known->key_attnum;
 		info->default_oid = known->default_oid;
-		if (info->key_attnum != InvalidAttrNumber)
+		if (known->key_name != NULL)
+		{
+			info->key_name = pstrdup(known->key_name);
+			info->key_type = known->key_type;
+		}
+		else if (info->key_attnum != InvalidAttrNumber)
 			info->key_type = get_atttype(relid, info->key_attnum);
 		return;
 	}

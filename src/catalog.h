@@ -38,6 +38,7 @@ typedef struct PartmgrParentInfo
 	int			nkeys;			/* number of partition key columns */
 	AttrNumber	key_attnum;		/* first key column, 0 for an expression */
 	Oid			key_type;
+	const char *key_name;		/* its name when known already, or NULL */
 	Oid			default_oid;	/* InvalidOid when there is none */
 } PartmgrParentInfo;
 

@@ -26,20 +26,31 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
+#include "access/heapam.h"
+#include "access/stratnum.h"
+#include "access/table.h"
+#include "access/xact.h"
+
 #include "catalog/pg_type.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_inherits.h"
 #include "executor/spi.h"
 #include "parser/parse_func.h"
+#include "storage/bufmgr.h"
 #include "storage/proc.h"
 #include "utils/memutils.h"
 #include "nodes/pg_list.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/guc.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/regproc.h"
+#include "utils/rel.h"
+#include "utils/relcache.h"
+#include "utils/snapmgr.h"
 #include "utils/timestamp.h"
 
 #include "bounds.h"
@@ -60,7 +71,8 @@
 "       c.retention_keep_publication," \
 "       coalesce(c.partition_timezone, pg_catalog.current_setting('TimeZone'))," \
 "       c.maintenance_last_run, c.time_encoder, c.time_decoder," \
-"       c.async_partitioning_in_progress, c.partition_timezone, e.eras" \
+"       c.async_partitioning_in_progress, c.partition_timezone, e.eras," \
+"       c.ctid, c.xmin" \
 "  FROM partmgr.part_config c" \
 "  LEFT JOIN (SELECT i.parent_table," \
 "                    pg_catalog.array_agg(ARRAY[i.interval_end, i.partition_interval," \
@@ -89,22 +101,26 @@ LOAD_COLUMNS " WHERE NOT c.undo_in_progress AND c.automatic_maintenance = 'on'" 
  *		Asked once per transaction; every use of the configuration comes
  *		through here.
  */
+/* part_config and part_config_interval as check_objects found them */
+static Oid	config_relid = InvalidOid;
+static Oid	eras_relid = InvalidOid;
+
 static void
 check_objects(void)
 {
 	static LocalTransactionId checked = InvalidLocalTransactionId;
 	Oid			nspid;
 	Oid			log;
-	Oid			config;
 
 	if (checked == MyProc->lxid)
 		return;
 	nspid = get_namespace_oid(PARTMGR_SCHEMA, true);
 	log = OidIsValid(nspid) ? get_relname_relid("maintenance_log", nspid) : InvalidOid;
-	config = OidIsValid(nspid) ? get_relname_relid("part_config", nspid) : InvalidOid;
+	config_relid = OidIsValid(nspid) ? get_relname_relid("part_config", nspid) : InvalidOid;
+	eras_relid = OidIsValid(nspid) ? get_relname_relid("part_config_interval", nspid) : InvalidOid;
 	if (!OidIsValid(log) || get_attnum(log, "owner") == InvalidAttrNumber ||
-		!OidIsValid(get_relname_relid("part_config_interval", nspid)) ||
-		!OidIsValid(config) || get_attnum(config, "partition_timezone") == InvalidAttrNumber)
+		!OidIsValid(eras_relid) || !OidIsValid(config_relid) ||
+		get_attnum(config_relid, "partition_timezone") == InvalidAttrNumber)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("the SQL objects of extension pg_partmgr are older than its library (%s)",
@@ -228,6 +244,99 @@ partmgr_config_load(const char *key, bool missing_ok)
 	}
 
 	set = read_row(0);
+	partmgr_config_bind(set);
+	return set;
+}
+
+/*
+ * row_unchanged
+ *		Whether the part_config row version a set was read from is the one
+ *		a query would read now.  A row version is known by its place and its
+ *		xmin: no other version is ever at that place with that xmin.  It is
+ *		visible to a snapshot taken now only while no change to the row has
+ *		committed (a change in progress leaves it visible to a query too).
+ */
+static bool
+row_unchanged(const PartmgrSet *read)
+{
+	Relation	rel;
+	HeapTupleData tuple;
+	Buffer		buffer;
+	bool		same = false;
+
+	if (!OidIsValid(read->row_rel) || read->row_rel != config_relid)
+		return false;			/* not read from a row, or the extension is new */
+	rel = table_open(config_relid, AccessShareLock);
+	/* VACUUM may have cut the table short after a change to the row */
+	if (ItemPointerGetBlockNumber(&read->row_tid) < RelationGetNumberOfBlocks(rel))
+	{
+		tuple.t_self = read->row_tid;
+		if (heap_fetch(rel, GetTransactionSnapshot(), &tuple, &buffer, false))
+		{
+			same = HeapTupleHeaderGetRawXmin(tuple.t_data) == read->row_xmin;
+			ReleaseBuffer(buffer);
+		}
+	}
+	table_close(rel, AccessShareLock);
+	return same;
+}
+
+/*
+ * has_eras
+ *		Whether part_config_interval holds a row of the set now: a probe of
+ *		its primary key (parent_table first), in the index's collation.
+ */
+static bool
+has_eras(const char *key)
+{
+	Relation	rel = table_open(eras_relid, AccessShareLock);
+	Oid			index = RelationGetPrimaryKeyIndex(rel);
+	Relation	irel;
+	ScanKeyData skey;
+	SysScanDesc scan;
+	bool		found;
+
+	if (!OidIsValid(index))
+	{
+		table_close(rel, AccessShareLock);
+		return true;			/* cannot tell: the caller loads the set */
+	}
+	irel = index_open(index, AccessShareLock);
+	ScanKeyEntryInitialize(&skey, 0, 1, BTEqualStrategyNumber, InvalidOid,
+						   irel->rd_indcollation[0], F_TEXTEQ, CStringGetTextDatum(key));
+	scan = systable_beginscan_ordered(rel, irel, GetTransactionSnapshot(), 1, &skey);
+	found = HeapTupleIsValid(systable_getnext_ordered(scan, ForwardScanDirection));
+	systable_endscan_ordered(scan);
+	index_close(irel, AccessShareLock);
+	table_close(rel, AccessShareLock);
+	return found;
+}
+
+/*
+ * partmgr_config_reload
+ *		A set a run listed in an earlier transaction, as partmgr_config_load
+ *		would read it now (NULL when its row is gone), bound in the current
+ *		memory context.  The listed configuration serves when its row is
+ *		the version the list read and the set had and has no earlier
+ *		intervals: a probe of the row and of part_config_interval's key,
+ *		not a query, for each of the many idle sets of a run.  Otherwise the
+ *		set is loaded again.  read itself is left as it is.
+ */
+PartmgrSet *
+partmgr_config_reload(const PartmgrSet *read)
+{
+	PartmgrSet *set;
+
+	check_objects();
+	/* what this transaction wrote before counts, as it does for a query */
+	CommandCounterIncrement();
+	if (read->neras > 0 || !row_unchanged(read) || has_eras(read->key))
+		return partmgr_config_load(read->key, true);
+	set = palloc(sizeof(PartmgrSet));
+	*set = *read;
+	set->constraint_cols = list_copy(read->constraint_cols);
+	/* bind_eras adds the current era in place */
+	set->eras = palloc0(sizeof(PartmgrEra));
 	partmgr_config_bind(set);
 	return set;
 }
@@ -432,6 +541,10 @@ read_row(uint64 row)
 	set->async_in_progress = partmgr_spi_text(row, 31);
 	set->partition_timezone = partmgr_spi_text(row, 32);
 	set->eras = read_eras(row, 33, &set->neras);
+	/* check_objects found part_config in this transaction */
+	set->row_rel = config_relid;
+	set->row_tid = *(ItemPointer) DatumGetPointer(partmgr_spi_value(row, 34, &isnull));
+	set->row_xmin = DatumGetTransactionId(partmgr_spi_value(row, 35, &isnull));
 	return set;
 }
 
@@ -483,7 +596,8 @@ partmgr_config_bind(PartmgrSet *set)
 
 	/* by the key's number: its name is in the cache read_parent filled */
 	if (parent.nkeys == 1 && parent.key_attnum != InvalidAttrNumber &&
-		strcmp(get_attname(set->parent_oid, parent.key_attnum, false), set->control) == 0)
+		strcmp(parent.key_name ? parent.key_name :
+			   get_attname(set->parent_oid, parent.key_attnum, false), set->control) == 0)
 		set->control_attnum = parent.key_attnum;
 	else
 		set->control_attnum = get_attnum(set->parent_oid, set->control);

@@ -36,6 +36,7 @@ extern char partmgr_strategy_of(const char *type);
 extern const char *partmgr_strategy_name(char strategy);
 extern PartmgrSet *partmgr_config_load(const char *key, bool missing_ok);
 extern PartmgrSet *partmgr_config_load_table(const char *table_name);
+extern PartmgrSet *partmgr_config_reload(const PartmgrSet *read);
 extern void partmgr_config_bind(PartmgrSet *set);
 extern void partmgr_config_insert(const PartmgrSet *set);
 extern bool partmgr_config_template_in_use(const char *template_table);

@@ -203,14 +203,16 @@ plan_and_execute_set(void *arg)
 	PartmgrRights rights;
 
 	partmgr_set_context_push(&ctx, run->key);
-	if (run->read != NULL && !partmgr_config_was_forgotten(run->key))
+	if (run->read == NULL)
+		run->set = partmgr_config_load(run->key, true);
+	else if (run->opts->read_earlier)
+		run->set = partmgr_config_reload(run->read);
+	else if (!partmgr_config_was_forgotten(run->key))
 	{
 		/* run->set only once bound: an unbound set has no owner yet */
 		partmgr_config_bind(run->read);
 		run->set = run->read;
 	}
-	else if (run->read == NULL)
-		run->set = partmgr_config_load(run->key, true);
 	if (run->set == NULL)
 	{
 		/*
@@ -449,7 +451,8 @@ log_step_failure(const SetRun *run, const char *step, TimestampTz started,
 /*
  * partmgr_maintain_set
  *		Maintain one set in the caller's transaction (with its configuration
- *		as read, when the caller read it, else loaded now): plan and execute
+ *		as the caller read it -- in this transaction, or in an earlier one
+ *		and found current, see partmgr_config_reload -- else loaded now): plan and execute
  *		premake in a subtransaction, then derived constraints in another,
  *		analyze the parent if asked and children were made, remove the
  *		global unique entries of children gone (unique_cleanup_set), then retention

@@ -53,6 +53,9 @@ typedef struct PartmgrMaintainOptions
 	bool		lock_first;		/* take the set's advisory lock before
 								 * looking (the caller's transaction goes
 								 * on after the run), not only to act */
+	bool		read_earlier;	/* the configuration passed was read in an
+								 * earlier transaction: check it is still
+								 * current (partmgr_config_reload) */
 } PartmgrMaintainOptions;
 
 extern void partmgr_maintain_set(const char *key, PartmgrSet *read,

@@ -21,6 +21,7 @@
 #define PG_PARTMGR_H
 
 #include "datatype/timestamp.h"
+#include "storage/itemptr.h"
 #include "pgtime.h"
 
 /* Schema that holds every SQL object of the extension. */
@@ -178,6 +179,14 @@ typedef struct PartmgrSet
 	 */
 	int			neras;
 	PartmgrEra *eras;
+
+	/*
+	 * the part_config row version it was read from (config.c; row_rel is
+	 * InvalidOid for a set not read from a row)
+	 */
+	Oid			row_rel;
+	ItemPointerData row_tid;
+	TransactionId row_xmin;
 } PartmgrSet;
 
 /* Version of this library (and of the newest SQL objects it works with). */

@@ -48,15 +48,22 @@
 
 #include "access/genam.h"
 #include "access/htup_details.h"
+#include "access/relscan.h"
+#include "access/tableam.h"
 #include "access/table.h"
+#include "catalog/pg_attribute.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_partitioned_table.h"
+#include "common/hashfn.h"
+#include "executor/tuptable.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/datum.h"
 #include "utils/hsearch.h"
 #include "utils/inval.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
+#include "utils/snapmgr.h"
 #include "utils/syscache.h"
 
 #include "prefetch.h"
@@ -83,13 +90,73 @@ typedef struct NameEntry
 	Oid			relid;
 } NameEntry;
 
+/*
+ * Oid -> PartmgrKnownRel: open addressing in one small array, a probe or
+ * two per look-up where dynahash's chains cost a cache miss each (a run
+ * looks up every child of every set, and enters every partition of the
+ * database).  The entries themselves are in chunks that never move, so a
+ * pointer to one stays good while the hash table grows.
+ */
+typedef struct KnownSlot
+{
+	Oid			relid;
+	char		status;			/* simplehash's */
+	PartmgrKnownRel *rel;
+} KnownSlot;
+
+#define SH_PREFIX			knownrels
+#define SH_ELEMENT_TYPE		KnownSlot
+#define SH_KEY_TYPE			Oid
+#define SH_KEY				relid
+#define SH_HASH_KEY(tb, key) murmurhash32(key)
+#define SH_EQUAL(tb, a, b)	((a) == (b))
+#define SH_SCOPE			static inline
+#define SH_DECLARE
+#define SH_DEFINE
+#include "lib/simplehash.h"
+
+/* entries are allocated this many at a time */
+#define KNOWN_CHUNK 1024
+
 typedef struct Prefetch
 {
 	MemoryContext cxt;
-	HTAB	   *rels;			/* Oid -> PartmgrKnownRel */
+	knownrels_hash *rels;		/* Oid -> PartmgrKnownRel */
+	PartmgrKnownRel *chunk;		/* where the next entry goes */
+	int			chunk_used;
 	HTAB	   *names;			/* NameKey -> NameEntry, partitioned tables */
 	bool		stale;			/* everything invalidated */
 } Prefetch;
+
+/* the entry of relid, or NULL */
+static PartmgrKnownRel *
+lookup(Prefetch *p, Oid relid)
+{
+	KnownSlot  *slot = knownrels_lookup(p->rels, relid);
+
+	return slot != NULL ? slot->rel : NULL;
+}
+
+/* an empty entry for relid */
+static PartmgrKnownRel *
+enter(Prefetch *p, Oid relid)
+{
+	KnownSlot  *slot;
+	bool		found;
+
+	if (p->chunk_used == KNOWN_CHUNK)
+	{
+		p->chunk = MemoryContextAllocZero(p->cxt, sizeof(PartmgrKnownRel) * KNOWN_CHUNK);
+		p->chunk_used = 0;
+	}
+	slot = knownrels_insert(p->rels, relid, &found);
+	if (found)
+		memset(slot->rel, 0, sizeof(PartmgrKnownRel));
+	else
+		slot->rel = &p->chunk[p->chunk_used++];
+	slot->rel->relid = relid;
+	return slot->rel;
+}
 
 /* the prefetch of the run in progress, or NULL */
 static Prefetch *active = NULL;
@@ -114,7 +181,7 @@ invalidate_rel(Datum arg, Oid relid)
 		active->stale = true;
 		return;
 	}
-	known = hash_search(active->rels, &relid, HASH_FIND, NULL);
+	known = lookup(active, relid);
 	if (known != NULL)
 		known->stale = true;
 }
@@ -372,9 +439,7 @@ read_classes(Prefetch *p)
 			(!form->relispartition || form->relkind == RELKIND_INDEX ||
 			 form->relkind == RELKIND_PARTITIONED_INDEX))
 			continue;
-		known = hash_search(p->rels, &form->oid, HASH_ENTER, NULL);
-		memset(known, 0, sizeof(*known));
-		known->relid = form->oid;
+		known = enter(p, form->oid);
 		known->filled = true;
 		known->name = pstrdup(NameStr(form->relname));
 		known->nspoid = form->relnamespace;
@@ -405,20 +470,82 @@ read_classes(Prefetch *p)
 }
 
 /*
- * read_partitioned
- *		The pg_partitioned_table row of every partitioned table read.
+ * read_keys
+ *		The name and type of each partitioned table's first key column,
+ *		from pg_attribute's (attrelid, attnum) index opened once: cheaper
+ *		than a syscache miss per set.  Only where partitioned tables are
+ *		about as many as the run's sets (parents and their sub-sets); among
+ *		many more, a probe for each would cost more than the misses of the
+ *		run's own sets, so they are left to the syscache.
  */
 static void
-read_partitioned(Prefetch *p)
+read_keys(Prefetch *p, PartmgrKnownRel **partitioned, int npartitioned, int nsets)
+{
+	Relation	rel;
+	Relation	irel;
+	Snapshot	snapshot;
+	IndexScanDesc scan;
+	TupleTableSlot *slot;
+	ScanKeyData keys[2];
+
+	if (npartitioned == 0 || npartitioned > 2 * nsets + 64)
+		return;
+	rel = table_open(AttributeRelationId, AccessShareLock);
+	irel = index_open(AttributeRelidNumIndexId, AccessShareLock);
+	snapshot = RegisterSnapshot(GetCatalogSnapshot(AttributeRelationId));
+	scan = index_beginscan(rel, irel, snapshot, 2, 0);
+	slot = table_slot_create(rel, NULL);
+	for (int i = 0; i < npartitioned; i++)
+	{
+		PartmgrKnownRel *known = partitioned[i];
+
+		if (known->key_attnum <= 0)
+			continue;			/* an expression, or a system column */
+		/* index column numbers; pg_attribute's index compares as its columns do */
+		ScanKeyInit(&keys[0], 1, BTEqualStrategyNumber, F_OIDEQ,
+					ObjectIdGetDatum(known->relid));
+		ScanKeyInit(&keys[1], 2, BTEqualStrategyNumber, F_INT2EQ,
+					Int16GetDatum(known->key_attnum));
+		index_rescan(scan, keys, 2, NULL, 0);
+		if (index_getnext_slot(scan, ForwardScanDirection, slot))
+		{
+			bool		shouldfree;
+			HeapTuple	tuple = ExecFetchSlotHeapTuple(slot, false, &shouldfree);
+			Form_pg_attribute att = (Form_pg_attribute) GETSTRUCT(tuple);
+
+			known->key_name = pstrdup(NameStr(att->attname));
+			known->key_type = att->atttypid;
+			if (shouldfree)
+				heap_freetuple(tuple);
+		}
+		ExecClearTuple(slot);
+	}
+	ExecDropSingleTupleTableSlot(slot);
+	index_endscan(scan);
+	UnregisterSnapshot(snapshot);
+	index_close(irel, AccessShareLock);
+	table_close(rel, AccessShareLock);
+}
+
+/*
+ * read_partitioned
+ *		The pg_partitioned_table row of every partitioned table read, and
+ *		its key column (read_keys).
+ */
+static void
+read_partitioned(Prefetch *p, int nsets)
 {
 	Relation	rel = table_open(PartitionedRelationId, AccessShareLock);
 	SysScanDesc scan = systable_beginscan(rel, InvalidOid, false, NULL, 0, NULL);
 	HeapTuple	tuple;
+	int			n = 0;
+	int			size = 64;
+	PartmgrKnownRel **partitioned = palloc(sizeof(PartmgrKnownRel *) * size);
 
 	while ((tuple = systable_getnext(scan)) != NULL)
 	{
 		Form_pg_partitioned_table form = (Form_pg_partitioned_table) GETSTRUCT(tuple);
-		PartmgrKnownRel *known = hash_search(p->rels, &form->partrelid, HASH_FIND, NULL);
+		PartmgrKnownRel *known = lookup(p, form->partrelid);
 
 		if (known == NULL)
 			continue;
@@ -427,9 +554,17 @@ read_partitioned(Prefetch *p)
 		known->nkeys = form->partnatts;
 		known->key_attnum = form->partnatts > 0 ? form->partattrs.values[0] : InvalidAttrNumber;
 		known->default_oid = form->partdefid;
+		if (n == size)
+		{
+			size *= 2;
+			partitioned = repalloc(partitioned, sizeof(PartmgrKnownRel *) * size);
+		}
+		partitioned[n++] = known;
 	}
 	systable_endscan(scan);
 	table_close(rel, AccessShareLock);
+	read_keys(p, partitioned, n, nsets);
+	pfree(partitioned);
 }
 
 /*
@@ -465,19 +600,17 @@ partmgr_prefetch_begin(int nsets)
 	caller = MemoryContextSwitchTo(cxt);
 	p = palloc0(sizeof(Prefetch));
 	p->cxt = cxt;
-	memset(&ctl, 0, sizeof(ctl));
-	ctl.keysize = sizeof(Oid);
-	ctl.entrysize = sizeof(PartmgrKnownRel);
-	ctl.hcxt = cxt;
 	/* sized for about a dozen tables a set, not to grow one step at a time */
-	p->rels = hash_create("pg_partmgr prefetched relations", Max(1024, (long) nsets * 16), &ctl,
-						  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	p->rels = knownrels_create(cxt, Max(1024, (uint32) nsets * 16), NULL);
+	p->chunk_used = KNOWN_CHUNK;
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.hcxt = cxt;
 	ctl.keysize = sizeof(NameKey);
 	ctl.entrysize = sizeof(NameEntry);
 	p->names = hash_create("pg_partmgr prefetched names", 256, &ctl,
 						   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 	read_classes(p);
-	read_partitioned(p);
+	read_partitioned(p, nsets);
 	callback = palloc0(sizeof(MemoryContextCallback));
 	callback->func = forget;
 	callback->arg = p;
@@ -519,7 +652,7 @@ partmgr_prefetched(Oid relid)
 
 	if (active == NULL || active->stale)
 		return NULL;
-	known = hash_search(active->rels, &relid, HASH_FIND, NULL);
+	known = lookup(active, relid);
 	if (known == NULL || known->stale || !known->filled)
 		return NULL;
 	return known;

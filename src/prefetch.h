@@ -27,7 +27,7 @@
  */
 typedef struct PartmgrKnownRel
 {
-	Oid			relid;			/* hash key */
+	Oid			relid;
 	bool		stale;			/* invalidated since: not to be used */
 	bool		filled;			/* its pg_class row was read */
 	char	   *name;
@@ -57,6 +57,8 @@ typedef struct PartmgrKnownRel
 	int			nkeys;
 	AttrNumber	key_attnum;
 	Oid			default_oid;
+	char	   *key_name;		/* the key column's name and type, or NULL */
+	Oid			key_type;		/* when not read (see read_keys) */
 } PartmgrKnownRel;
 
 extern bool partmgr_prefetch_begin(int nsets);

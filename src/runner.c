@@ -209,8 +209,8 @@ maintain_once(PartmgrSet *read, const PartmgrRunOptions *opts, MemoryContext cxt
 	mopts.concurrent_detach = opts->transactions == PARTMGR_RUN_OWN_TRANSACTIONS;
 	mopts.lock_first = opts->transactions == PARTMGR_RUN_IN_CALLERS;
 	/* the configuration read with the list is current only in that transaction */
-	partmgr_maintain_set(key, opts->transactions == PARTMGR_RUN_IN_CALLERS ? read : NULL,
-						 &mopts, &outcome);
+	mopts.read_earlier = opts->transactions != PARTMGR_RUN_IN_CALLERS;
+	partmgr_maintain_set(key, read, &mopts, &outcome);
 	*not_permitted = outcome.not_permitted;
 	if (outcome.not_permitted && opts->warn_not_permitted)
 		ereport(WARNING,

@@ -4,7 +4,9 @@
 # to act, and never waits for a part_config row.  Each shortcut must keep the
 # answers exact: what changes in the catalogs while a run goes on -- a child
 # rewritten, a child detached and attached again with other bounds, a parent
-# renamed -- is seen by the sets the run maintains after the change.
+# renamed, a set's configuration changed, an earlier interval added, a
+# partition key column renamed -- is seen by the sets the run maintains
+# after the change.
 #
 use strict;
 use warnings;
@@ -21,7 +23,7 @@ timezone = 'UTC'
 $node->start;
 
 # id sets of interval 10, premake 2: children [0,10) [10,20) [20,30); a row
-# at 5 makes each idle, maintained in the order a, b, c, d
+# at 5 makes each idle, maintained in the order a, b, c, d, e, f, g
 $node->safe_psql('postgres', q{
 	CREATE EXTENSION pg_partmgr;
 	DO $$
@@ -29,7 +31,7 @@ $node->safe_psql('postgres', q{
 		s text;
 		i int := 0;
 	BEGIN
-		FOREACH s IN ARRAY ARRAY['a', 'b', 'c', 'd'] LOOP
+		FOREACH s IN ARRAY ARRAY['a', 'b', 'c', 'd', 'e', 'f', 'g'] LOOP
 			i := i + 1;
 			EXECUTE format('CREATE TABLE public.%I (id bigint NOT NULL, v text) PARTITION BY RANGE (id)', s);
 			PERFORM partmgr.create_parent('public.' || s, 'id', '10', p_premake => 2,
@@ -65,6 +67,15 @@ $node->safe_psql('postgres', q{
 	INSERT INTO public.c VALUES (45, 'moved');
 	-- d is renamed: its set's parent is gone
 	ALTER TABLE public.d RENAME TO d_renamed;
+	-- e's premake is raised to 3: e needs [30,40)
+	UPDATE partmgr.part_config SET premake = 3 WHERE parent_table = 'public.e';
+	-- f gets an earlier interval (only part_config_interval changes): below
+	-- 40 its children are 5 wide, so a row at 25 makes f need [30,35) [35,40)
+	INSERT INTO partmgr.part_config_interval (parent_table, interval_end, partition_interval)
+	VALUES ('public.f', '40', '5');
+	INSERT INTO public.f VALUES (25, 'up');
+	-- g's partition key column is renamed: its set names a column gone
+	ALTER TABLE public.g RENAME COLUMN id TO gid;
 });
 is( $node->safe_psql('postgres', q{
 		SELECT wait_event_type FROM pg_stat_activity
@@ -78,8 +89,13 @@ is(children_of('c'), 'c_p0,c_p10,c_p20,c_p50,c_p60',
 	'c: the bounds its child has now counted, and c got the two children above them');
 is( $node->safe_psql('postgres', q{
 		SELECT count(*) FROM partmgr.maintenance_log
-		 WHERE parent_table IN ('public.b', 'public.c') AND outcome = 'failed'}),
-	'0', 'nothing failed in b or c');
+		 WHERE parent_table IN ('public.b', 'public.c', 'public.e', 'public.f')
+		   AND outcome = 'failed'}),
+	'0', 'nothing failed in b, c, e or f');
+is(children_of('e'), 'e_p0,e_p10,e_p20,e_p30',
+	'e: the configuration the run listed was read again after it changed, and e got its third premade child');
+is(children_of('f'), 'f_p0,f_p10,f_p20,f_p30,f_p35',
+	'f: the earlier interval added after the run listed f was read, and f got two children 5 wide');
 like( $node->safe_psql('postgres', q{
 		SELECT error FROM partmgr.maintenance_log
 		 WHERE parent_table = 'public.d' AND outcome = 'failed'}),
@@ -88,7 +104,13 @@ like( $node->safe_psql('postgres', q{
 is( $node->safe_psql('postgres', q{
 		SELECT count(*) FROM pg_inherits WHERE inhparent = 'public.d_renamed'::regclass}),
 	'4', 'and the renamed table got no child under the old name (3 and the default)');
-$node->safe_psql('postgres', "DELETE FROM partmgr.part_config WHERE parent_table = 'public.d'");
+like( $node->safe_psql('postgres', q{
+		SELECT error FROM partmgr.maintenance_log
+		 WHERE parent_table = 'public.g' AND outcome = 'failed'}),
+	qr/control column "id" of partition set "public\.g" does not exist/,
+	'g: the renamed key column was seen, not the name the run read with the catalogs');
+$node->safe_psql('postgres',
+	"DELETE FROM partmgr.part_config WHERE parent_table IN ('public.d', 'public.g')");
 
 # a long transaction holds b's current child exclusively (CLUSTER, VACUUM
 # FULL): an idle set does not need to look into that child, so it is
@@ -123,7 +145,7 @@ is( $holder->query_safe(q{
 is( $holder->query_safe(q{
 		SELECT count(*) FROM pg_locks
 		 WHERE pid = pg_backend_pid() AND locktype = 'advisory'}),
-	'3', 'run_maintenance() holds the advisory lock of each set it maintained (a, b, c)');
+	'5', 'run_maintenance() holds the advisory lock of each set it maintained (a, b, c, e, f)');
 
 # that transaction holds the part_config rows it stamped: a run of another
 # session neither waits for them nor skips an idle set it can look at
