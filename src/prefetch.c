@@ -3,7 +3,9 @@
  * prefetch.c
  *	  What a maintenance run reads of the system catalogs at once: every
  *	  partitioned table and every partition, from one scan of pg_class and
- *	  one of pg_partitioned_table, kept exact by invalidations.
+ *	  one of pg_partitioned_table, and the partition key column of each
+ *	  partitioned table from pg_attribute's index, kept exact by
+ *	  invalidations.
  *
  * An idle pass over many sets needs, per set, the parent's pg_class and
  * pg_partitioned_table rows and the pg_class row of every child, with its
@@ -16,9 +18,10 @@
  * What was read stays true only until the catalogs change.  So this is a
  * cache in PostgreSQL's own way: a relcache invalidation callback marks the
  * relation it names stale (any change to a pg_class row -- TRUNCATE,
- * ALTER, ATTACH, DETACH, DROP, a rename -- and every change of a
- * partitioned table's partitions sends one), and a change to pg_namespace
- * or pg_partitioned_table, or a cache reset, marks everything stale.  A
+ * ALTER, ATTACH, DETACH, DROP, a rename -- or to a pg_attribute row, and
+ * every change of a partitioned table's partitions sends one), and a
+ * change to pg_namespace or pg_partitioned_table, or a cache reset, marks
+ * everything stale.  A
  * stale relation, or one not read, is not answered here: the caller asks
  * the syscache as before.  Invalidations are taken in where PostgreSQL
  * takes them in (a transaction's start, a new lock, a new command), so an
@@ -33,8 +36,8 @@
  * caller's; deleting that context (the end, or an error that unwinds the
  * caller) forgets it.
  *
- * Locks: ACCESS SHARE on pg_class and pg_partitioned_table while they are
- * read; none on the tables described.
+ * Locks: ACCESS SHARE on pg_class, pg_partitioned_table and pg_attribute
+ * while they are read; none on the tables described.
  *
  * Copyright (c) 2026, the pg_partmgr authors
  * Licensed under the PostgreSQL License; see LICENSE.
