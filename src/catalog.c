@@ -451,54 +451,74 @@ read_child(const PartmgrSet *set, PartmgrChild *child, bool *is_default)
  *		Every direct child of the set's parent with its bounds, sorted by
  *		lower bound, and the default partition.  Children whose DETACH
  *		CONCURRENTLY has not finished are listed with detach_pending set (they
- *		still hold their range).  Allocated in the current memory context.
+ *		still hold their range).  The children come from the run's prefetch
+ *		while the parent is unchanged since, else from pg_inherits' index.
+ *		Allocated in the current memory context.
  */
+/* add a partition of the set's parent to the tree, unless it is gone */
+static void
+tree_add(const PartmgrSet *set, PartmgrTree *tree, int *allocated, Oid relid,
+		 bool detach_pending)
+{
+	PartmgrChild child;
+	bool		is_default;
+
+	memset(&child, 0, sizeof(child));
+	child.relid = relid;
+	child.detach_pending = detach_pending;
+	if (!known_child(set, &child, &is_default) &&
+		!read_child(set, &child, &is_default))
+		return;
+	if (is_default)
+	{
+		tree->default_oid = child.relid;
+		tree->default_schema = child.schema;
+		tree->default_name = child.name;
+		return;
+	}
+	if (tree->nchildren == *allocated)
+	{
+		*allocated *= 2;
+		tree->children = repalloc(tree->children, sizeof(PartmgrChild) * *allocated);
+	}
+	tree->children[tree->nchildren++] = child;
+}
+
 PartmgrTree *
 partmgr_read_tree(const PartmgrSet *set)
 {
 	PartmgrTree *tree = palloc0(sizeof(PartmgrTree));
-	Relation	inhrel;
-	SysScanDesc scan;
-	ScanKeyData key;
-	HeapTuple	inhtup;
+	const PartmgrKnownRel *parent = partmgr_prefetched(set->parent_oid);
 	int			allocated = 16;
 
 	tree->children = palloc(sizeof(PartmgrChild) * allocated);
-
-	ScanKeyInit(&key, Anum_pg_inherits_inhparent, BTEqualStrategyNumber,
-				F_OIDEQ, ObjectIdGetDatum(set->parent_oid));
-	inhrel = table_open(InheritsRelationId, AccessShareLock);
-	scan = systable_beginscan(inhrel, InheritsParentIndexId, true, NULL, 1, &key);
-	while ((inhtup = systable_getnext(scan)) != NULL)
+	if (parent != NULL && parent->partitioned)
 	{
-		Form_pg_inherits inh = (Form_pg_inherits) GETSTRUCT(inhtup);
-		PartmgrChild child;
-		bool		is_default;
-
-		memset(&child, 0, sizeof(child));
-		child.relid = inh->inhrelid;
-		child.detach_pending = inh->inhdetachpending;
-		if (!known_child(set, &child, &is_default) &&
-			!read_child(set, &child, &is_default))
-			continue;
-		if (is_default)
-		{
-			tree->default_oid = child.relid;
-			tree->default_schema = child.schema;
-			tree->default_name = child.name;
-			continue;
-		}
-
-		if (tree->nchildren == allocated)
-		{
-			allocated *= 2;
-			tree->children = repalloc(tree->children, sizeof(PartmgrChild) * allocated);
-		}
-		tree->children[tree->nchildren++] = child;
+		/* the partitions the run read, unchanged since (see prefetch.c) */
+		for (int i = 0; i < parent->nchildren; i++)
+			tree_add(set, tree, &allocated, parent->children[i].relid,
+					 parent->children[i].detach_pending);
 	}
-	systable_endscan(scan);
-	table_close(inhrel, AccessShareLock);
+	else
+	{
+		Relation	inhrel;
+		SysScanDesc scan;
+		ScanKeyData key;
+		HeapTuple	inhtup;
 
+		ScanKeyInit(&key, Anum_pg_inherits_inhparent, BTEqualStrategyNumber,
+					F_OIDEQ, ObjectIdGetDatum(set->parent_oid));
+		inhrel = table_open(InheritsRelationId, AccessShareLock);
+		scan = systable_beginscan(inhrel, InheritsParentIndexId, true, NULL, 1, &key);
+		while ((inhtup = systable_getnext(scan)) != NULL)
+		{
+			Form_pg_inherits inh = (Form_pg_inherits) GETSTRUCT(inhtup);
+
+			tree_add(set, tree, &allocated, inh->inhrelid, inh->inhdetachpending);
+		}
+		systable_endscan(scan);
+		table_close(inhrel, AccessShareLock);
+	}
 	qsort(tree->children, tree->nchildren, sizeof(PartmgrChild), child_cmp);
 	return tree;
 }

@@ -26,9 +26,13 @@
  * the syscache as before.  Invalidations are taken in where PostgreSQL
  * takes them in (a transaction's start, a new lock, a new command), so an
  * answer from here is as current as the syscache's at the same point.
- * pg_inherits is not read here: its rows change without a relcache
- * invalidation of the child (DETACH CONCURRENTLY marks them pending), and
- * catalog.c reads them per set, by index.
+ * pg_inherits is read whole and kept per parent: its rows change without
+ * a relcache invalidation of the child (DETACH CONCURRENTLY marks them
+ * pending), but never without one of the parent (ATTACH, CREATE ...
+ * PARTITION OF, either step of a DETACH, a partition dropped), so a
+ * parent's list of partitions is as current as the parent's entry.
+ * Invalidations taken in while the catalogs are read are kept, and mark
+ * what they name once it is read.
  *
  * Only while a run lasts: runner.c begins a prefetch for a run of many sets
  * (when the sets are many for the size of pg_class; see worth_it) and ends
@@ -56,6 +60,7 @@
 #include "access/table.h"
 #include "catalog/pg_attribute.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
 #include "catalog/pg_partitioned_table.h"
 #include "common/hashfn.h"
 #include "executor/tuptable.h"
@@ -127,6 +132,8 @@ typedef struct Prefetch
 	knownrels_hash *rels;		/* Oid -> PartmgrKnownRel */
 	PartmgrKnownRel *chunk;		/* where the next entry goes */
 	int			chunk_used;
+	bool		reading;		/* the catalogs are being read */
+	List	   *early;			/* of Oid: invalidated while reading */
 	HTAB	   *names;			/* NameKey -> NameEntry, partitioned tables */
 	bool		stale;			/* everything invalidated */
 } Prefetch;
@@ -182,6 +189,15 @@ invalidate_rel(Datum arg, Oid relid)
 	if (!OidIsValid(relid))
 	{
 		active->stale = true;
+		return;
+	}
+	if (active->reading)
+	{
+		/* its entry may be read yet, from catalogs as they were before */
+		MemoryContext outer = MemoryContextSwitchTo(active->cxt);
+
+		active->early = lappend_oid(active->early, relid);
+		MemoryContextSwitchTo(outer);
 		return;
 	}
 	known = lookup(active, relid);
@@ -571,6 +587,41 @@ read_partitioned(Prefetch *p, int nsets)
 }
 
 /*
+ * read_inherits
+ *		The partitions of every partitioned table read, from one scan of
+ *		pg_inherits.
+ */
+static void
+read_inherits(Prefetch *p)
+{
+	Relation	rel = table_open(InheritsRelationId, AccessShareLock);
+	SysScanDesc scan = systable_beginscan(rel, InvalidOid, false, NULL, 0, NULL);
+	HeapTuple	tuple;
+
+	while ((tuple = systable_getnext(scan)) != NULL)
+	{
+		Form_pg_inherits form = (Form_pg_inherits) GETSTRUCT(tuple);
+		PartmgrKnownRel *parent = lookup(p, form->inhparent);
+		PartmgrKnownChild *child;
+
+		if (parent == NULL || !parent->partitioned)
+			continue;
+		if (parent->nchildren == parent->children_room)
+		{
+			parent->children_room = Max(16, parent->children_room * 2);
+			parent->children = parent->children == NULL ?
+				palloc(sizeof(PartmgrKnownChild) * parent->children_room) :
+				repalloc(parent->children, sizeof(PartmgrKnownChild) * parent->children_room);
+		}
+		child = &parent->children[parent->nchildren++];
+		child->relid = form->inhrelid;
+		child->detach_pending = form->inhdetachpending;
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+}
+
+/*
  * partmgr_prefetch_begin
  *		Read the catalogs for a run of nsets sets, in the caller's
  *		transaction, into memory under the current context (it outlasts the
@@ -587,6 +638,7 @@ partmgr_prefetch_begin(int nsets)
 	MemoryContextCallback *callback;
 	Prefetch   *p;
 	HASHCTL		ctl;
+	ListCell   *lc;
 
 	if (active != NULL || nsets <= 0 || !worth_it(nsets))
 		return false;
@@ -612,20 +664,39 @@ partmgr_prefetch_begin(int nsets)
 	ctl.entrysize = sizeof(NameEntry);
 	p->names = hash_create("pg_partmgr prefetched names", 256, &ctl,
 						   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-	read_classes(p);
-	read_partitioned(p, nsets);
 	callback = palloc0(sizeof(MemoryContextCallback));
 	callback->func = forget;
 	callback->arg = p;
 	MemoryContextRegisterResetCallback(cxt, callback);
+
+	/* what is invalidated from here on is marked, if only once read */
+	p->reading = true;
+	active = p;
+	PG_TRY();
+	{
+		read_classes(p);
+		read_partitioned(p, nsets);
+		read_inherits(p);
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(caller);
+		MemoryContextDelete(cxt);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
 	MemoryContextSwitchTo(caller);
 
 	/*
-	 * From here on, every invalidation taken in marks what it names.  Those
-	 * of changes the scans did not see come later than the scans' catalog
-	 * snapshot, so nothing read is left unmarked when it changes.
+	 * From here on, every invalidation taken in marks what it names.  One
+	 * taken in while the catalogs were read marks it now: the scans may
+	 * have read it before the change.  Those of changes the scans did not
+	 * see come after the scans' catalog snapshots, so nothing read is left
+	 * unmarked when it changes.
 	 */
-	active = p;
+	p->reading = false;
+	foreach(lc, p->early)
+		invalidate_rel((Datum) 0, lfirst_oid(lc));
 	return true;
 }
 

@@ -25,6 +25,13 @@
  * point where invalidations are taken in (a lock, a new command): ask
  * partmgr_prefetched again rather than keeping the pointer.
  */
+/* a partition as pg_inherits lists it under its parent */
+typedef struct PartmgrKnownChild
+{
+	Oid			relid;
+	bool		detach_pending;
+} PartmgrKnownChild;
+
 typedef struct PartmgrKnownRel
 {
 	Oid			relid;
@@ -59,6 +66,9 @@ typedef struct PartmgrKnownRel
 	Oid			default_oid;
 	char	   *key_name;		/* the key column's name and type, or NULL */
 	Oid			key_type;		/* when not read (see read_keys) */
+	int			nchildren;		/* its partitions, from pg_inherits */
+	int			children_room;
+	PartmgrKnownChild *children;
 } PartmgrKnownRel;
 
 extern bool partmgr_prefetch_begin(int nsets);

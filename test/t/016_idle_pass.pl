@@ -5,8 +5,8 @@
 # answers exact: what changes in the catalogs while a run goes on -- a child
 # rewritten, a child detached and attached again with other bounds, a parent
 # renamed, a set's configuration changed, an earlier interval added, a
-# partition key column renamed -- is seen by the sets the run maintains
-# after the change.
+# partition key column renamed, a partition attached -- is seen by the sets
+# the run maintains after the change.
 #
 use strict;
 use warnings;
@@ -23,7 +23,7 @@ timezone = 'UTC'
 $node->start;
 
 # id sets of interval 10, premake 2: children [0,10) [10,20) [20,30); a row
-# at 5 makes each idle, maintained in the order a, b, c, d, e, f, g
+# at 5 makes each idle, maintained in the order a, b, c, d, e, f, g, h
 $node->safe_psql('postgres', q{
 	CREATE EXTENSION pg_partmgr;
 	DO $$
@@ -31,7 +31,7 @@ $node->safe_psql('postgres', q{
 		s text;
 		i int := 0;
 	BEGIN
-		FOREACH s IN ARRAY ARRAY['a', 'b', 'c', 'd', 'e', 'f', 'g'] LOOP
+		FOREACH s IN ARRAY ARRAY['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'] LOOP
 			i := i + 1;
 			EXECUTE format('CREATE TABLE public.%I (id bigint NOT NULL, v text) PARTITION BY RANGE (id)', s);
 			PERFORM partmgr.create_parent('public.' || s, 'id', '10', p_premake => 2,
@@ -76,6 +76,10 @@ $node->safe_psql('postgres', q{
 	INSERT INTO public.f VALUES (25, 'up');
 	-- g's partition key column is renamed: its set names a column gone
 	ALTER TABLE public.g RENAME COLUMN id TO gid;
+	-- h gets a partition [30,40) holding a row: h needs [40,50) [50,60)
+	CREATE TABLE public.h_new (LIKE public.h);
+	INSERT INTO public.h_new VALUES (35, 'attached');
+	ALTER TABLE public.h ATTACH PARTITION public.h_new FOR VALUES FROM (30) TO (40);
 });
 is( $node->safe_psql('postgres', q{
 		SELECT wait_event_type FROM pg_stat_activity
@@ -89,11 +93,13 @@ is(children_of('c'), 'c_p0,c_p10,c_p20,c_p50,c_p60',
 	'c: the bounds its child has now counted, and c got the two children above them');
 is( $node->safe_psql('postgres', q{
 		SELECT count(*) FROM partmgr.maintenance_log
-		 WHERE parent_table IN ('public.b', 'public.c', 'public.e', 'public.f')
+		 WHERE parent_table IN ('public.b', 'public.c', 'public.e', 'public.f', 'public.h')
 		   AND outcome = 'failed'}),
-	'0', 'nothing failed in b, c, e or f');
+	'0', 'nothing failed in b, c, e, f or h');
 is(children_of('e'), 'e_p0,e_p10,e_p20,e_p30',
 	'e: the configuration the run listed was read again after it changed, and e got its third premade child');
+is(children_of('h'), 'h_new,h_p0,h_p10,h_p20,h_p40,h_p50',
+	'h: the partition attached after the run read pg_inherits counted, and h got the two children above it');
 is(children_of('f'), 'f_p0,f_p10,f_p20,f_p30,f_p35',
 	'f: the earlier interval added after the run listed f was read, and f got two children 5 wide');
 like( $node->safe_psql('postgres', q{
@@ -145,7 +151,7 @@ is( $holder->query_safe(q{
 is( $holder->query_safe(q{
 		SELECT count(*) FROM pg_locks
 		 WHERE pid = pg_backend_pid() AND locktype = 'advisory'}),
-	'5', 'run_maintenance() holds the advisory lock of each set it maintained (a, b, c, e, f)');
+	'6', 'run_maintenance() holds the advisory lock of each set it maintained (a, b, c, e, f, h)');
 
 # that transaction holds the part_config rows it stamped: a run of another
 # session neither waits for them nor skips an idle set it can look at
