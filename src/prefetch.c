@@ -2,10 +2,10 @@
  *
  * prefetch.c
  *	  What a maintenance run reads of the system catalogs at once: every
- *	  partitioned table and every partition, from one scan of pg_class and
- *	  one of pg_partitioned_table, and the partition key column of each
- *	  partitioned table from pg_attribute's index, kept exact by
- *	  invalidations.
+ *	  partitioned table and every partition, from one scan each of
+ *	  pg_class, pg_partitioned_table and pg_inherits, and the partition key
+ *	  column of each partitioned table from pg_attribute's index, kept
+ *	  exact by invalidations.
  *
  * An idle pass over many sets needs, per set, the parent's pg_class and
  * pg_partitioned_table rows and the pg_class row of every child, with its
@@ -40,8 +40,8 @@
  * caller's; deleting that context (the end, or an error that unwinds the
  * caller) forgets it.
  *
- * Locks: ACCESS SHARE on pg_class, pg_partitioned_table and pg_attribute
- * while they are read; none on the tables described.
+ * Locks: ACCESS SHARE on pg_class, pg_partitioned_table, pg_inherits and
+ * pg_attribute while they are read; none on the tables described.
  *
  * Copyright (c) 2026, the pg_partmgr authors
  * Licensed under the PostgreSQL License; see LICENSE.
