@@ -655,8 +655,11 @@ partmgr_prefetch_begin(int nsets)
 	caller = MemoryContextSwitchTo(cxt);
 	p = palloc0(sizeof(Prefetch));
 	p->cxt = cxt;
-	/* sized for about a dozen tables a set, not to grow one step at a time */
-	p->rels = knownrels_create(cxt, Max(1024, (uint32) nsets * 16), NULL);
+	/*
+	 * sized for a few tables a set: it doubles as it fills, and memory a new
+	 * process touches for the first time costs more than a rehash
+	 */
+	p->rels = knownrels_create(cxt, Max(1024, (uint32) nsets * 4), NULL);
 	p->chunk_used = KNOWN_CHUNK;
 	memset(&ctl, 0, sizeof(ctl));
 	ctl.hcxt = cxt;
