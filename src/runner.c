@@ -208,7 +208,10 @@ maintain_once(PartmgrSet *read, const PartmgrRunOptions *opts, MemoryContext cxt
 	mopts.all_sets = opts->table == NULL;
 	mopts.concurrent_detach = opts->transactions == PARTMGR_RUN_OWN_TRANSACTIONS;
 	mopts.lock_first = opts->transactions == PARTMGR_RUN_IN_CALLERS;
-	/* the configuration read with the list is current only in that transaction */
+	/*
+	 * the configuration read with the list is current in that transaction;
+	 * in a later one it is checked first (partmgr_config_reload)
+	 */
 	mopts.read_earlier = opts->transactions != PARTMGR_RUN_IN_CALLERS;
 	partmgr_maintain_set(key, read, &mopts, &outcome);
 	*not_permitted = outcome.not_permitted;
