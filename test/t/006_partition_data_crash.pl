@@ -97,10 +97,12 @@ is($node->safe_psql('postgres', q{
 is($node->safe_psql('postgres', $misplaced), '0', 'every row is in its own child');
 is($node->safe_psql('postgres', $fingerprint), $before, 'and none was lost or doubled');
 
-# undo_partition_proc, cancelled after a few batches
+# undo_partition_proc, cancelled after a few batches; it pauses a second
+# between batches, so that it cannot finish before the cancel arrives (the
+# cancel interrupts a pause as it does a batch)
 my $undo = $node->background_psql('postgres', on_error_stop => 0);
 $undo->query_until(qr/started/,
-	"\\echo started\nCALL partmgr.undo_partition_proc('public.big', p_target_table => 'public.big_undone', p_wait => 0, p_quiet => true);\n");
+	"\\echo started\nCALL partmgr.undo_partition_proc('public.big', p_target_table => 'public.big_undone', p_wait => 1, p_quiet => true);\n");
 ok($node->poll_query_until('postgres', batches_done('undo_partition_proc', 'move rows')),
 	'undo_partition_proc has committed some batches');
 $pid = backend_of('CALL partmgr.undo_partition_proc');
