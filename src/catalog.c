@@ -446,15 +446,6 @@ read_child(const PartmgrSet *set, PartmgrChild *child, bool *is_default)
 	return true;
 }
 
-/*
- * partmgr_read_tree
- *		Every direct child of the set's parent with its bounds, sorted by
- *		lower bound, and the default partition.  Children whose DETACH
- *		CONCURRENTLY has not finished are listed with detach_pending set (they
- *		still hold their range).  The children come from the run's prefetch
- *		while the parent is unchanged since, else from pg_inherits' index.
- *		Allocated in the current memory context.
- */
 /* add a partition of the set's parent to the tree, unless it is gone */
 static void
 tree_add(const PartmgrSet *set, PartmgrTree *tree, int *allocated, Oid relid,
@@ -484,6 +475,15 @@ tree_add(const PartmgrSet *set, PartmgrTree *tree, int *allocated, Oid relid,
 	tree->children[tree->nchildren++] = child;
 }
 
+/*
+ * partmgr_read_tree
+ *		Every direct child of the set's parent with its bounds, sorted by
+ *		lower bound, and the default partition.  Children whose DETACH
+ *		CONCURRENTLY has not finished are listed with detach_pending set (they
+ *		still hold their range).  The children come from the run's prefetch
+ *		while the parent is unchanged since, else from pg_inherits' index.
+ *		Allocated in the current memory context.
+ */
 PartmgrTree *
 partmgr_read_tree(const PartmgrSet *set)
 {

@@ -31,7 +31,6 @@
 #include "access/stratnum.h"
 #include "access/table.h"
 #include "access/xact.h"
-
 #include "catalog/pg_type.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_inherits.h"
@@ -90,6 +89,10 @@ LOAD_COLUMNS " WHERE NOT c.undo_in_progress" LIST_ORDER;
 static const char *const list_auto_sql =
 LOAD_COLUMNS " WHERE NOT c.undo_in_progress AND c.automatic_maintenance = 'on'" LIST_ORDER;
 
+/* part_config and part_config_interval as check_objects found them */
+static Oid	config_relid = InvalidOid;
+static Oid	eras_relid = InvalidOid;
+
 /*
  * check_objects
  *		Raise 55000 unless the extension's SQL objects are the version this
@@ -101,10 +104,6 @@ LOAD_COLUMNS " WHERE NOT c.undo_in_progress AND c.automatic_maintenance = 'on'" 
  *		Asked once per transaction; every use of the configuration comes
  *		through here.
  */
-/* part_config and part_config_interval as check_objects found them */
-static Oid	config_relid = InvalidOid;
-static Oid	eras_relid = InvalidOid;
-
 static void
 check_objects(void)
 {

@@ -21,9 +21,8 @@
  * ALTER, ATTACH, DETACH, DROP, a rename -- or to a pg_attribute row, and
  * every change of a partitioned table's partitions sends one), and a
  * change to pg_namespace or pg_partitioned_table, or a cache reset, marks
- * everything stale.  A
- * stale relation, or one not read, is not answered here: the caller asks
- * the syscache as before.  Invalidations are taken in where PostgreSQL
+ * everything stale.  A stale relation, or one not read, is not answered
+ * here: the caller asks the syscache as before.  Invalidations are taken in where PostgreSQL
  * takes them in (a transaction's start, a new lock, a new command), so an
  * answer from here is as current as the syscache's at the same point.
  * pg_inherits is read whole and kept per parent: its rows change without
@@ -147,7 +146,7 @@ lookup(Prefetch *p, Oid relid)
 	return slot != NULL ? slot->rel : NULL;
 }
 
-/* an empty entry for relid */
+/* a new, empty entry for relid (a snapshot of pg_class holds it once) */
 static PartmgrKnownRel *
 enter(Prefetch *p, Oid relid)
 {
@@ -160,10 +159,8 @@ enter(Prefetch *p, Oid relid)
 		p->chunk_used = 0;
 	}
 	slot = knownrels_insert(p->rels, relid, &found);
-	if (found)
-		memset(slot->rel, 0, sizeof(PartmgrKnownRel));
-	else
-		slot->rel = &p->chunk[p->chunk_used++];
+	Assert(!found);
+	slot->rel = &p->chunk[p->chunk_used++];
 	slot->rel->relid = relid;
 	return slot->rel;
 }

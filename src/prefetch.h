@@ -18,13 +18,6 @@
 
 #include "nodes/parsenodes.h"
 
-/*
- * One relation as the catalogs described it when the run read them: its
- * pg_class row, its bound (a partition), its pg_partitioned_table row (a
- * partitioned table).  Read-only to callers, and valid only until the next
- * point where invalidations are taken in (a lock, a new command): ask
- * partmgr_prefetched again rather than keeping the pointer.
- */
 /* a partition as pg_inherits lists it under its parent */
 typedef struct PartmgrKnownChild
 {
@@ -32,6 +25,13 @@ typedef struct PartmgrKnownChild
 	bool		detach_pending;
 } PartmgrKnownChild;
 
+/*
+ * One relation as the catalogs described it when the run read them: its
+ * pg_class row, its bound (a partition), its pg_partitioned_table row, key
+ * column and partitions (a partitioned table).  Read-only to callers, and valid only until the next
+ * point where invalidations are taken in (a lock, a new command): ask
+ * partmgr_prefetched again rather than keeping the pointer.
+ */
 typedef struct PartmgrKnownRel
 {
 	Oid			relid;
