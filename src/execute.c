@@ -698,6 +698,7 @@ partmgr_execute_plan(const PartmgrPlan *plan, const char *run_by,
 					 PartmgrExecResult *result)
 {
 	ListCell   *lc;
+	PartmgrLogBatch log;
 
 	Assert(plan->set != NULL);
 	(void) partmgr_rights_require(PARTMGR_RIGHTS_ACT, "executing a plan");
@@ -725,6 +726,7 @@ partmgr_execute_plan(const PartmgrPlan *plan, const char *run_by,
 			return;
 		}
 	}
+	partmgr_log_batch_init(&log, plan->set->key, run_by);
 	foreach(lc, plan->actions)
 	{
 		ActionContext ctx;
@@ -752,15 +754,14 @@ partmgr_execute_plan(const PartmgrPlan *plan, const char *run_by,
 			blocked = partmgr_explain_failure(plan, ctx.action, edata);
 		else
 			result->rows += ctx.rows;
-		partmgr_log_action_sql(plan->set->key, run_by,
-							   partmgr_action_name(ctx.action),
-							   quote_qualified_identifier(ctx.action->schema, ctx.action->name),
-							   action_detail(plan, &ctx, ok),
-							   started,
-							   ok ? PARTMGR_OUTCOME_DONE :
-							   (blocked || edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE) ?
-							   PARTMGR_OUTCOME_SKIPPED : PARTMGR_OUTCOME_FAILED,
-							   edata, ctx.statements);
+		partmgr_log_batch_add(&log, partmgr_action_name(ctx.action),
+							  quote_qualified_identifier(ctx.action->schema, ctx.action->name),
+							  action_detail(plan, &ctx, ok),
+							  started,
+							  ok ? PARTMGR_OUTCOME_DONE :
+							  (blocked || edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE) ?
+							  PARTMGR_OUTCOME_SKIPPED : PARTMGR_OUTCOME_FAILED,
+							  edata, ctx.statements);
 		if (ok)
 		{
 			result->ndone++;
@@ -775,8 +776,9 @@ partmgr_execute_plan(const PartmgrPlan *plan, const char *run_by,
 		}
 		result->error = edata;
 		result->failed = ctx.action;
-		return;
+		break;
 	}
+	partmgr_log_batch_write(&log);
 }
 
 /*

@@ -6,7 +6,8 @@
  * Rows are written in the caller's transaction, after the action they
  * describe has committed into it or been rolled back, so a row says what
  * really happened: if the caller's transaction is rolled back, the actions
- * and their rows go together.  The worker deletes rows older than
+ * and their rows go together.  The rows of one plan's actions are kept as
+ * each action ends and written by one statement after the last.  The worker deletes rows older than
  * pg_partmgr.log_retention days.  Each row records the owner of the set's
  * parent: row security lets only roles with that owner's privileges see it
  * or write it.  Rows are written with the caller's rights (spi_util.c).
@@ -46,21 +47,13 @@
 
 static const char *const outcome_words[] = {"done", "skipped", "failed"};
 
-static void
-set_text(Datum *values, char *nulls, int i, const char *text)
-{
-	if (text == NULL)
-		nulls[i] = 'n';
-	else
-		values[i] = CStringGetTextDatum(text);
-}
-
 /*
  * partmgr_log_action, partmgr_log_action_sql
  *		Record one action on a set: what (action, object, detail), who
  *		(run_by: worker, run_maintenance, ...), when (started, and now as its
  *		end) and how it ended, with the error's SQLSTATE, message, detail
- *		and hint when there is one, and the SQL statements it ran.
+ *		and hint when there is one, and the SQL statements it ran.  A batch
+ *		of one row.
  */
 void
 partmgr_log_action(const char *parent_key, const char *run_by,
@@ -78,52 +71,201 @@ partmgr_log_action_sql(const char *parent_key, const char *run_by,
 					   TimestampTz started, PartmgrOutcome outcome,
 					   const ErrorData *error, List *statements)
 {
+	PartmgrLogBatch batch;
+
+	partmgr_log_batch_init(&batch, parent_key, run_by);
+	partmgr_log_batch_add(&batch, action, object, detail, started, outcome, error,
+						  statements);
+	partmgr_log_batch_write(&batch);
+}
+
+/*
+ * partmgr_log_batch_init, partmgr_log_batch_add, partmgr_log_batch_write
+ *		The rows of the actions of one set, kept in memory as each action
+ *		ends (its end time taken then) and written by one INSERT, in the
+ *		order they were added: a plan of ten actions costs one statement,
+ *		not ten.  write must come before the caller's transaction ends, in
+ *		the transaction the actions ran in, so that the rows still go
+ *		together with what they describe; it empties the batch.  Strings are
+ *		copied into the memory context current at add.
+ */
+void
+partmgr_log_batch_init(PartmgrLogBatch *batch, const char *parent_key, const char *run_by)
+{
+	batch->parent_key = parent_key;
+	batch->run_by = run_by;
+	batch->rows = NIL;
+}
+
+void
+partmgr_log_batch_add(PartmgrLogBatch *batch, const char *action, const char *object,
+					  const char *detail, TimestampTz started, PartmgrOutcome outcome,
+					  const ErrorData *error, List *statements)
+{
+	PartmgrLogRow *row = palloc0(sizeof(PartmgrLogRow));
+	ListCell   *lc;
+
+	row->action = pstrdup(action);
+	row->object = object ? pstrdup(object) : NULL;
+	row->detail = detail ? pstrdup(detail) : NULL;
+	row->started = started;
+	row->finished = GetCurrentTimestamp();
+	row->outcome = outcome;
+	if (error != NULL)
+	{
+		row->sqlstate = pstrdup(unpack_sql_state(error->sqlerrcode));
+		row->error = error->message ? pstrdup(error->message) : NULL;
+		row->error_detail = error->detail ? pstrdup(error->detail) : NULL;
+		row->error_hint = error->hint ? pstrdup(error->hint) : NULL;
+	}
+	foreach(lc, statements)
+		row->statements = lappend(row->statements, pstrdup((char *) lfirst(lc)));
+	batch->rows = lappend(batch->rows, row);
+}
+
+/* element i of a text array being built: text, or NULL */
+static void
+set_text(Datum *values, bool *nulls, int i, const char *text)
+{
+	nulls[i] = (text == NULL);
+	values[i] = text ? CStringGetTextDatum(text) : (Datum) 0;
+}
+
+static Datum
+text_array(Datum *values, bool *nulls, int n)
+{
+	int			dims[1] = {n};
+	int			lbs[1] = {1};
+
+	return PointerGetDatum(construct_md_array(values, nulls, 1, dims, lbs, TEXTOID,
+											  -1, false, TYPALIGN_INT));
+}
+
+void
+partmgr_log_batch_write(PartmgrLogBatch *batch)
+{
+	/*
+	 * One array per column, and all the rows' statements in one array: row
+	 * k's are the elements first[k] .. last[k] of it (none when last <
+	 * first).
+	 */
 	static const char *const sql =
 	"INSERT INTO partmgr.maintenance_log"
 	" (parent_table, action, object, detail, started_at, finished_at, outcome,"
 	"  sqlstate, error, error_detail, error_hint, run_by, statements, owner)"
-	" VALUES ($1, $2, $3, $4, $5, clock_timestamp(), $6, $7, $8, $9, $10, $11, $12, $13)";
-	Oid			types[13] = {TEXTOID, TEXTOID, TEXTOID, TEXTOID, TIMESTAMPTZOID,
-		TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTARRAYOID, REGROLEOID};
-	Datum		values[13];
-	char		nulls[13];
-	Oid			parent = partmgr_key_relid(parent_key);
+	" SELECT $1, r.action, r.object, r.detail, r.started, r.finished, r.outcome,"
+	"        r.sqlstate, r.error, r.error_detail, r.error_hint, $2,"
+	"        CASE WHEN r.last OPERATOR(pg_catalog.>=) r.first"
+	"             THEN ($3::pg_catalog.text[])[r.first:r.last] END, $4"
+	"   FROM ROWS FROM (pg_catalog.unnest($5::pg_catalog.text[]),"
+	"                   pg_catalog.unnest($6::pg_catalog.text[]),"
+	"                   pg_catalog.unnest($7::pg_catalog.text[]),"
+	"                   pg_catalog.unnest($8::pg_catalog.timestamptz[]),"
+	"                   pg_catalog.unnest($9::pg_catalog.timestamptz[]),"
+	"                   pg_catalog.unnest($10::pg_catalog.text[]),"
+	"                   pg_catalog.unnest($11::pg_catalog.text[]),"
+	"                   pg_catalog.unnest($12::pg_catalog.text[]),"
+	"                   pg_catalog.unnest($13::pg_catalog.text[]),"
+	"                   pg_catalog.unnest($14::pg_catalog.text[]),"
+	"                   pg_catalog.unnest($15::pg_catalog.int4[]),"
+	"                   pg_catalog.unnest($16::pg_catalog.int4[]))"
+	"        WITH ORDINALITY AS r(action, object, detail, started, finished, outcome,"
+	"                            sqlstate, error, error_detail, error_hint,"
+	"                            first, last, n)"
+	"  ORDER BY r.n";
+	enum
+	{
+		C_ACTION, C_OBJECT, C_DETAIL, C_OUTCOME, C_SQLSTATE, C_ERROR,
+		C_ERROR_DETAIL, C_ERROR_HINT, NTEXT
+	};
+	Oid			types[16] = {TEXTOID, TEXTOID, TEXTARRAYOID, REGROLEOID,
+		TEXTARRAYOID, TEXTARRAYOID, TEXTARRAYOID, TIMESTAMPTZARRAYOID,
+		TIMESTAMPTZARRAYOID, TEXTARRAYOID, TEXTARRAYOID, TEXTARRAYOID,
+		TEXTARRAYOID, TEXTARRAYOID, INT4ARRAYOID, INT4ARRAYOID};
+	Datum		values[16];
+	char		nulls[16];
+	int			n = list_length(batch->rows);
+	int			nstatements = 0;
+	Datum	   *texts[NTEXT];
+	bool	   *textnulls[NTEXT];
+	Datum	   *started;
+	Datum	   *finished;
+	Datum	   *first;
+	Datum	   *last;
+	Datum	   *statements;
+	bool	   *statement_nulls;
+	Oid			parent;
+	ListCell   *lc;
+
+	if (n == 0)
+		return;
+	started = palloc(sizeof(Datum) * n);
+	finished = palloc(sizeof(Datum) * n);
+	first = palloc(sizeof(Datum) * n);
+	last = palloc(sizeof(Datum) * n);
+	foreach(lc, batch->rows)
+		nstatements += list_length(((PartmgrLogRow *) lfirst(lc))->statements);
+	statements = palloc(sizeof(Datum) * Max(nstatements, 1));
+	statement_nulls = palloc0(sizeof(bool) * Max(nstatements, 1));
+	for (int c = 0; c < NTEXT; c++)
+	{
+		texts[c] = palloc(sizeof(Datum) * n);
+		textnulls[c] = palloc(sizeof(bool) * n);
+	}
+	nstatements = 0;
+	foreach(lc, batch->rows)
+	{
+		PartmgrLogRow *row = (PartmgrLogRow *) lfirst(lc);
+		int			k = foreach_current_index(lc);
+		ListCell   *sc;
+
+		set_text(texts[C_ACTION], textnulls[C_ACTION], k, row->action);
+		set_text(texts[C_OBJECT], textnulls[C_OBJECT], k, row->object);
+		set_text(texts[C_DETAIL], textnulls[C_DETAIL], k, row->detail);
+		set_text(texts[C_OUTCOME], textnulls[C_OUTCOME], k, outcome_words[row->outcome]);
+		set_text(texts[C_SQLSTATE], textnulls[C_SQLSTATE], k, row->sqlstate);
+		set_text(texts[C_ERROR], textnulls[C_ERROR], k, row->error);
+		set_text(texts[C_ERROR_DETAIL], textnulls[C_ERROR_DETAIL], k, row->error_detail);
+		set_text(texts[C_ERROR_HINT], textnulls[C_ERROR_HINT], k, row->error_hint);
+		started[k] = TimestampTzGetDatum(row->started);
+		finished[k] = TimestampTzGetDatum(row->finished);
+		first[k] = Int32GetDatum(nstatements + 1);
+		foreach(sc, row->statements)
+			statements[nstatements++] = CStringGetTextDatum((char *) lfirst(sc));
+		last[k] = Int32GetDatum(nstatements);
+	}
 
 	memset(nulls, ' ', sizeof(nulls));
-	values[0] = CStringGetTextDatum(parent_key);
-	values[1] = CStringGetTextDatum(action);
-	set_text(values, nulls, 2, object);
-	set_text(values, nulls, 3, detail);
-	values[4] = TimestampTzGetDatum(started);
-	values[5] = CStringGetTextDatum(outcome_words[outcome]);
-	set_text(values, nulls, 6, error ? unpack_sql_state(error->sqlerrcode) : NULL);
-	set_text(values, nulls, 7, error ? error->message : NULL);
-	set_text(values, nulls, 8, error ? error->detail : NULL);
-	set_text(values, nulls, 9, error ? error->hint : NULL);
-	values[10] = CStringGetTextDatum(run_by);
-	if (statements == NIL)
-		nulls[11] = 'n';
-	else
-	{
-		Datum	   *elems = palloc(sizeof(Datum) * list_length(statements));
-		ListCell   *lc;
-
-		foreach(lc, statements)
-			elems[foreach_current_index(lc)] = CStringGetTextDatum((char *) lfirst(lc));
-		values[11] = PointerGetDatum(construct_array(elems, list_length(statements),
-													 TEXTOID, -1, false, TYPALIGN_INT));
-	}
-	/* the row belongs to the set's owner: only roles with its privileges see it */
+	values[0] = CStringGetTextDatum(batch->parent_key);
+	values[1] = CStringGetTextDatum(batch->run_by);
+	values[2] = text_array(statements, statement_nulls, nstatements);
+	/* the rows belong to the set's owner: only roles with its privileges see them */
+	parent = partmgr_key_relid(batch->parent_key);
 	if (OidIsValid(parent))
 	{
 		PartmgrParentInfo info;
 
 		partmgr_read_parent(parent, &info);
-		values[12] = ObjectIdGetDatum(info.owner);
+		values[3] = ObjectIdGetDatum(info.owner);
 	}
 	else
-		nulls[12] = 'n';
-	partmgr_spi_exec_cached(sql, 13, types, values, nulls, false, SPI_OK_INSERT);
+		nulls[3] = 'n';
+	for (int c = 0; c < NTEXT; c++)
+	{
+		static const int param[NTEXT] = {4, 5, 6, 9, 10, 11, 12, 13};
+
+		values[param[c]] = text_array(texts[c], textnulls[c], n);
+	}
+	values[7] = PointerGetDatum(construct_array(started, n, TIMESTAMPTZOID, sizeof(TimestampTz),
+												FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	values[8] = PointerGetDatum(construct_array(finished, n, TIMESTAMPTZOID, sizeof(TimestampTz),
+												FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	values[14] = PointerGetDatum(construct_array(first, n, INT4OID, sizeof(int32), true,
+												 TYPALIGN_INT));
+	values[15] = PointerGetDatum(construct_array(last, n, INT4OID, sizeof(int32), true,
+												 TYPALIGN_INT));
+	partmgr_spi_exec_cached(sql, 16, types, values, nulls, false, SPI_OK_INSERT);
+	batch->rows = NIL;
 }
 
 /*

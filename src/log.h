@@ -36,6 +36,38 @@ extern void partmgr_log_action_sql(const char *parent_key, const char *run_by,
 								   const char *detail, TimestampTz started,
 								   PartmgrOutcome outcome, const ErrorData *error,
 								   List *statements);
+
+/* One action's row, kept until its batch is written (log.c). */
+typedef struct PartmgrLogRow
+{
+	char	   *action;
+	char	   *object;
+	char	   *detail;
+	TimestampTz started;
+	TimestampTz finished;
+	PartmgrOutcome outcome;
+	char	   *sqlstate;		/* these four NULL when it did not fail */
+	char	   *error;
+	char	   *error_detail;
+	char	   *error_hint;
+	List	   *statements;		/* of char *: the SQL it ran */
+} PartmgrLogRow;
+
+/* The rows of one set's actions, written by one statement. */
+typedef struct PartmgrLogBatch
+{
+	const char *parent_key;
+	const char *run_by;
+	List	   *rows;			/* of PartmgrLogRow *, in order */
+} PartmgrLogBatch;
+
+extern void partmgr_log_batch_init(PartmgrLogBatch *batch, const char *parent_key,
+								   const char *run_by);
+extern void partmgr_log_batch_add(PartmgrLogBatch *batch, const char *action,
+								  const char *object, const char *detail,
+								  TimestampTz started, PartmgrOutcome outcome,
+								  const ErrorData *error, List *statements);
+extern void partmgr_log_batch_write(PartmgrLogBatch *batch);
 extern uint64 partmgr_log_prune(int days);
 
 /*

@@ -4,14 +4,15 @@
 -- run_maintenance's p_analyze), the plain children create_sub_parent takes
 -- out before recreating them partitioned (dropped when empty, detached and
 -- renamed <name>_presub when they hold rows), and the children made in
--- their place.
+-- their place.  The rows of one plan are written together after its last
+-- action: each keeps its own statements, detail and end, in action order.
 --
 -- Deterministic: id sets with explicit starts; nothing depends on today.
 BEGIN;
 SET search_path = public;
 SET client_min_messages = warning;
 
-SELECT plan(17);
+SELECT plan(22);
 
 CREATE SCHEMA tap_lc;
 
@@ -96,6 +97,49 @@ SELECT ok(EXISTS (SELECT 1 FROM partmgr.maintenance_log
                      AND object = 'tap_lc.ids_p0_p0' AND outcome = 'done'),
           'whose first child is logged under the sub-set');
 SELECT lives_ok($$INSERT INTO tap_lc.ids VALUES (4, 'd')$$, 'rows reach the new sub-partitions');
+
+------------------------------------------------------------------------
+-- one plan, several actions: each row its own, in order
+------------------------------------------------------------------------
+CREATE TABLE tap_lc.ids2 (id int NOT NULL, v text) PARTITION BY RANGE (id);
+SELECT partmgr.create_parent('tap_lc.ids2', 'id', '10', p_premake => 2,
+                             p_start_partition => '0', p_template_table => 'false');
+INSERT INTO tap_lc.ids2 VALUES (1, 'a'), (45, 'in the default');
+UPDATE partmgr.part_config SET premake = 6 WHERE parent_table = 'tap_lc.ids2';
+SELECT partmgr.run_maintenance('tap_lc.ids2');
+SELECT results_eq(
+    $$SELECT object || ' ' || outcome || ' ' || array_length(statements, 1)
+        FROM partmgr.maintenance_log
+       WHERE parent_table = 'tap_lc.ids2' AND run_by = 'run_maintenance' ORDER BY log_id$$,
+    $$VALUES ('tap_lc.ids2_p30 done 2'), ('tap_lc.ids2_p40 done 6'),
+             ('tap_lc.ids2_p50 done 2'), ('tap_lc.ids2_p60 done 2')$$,
+    'a plan of four actions: four rows in action order, each with as many statements as it ran');
+SELECT is((SELECT count(*)::int FROM partmgr.maintenance_log
+            WHERE parent_table = 'tap_lc.ids2' AND run_by = 'run_maintenance'
+              AND statements[1] = format('CREATE TABLE %s (LIKE tap_lc.ids2 INCLUDING DEFAULTS'
+                                         ' INCLUDING CONSTRAINTS INCLUDING STORAGE INCLUDING COMMENTS'
+                                         ' INCLUDING GENERATED INCLUDING COMPRESSION)', object)
+              AND (SELECT count(*) FROM unnest(statements) s
+                    WHERE s LIKE 'ALTER TABLE tap_lc.ids2 ATTACH PARTITION %') = 1
+              AND EXISTS (SELECT 1 FROM unnest(statements) s
+                           WHERE s LIKE format('ALTER TABLE tap_lc.ids2 ATTACH PARTITION %s FOR VALUES %%',
+                                               object))),
+          4, 'each row begins with its own child''s CREATE TABLE and holds its ATTACH, and no other');
+SELECT is((SELECT detail FROM partmgr.maintenance_log
+            WHERE parent_table = 'tap_lc.ids2' AND run_by = 'run_maintenance'
+              AND object = 'tap_lc.ids2_p40'),
+          'for values from ''40'' to ''50''; 1 rows moved in from tap_lc.ids2_default',
+          'the child that took the default''s row says so, and only it');
+SELECT ok((SELECT bool_and(finished_at >= started_at AND finished_at >= coalesce(prev, finished_at))
+             FROM (SELECT started_at, finished_at,
+                          lag(finished_at) OVER (ORDER BY log_id) AS prev
+                     FROM partmgr.maintenance_log
+                    WHERE parent_table = 'tap_lc.ids2' AND run_by = 'run_maintenance') r),
+          'each row ends when its action did, no earlier than the row before it');
+SELECT is((SELECT count(*)::int FROM partmgr.maintenance_log
+            WHERE parent_table = 'tap_lc.ids2' AND run_by = 'run_maintenance'
+              AND owner = current_user::regrole AND sqlstate IS NULL AND error IS NULL),
+          4, 'every row belongs to the set''s owner and has no error');
 
 SELECT * FROM finish();
 ROLLBACK;
