@@ -51,6 +51,7 @@ if [ "$mode" = quick ]; then
 	W4_EXPIRED=10       # ... times expired children each
 	W5_ROWS=100000      # W5 rows in the default partition
 	W6_SECS=4           # W6 pgbench duration of each leg
+	W6_SLICES=2         # W6a and W6b each run in this many slices, in turn
 	W6_TIMEOUT=2        # W6c statement_timeout of the maintenance session
 	W7_SETS=5           # W7 sub-partitioning: daily sets whose children become id sub-sets
 	W8_SETS=50          # W8 scale: daily sets of 10 children ...
@@ -65,6 +66,7 @@ else
 	W4_EXPIRED=30
 	W5_ROWS=1000000
 	W6_SECS=30
+	W6_SLICES=3
 	W6_TIMEOUT=10
 	W7_SETS=50
 	W8_SETS=10000
@@ -595,14 +597,17 @@ for e in pm pgm; do
 done
 chmod 644 "$w6"/*.sql
 
-# pgbench_run NAME DB SCRIPT CLIENTS SECS: per-transaction log under $w6/NAME
+# pgbench_run NAME DB SCRIPT CLIENTS SECS [SLICE]: per-transaction logs under
+# $w6/log_NAME (SLICE tells the slices of one leg apart), output added to
+# $w6/NAME.out
 pgbench_run() {
 	as_pg env PGOPTIONS="$PGOPTIONS" "$bindir/pgbench" -n -h "$dir" -p "$port" -c "$4" -j "$(( $4 < 2 ? 1 : 2 ))" -T "$5" \
-		-f "$3" -l --log-prefix="$w6/$1" "$2" >"$w6/$1.out" 2>&1
+		-f "$3" -l --log-prefix="$w6/log_$1_s${6:-1}" "$2" >>"$w6/$1.out" 2>&1
 }
 # latency NAME: "count p50 p99 max" in ms from pgbench's per-transaction logs
+# (SLICE: of that slice only)
 latency() {
-	cat "$w6/$1".[0-9]* 2>/dev/null | awk '{ print $3 / 1000 }' | sort -g |
+	cat "$w6/log_$1_s${2:-}"* 2>/dev/null | awk '{ print $3 / 1000 }' | sort -g |
 		awk '{ v[NR] = $1 } END {
 			if (NR == 0) { print "0 0 0 0"; exit }
 			i50 = int(NR * 0.50); if (i50 < NR * 0.50) i50++; i99 = int(NR * 0.99); if (i99 < NR * 0.99) i99++;
@@ -616,23 +621,33 @@ lat_line() { # LABEL NAME_PM NAME_PGM
 		" pg_partmgr p50 $(field "$b" 2) p99 $(field "$b" 3) max $(field "$b" 4) ms ($(field "$b" 1) inserts)  p99 ratio $(ratio "$(field "$a" 3)" "$(field "$b" 3)")"
 }
 
-# (a) alone
-for e in pm pgm; do
-	checkpoint
-	pgbench_run "a_$e" "bench_$e" "$w6/insert.sql" "$W6_CLIENTS" "$W6_SECS" || true
+# (a) alone and (b) with maintenance looping in another session (pgbench
+# with one client), in W6_SLICES slices of W6_SECS / W6_SLICES seconds taken
+# in turn (a, then b, for pg_partman, then for pg_partmgr): the machine's
+# drift over minutes (its fsync latency most of all) falls on the legs
+# alike, and each b slice is compared with the a slice just before it.
+slice=$((W6_SECS / W6_SLICES))
+for k in $(seq 1 "$W6_SLICES"); do
+	for e in pm pgm; do
+		checkpoint
+		pgbench_run "a_$e" "bench_$e" "$w6/insert.sql" "$W6_CLIENTS" "$slice" "$k" || true
+		checkpoint
+		pgbench_run "bm_$e" "bench_$e" "$w6/maint_$e.sql" 1 "$slice" "$k" &
+		p=$!
+		bg_pids+=("$p")
+		pgbench_run "b_$e" "bench_$e" "$w6/insert.sql" "$W6_CLIENTS" "$slice" "$k" || true
+		wait "$p" || true
+	done
 done
-lat_line "W6a insert latency, $W6_CLIENTS clients x ${W6_SECS} s, alone" a_pm a_pgm
-
-# (b) maintenance looping in another session (pgbench with one client)
+lat_line "W6a insert latency, $W6_CLIENTS clients x ${W6_SECS} s ($W6_SLICES slices), alone" a_pm a_pgm
+lat_line "W6b insert latency, run_maintenance() looping alongside (slices taken in turn with W6a's)" b_pm b_pgm
 for e in pm pgm; do
-	checkpoint
-	pgbench_run "bm_$e" "bench_$e" "$w6/maint_$e.sql" 1 "$W6_SECS" &
-	p=$!
-	bg_pids+=("$p")
-	pgbench_run "b_$e" "bench_$e" "$w6/insert.sql" "$W6_CLIENTS" "$W6_SECS" || true
-	wait "$p" || true
+	per=""
+	for k in $(seq 1 "$W6_SLICES"); do
+		per="$per $(ratio "$(field "$(latency "b_$e" "$k.")" 3)" "$(field "$(latency "a_$e" "$k.")" 3)")"
+	done
+	echo "W6b insert p99 against W6a's, slice by slice, $(if [ "$e" = pm ]; then echo pg_partman; else echo pg_partmgr; fi):$per"
 done
-lat_line "W6b insert latency, run_maintenance() looping alongside" b_pm b_pgm
 a=$(latency bm_pm)
 b=$(latency bm_pgm)
 echo "W6b maintenance runs in ${W6_SECS} s: pg_partman $(field "$a" 1) (p50 $(field "$a" 2) ms, max $(field "$a" 4) ms)" \
