@@ -41,6 +41,10 @@
  */
 #include "postgres.h"
 
+#ifndef WIN32
+#include <sys/resource.h>
+#endif
+
 #include "access/xact.h"
 #include "access/xlog.h"
 #include "commands/dbcommands.h"
@@ -428,6 +432,31 @@ partmgr_run_list(const char *table, bool said_before)
 }
 
 /*
+ * peak_memory_kb
+ *		The most memory this process has had resident so far (its VmHWM), in
+ *		kB, as getrusage() reports it; 0 where it does not.  A worker's run
+ *		says it at its end, so that a pass can be watched without sampling
+ *		the process from outside.
+ */
+static long
+peak_memory_kb(void)
+{
+#ifndef WIN32
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return 0;
+#if defined(__darwin__)
+	return ru.ru_maxrss / 1024; /* bytes there */
+#else
+	return ru.ru_maxrss;
+#endif
+#else
+	return 0;
+#endif
+}
+
+/*
  * partmgr_run_sets
  *		Maintain the sets (of PartmgrSet *, from partmgr_run_list) as opts
  *		says (see the file header), pausing opts->pause_seconds between two
@@ -495,7 +524,8 @@ partmgr_run_sets(List *sets, const PartmgrRunOptions *opts)
 	write_stamps(opts, &stamps);
 	if (sets != NIL)
 		ereport(DEBUG1,
-			(errmsg_internal("pg_partmgr: %s maintained %d of %d partition sets in database %u in %ld ms",
+			(errmsg_internal("pg_partmgr: %s maintained %d of %d partition sets in database %u in %ld ms, peak memory %ld kB",
 							 opts->run_by, done, list_length(sets), MyDatabaseId,
-							 TimestampDifferenceMilliseconds(started, GetCurrentTimestamp()))));
+							 TimestampDifferenceMilliseconds(started, GetCurrentTimestamp()),
+							 peak_memory_kb())));
 }

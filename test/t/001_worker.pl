@@ -137,6 +137,15 @@ $node->safe_psql('postgres', q{
 	DELETE FROM partmgr.part_config WHERE parent_table IN ('app.orders', 'locked.orders');
 });
 
+# each pass ends with one DEBUG1 line: sets maintained, time, and the
+# process's own peak memory, which is at least what it holds now
+ok( $node->wait_for_log(
+		qr/pg_partmgr: worker maintained \d+ of \d+ partition sets in database \d+ in \d+ ms, peak memory [1-9]\d* kB/),
+	'a worker pass says its time and its peak memory at its end');
+my ($peak_kb) = slurp_file($node->logfile) =~
+  /worker maintained \d+ of \d+ partition sets in database \d+ in \d+ ms, peak memory (\d+) kB/;
+cmp_ok($peak_kb, '>', 1024, 'the peak memory is the process\'s, more than a megabyte');
+
 # nothing happens in a database without the extension, and nothing goes wrong
 ok( $node->wait_for_log(
 		qr/extension pg_partmgr is not installed in database "plain"; the worker has nothing to do/),
