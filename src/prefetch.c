@@ -218,23 +218,55 @@ forget(void *arg)
 }
 
 /*
- * worth_it
- *		Whether scanning pg_class costs less than the syscache misses of
- *		nsets sets: pg_class holds few rows for each, or few at all (its
- *		reltuples, as last counted; unknown counts as few).
+ * class_rows
+ *		How many rows pg_class holds, as last counted (its reltuples), or -1
+ *		when never counted.
  */
-static bool
-worth_it(int nsets)
+static float4
+class_rows(void)
 {
 	HeapTuple	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(RelationRelationId));
 	float4		rows;
 
 	if (!HeapTupleIsValid(tuple))
-		return false;
+		return -1;
 	rows = ((Form_pg_class) GETSTRUCT(tuple))->reltuples;
 	ReleaseSysCache(tuple);
+	return rows;
+}
+
+/*
+ * worth_it
+ *		Whether scanning pg_class (rows of it, -1 when unknown) costs less
+ *		than the syscache misses of nsets sets: pg_class holds few rows for
+ *		each, or few at all (unknown counts as few).
+ */
+static bool
+worth_it(int nsets, float4 rows)
+{
 	return rows < 0 || rows <= Max((float4) nsets * PREFETCH_CLASS_ROWS_PER_SET,
 								   PREFETCH_CLASS_ROWS);
+}
+
+/*
+ * expected_rels
+ *		How many relations the prefetch is likely to enter (partitioned
+ *		tables and partitions): a third of pg_class's rows, as a child
+ *		usually comes with its TOAST table and that table's index, and at
+ *		least a few for each set; at most forty a set, so that a database
+ *		of many other tables does not make the hash table large.  The hash
+ *		table is made that large at once: each doubling would zero a new
+ *		array and move every entry, and a new process pays for each page of
+ *		memory it touches for the first time.
+ */
+static uint32
+expected_rels(int nsets, float4 rows)
+{
+	double		n = rows > 0 ? rows / 3 : 0;
+
+	n = Min(n, (double) nsets * 40);
+	n = Max(n, (double) nsets * 4);
+	return (uint32) Max(n, 1024);
 }
 
 /*
@@ -636,8 +668,12 @@ partmgr_prefetch_begin(int nsets)
 	Prefetch   *p;
 	HASHCTL		ctl;
 	ListCell   *lc;
+	float4		rows;
 
-	if (active != NULL || nsets <= 0 || !worth_it(nsets))
+	if (active != NULL || nsets <= 0)
+		return false;
+	rows = class_rows();
+	if (!worth_it(nsets, rows))
 		return false;
 	if (!callbacks_registered)
 	{
@@ -652,11 +688,7 @@ partmgr_prefetch_begin(int nsets)
 	caller = MemoryContextSwitchTo(cxt);
 	p = palloc0(sizeof(Prefetch));
 	p->cxt = cxt;
-	/*
-	 * sized for a few tables a set: it doubles as it fills, and memory a new
-	 * process touches for the first time costs more than a rehash
-	 */
-	p->rels = knownrels_create(cxt, Max(1024, (uint32) nsets * 4), NULL);
+	p->rels = knownrels_create(cxt, expected_rels(nsets, rows), NULL);
 	p->chunk_used = KNOWN_CHUNK;
 	memset(&ctl, 0, sizeof(ctl));
 	ctl.hcxt = cxt;
