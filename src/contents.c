@@ -27,7 +27,9 @@
  */
 #include "postgres.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "access/table.h"
 #include "access/tableam.h"
@@ -37,6 +39,7 @@
 #include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
+#include "storage/fd.h"
 #include "storage/lmgr.h"
 #include "storage/smgr.h"
 #include "utils/rel.h"
@@ -84,11 +87,18 @@ partmgr_max_control(const PartmgrSet *set, const char *schema, const char *name,
  *		any row goes into it, so a file of no bytes is a relation of no
  *		blocks.  Asking the storage manager instead opens, seeks and closes
  *		the file, three times the work for each premade child of every set
- *		in an idle pass; it is asked when the file cannot be looked at.
+ *		in an idle pass; it is asked when the file cannot be looked at.  A
+ *		relation in the database's default tablespace is looked at relative
+ *		to the database's directory, opened once for the process: the
+ *		kernel then looks up one name, not three.
  */
 static bool
 storage_is_empty(char persistence, Oid tablespace, Oid filenode)
 {
+	/* the database's directory, for its default tablespace's files */
+	static int	dir_fd = -1;
+	static Oid	dir_db = InvalidOid;
+
 #if PG_VERSION_NUM >= 160000
 	RelFileLocator node;
 #else
@@ -99,6 +109,23 @@ storage_is_empty(char persistence, Oid tablespace, Oid filenode)
 
 	if (persistence == RELPERSISTENCE_TEMP || !OidIsValid(filenode))
 		return false;
+	if (!OidIsValid(tablespace))
+	{
+		char		name[16];
+
+		if (dir_db != MyDatabaseId)
+		{
+			path = GetDatabasePath(MyDatabaseId, MyDatabaseTableSpace);
+			if (dir_fd >= 0)
+				close(dir_fd);
+			dir_fd = BasicOpenFile(path, O_RDONLY | O_DIRECTORY);
+			dir_db = MyDatabaseId;
+			pfree(path);
+		}
+		snprintf(name, sizeof(name), "%u", filenode);
+		if (dir_fd >= 0 && fstatat(dir_fd, name, &st, 0) == 0)
+			return st.st_size == 0;
+	}
 #if PG_VERSION_NUM >= 160000
 	node.spcOid = OidIsValid(tablespace) ? tablespace : MyDatabaseTableSpace;
 	node.dbOid = MyDatabaseId;
