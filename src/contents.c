@@ -29,7 +29,6 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "access/table.h"
 #include "access/tableam.h"
@@ -97,7 +96,7 @@ storage_is_empty(char persistence, Oid tablespace, Oid filenode)
 {
 	/* the database's directory, for its default tablespace's files */
 	static int	dir_fd = -1;
-	static Oid	dir_db = InvalidOid;
+	static bool dir_opened = false;
 
 #if PG_VERSION_NUM >= 160000
 	RelFileLocator node;
@@ -113,13 +112,12 @@ storage_is_empty(char persistence, Oid tablespace, Oid filenode)
 	{
 		char		name[16];
 
-		if (dir_db != MyDatabaseId)
+		/* once: a process stays in its database (-1 if it cannot be opened) */
+		if (!dir_opened)
 		{
 			path = GetDatabasePath(MyDatabaseId, MyDatabaseTableSpace);
-			if (dir_fd >= 0)
-				close(dir_fd);
 			dir_fd = BasicOpenFile(path, O_RDONLY | O_DIRECTORY);
-			dir_db = MyDatabaseId;
+			dir_opened = true;
 			pfree(path);
 		}
 		snprintf(name, sizeof(name), "%u", filenode);

@@ -7,10 +7,11 @@
  * describe has committed into it or been rolled back, so a row says what
  * really happened: if the caller's transaction is rolled back, the actions
  * and their rows go together.  The rows of one plan's actions are kept as
- * each action ends and written by one statement after the last.  The worker deletes rows older than
- * pg_partmgr.log_retention days.  Each row records the owner of the set's
- * parent: row security lets only roles with that owner's privileges see it
- * or write it.  Rows are written with the caller's rights (spi_util.c).
+ * each action ends and written by one statement after the last.  The
+ * worker deletes rows older than pg_partmgr.log_retention days.  Each row
+ * records the owner of the set's parent: row security lets only roles with
+ * that owner's privileges see it or write it.  Rows are written with the
+ * caller's rights (spi_util.c).
  *
  * What the log says of every set (the latest failure, the pace at which
  * children were made) is read back for the health view in two queries,
@@ -46,6 +47,22 @@
 #include "spi_util.h"
 
 static const char *const outcome_words[] = {"done", "skipped", "failed"};
+
+/* One action's row, kept until its batch is written. */
+typedef struct PartmgrLogRow
+{
+	char	   *action;
+	char	   *object;
+	char	   *detail;
+	TimestampTz started;
+	TimestampTz finished;
+	PartmgrOutcome outcome;
+	char	   *sqlstate;		/* these four NULL when it did not fail */
+	char	   *error;
+	char	   *error_detail;
+	char	   *error_hint;
+	List	   *statements;		/* of char *: the SQL it ran */
+} PartmgrLogRow;
 
 /*
  * partmgr_log_action, partmgr_log_action_sql

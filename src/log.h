@@ -37,28 +37,12 @@ extern void partmgr_log_action_sql(const char *parent_key, const char *run_by,
 								   PartmgrOutcome outcome, const ErrorData *error,
 								   List *statements);
 
-/* One action's row, kept until its batch is written (log.c). */
-typedef struct PartmgrLogRow
-{
-	char	   *action;
-	char	   *object;
-	char	   *detail;
-	TimestampTz started;
-	TimestampTz finished;
-	PartmgrOutcome outcome;
-	char	   *sqlstate;		/* these four NULL when it did not fail */
-	char	   *error;
-	char	   *error_detail;
-	char	   *error_hint;
-	List	   *statements;		/* of char *: the SQL it ran */
-} PartmgrLogRow;
-
 /* The rows of one set's actions, written by one statement. */
 typedef struct PartmgrLogBatch
 {
 	const char *parent_key;
 	const char *run_by;
-	List	   *rows;			/* of PartmgrLogRow *, in order */
+	List	   *rows;			/* of log.c's rows, in order */
 } PartmgrLogBatch;
 
 extern void partmgr_log_batch_init(PartmgrLogBatch *batch, const char *parent_key,

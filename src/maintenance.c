@@ -452,8 +452,8 @@ log_step_failure(const SetRun *run, const char *step, TimestampTz started,
  * partmgr_maintain_set
  *		Maintain one set in the caller's transaction (with its configuration
  *		as the caller read it -- in this transaction, or in an earlier one
- *		and found current, see partmgr_config_reload -- else loaded now): plan and execute
- *		premake in a subtransaction, then derived constraints in another,
+ *		and found current, see partmgr_config_reload -- else loaded now):
+ *		plan and execute premake in a subtransaction, then derived constraints in another,
  *		analyze the parent if asked and children were made, remove the
  *		global unique entries of children gone (unique_cleanup_set), then retention
  *		(last, so that its ACCESS EXCLUSIVE locks are held the least), say

@@ -22,9 +22,10 @@
  * every change of a partitioned table's partitions sends one), and a
  * change to pg_namespace or pg_partitioned_table, or a cache reset, marks
  * everything stale.  A stale relation, or one not read, is not answered
- * here: the caller asks the syscache as before.  Invalidations are taken in where PostgreSQL
- * takes them in (a transaction's start, a new lock, a new command), so an
- * answer from here is as current as the syscache's at the same point.
+ * here: the caller asks the syscache as before.  Invalidations are taken
+ * in where PostgreSQL takes them in (a transaction's start, a new lock, a
+ * new command), so an answer from here is as current as the syscache's at
+ * the same point.
  * pg_inherits is read whole and kept per parent: its rows change without
  * a relcache invalidation of the child (DETACH CONCURRENTLY marks them
  * pending), but never without one of the parent (ATTACH, CREATE ...
@@ -98,7 +99,7 @@ typedef struct NameEntry
 } NameEntry;
 
 /*
- * Oid -> PartmgrKnownRel: open addressing in one small array, a probe or
+ * Oid -> PartmgrKnownRel: open addressing in one array, a probe or
  * two per look-up where dynahash's chains cost a cache miss each (a run
  * looks up every child of every set, and enters every partition of the
  * database).  The entries themselves are in chunks that never move, so a

@@ -28,9 +28,10 @@ typedef struct PartmgrKnownChild
 /*
  * One relation as the catalogs described it when the run read them: its
  * pg_class row, its bound (a partition), its pg_partitioned_table row, key
- * column and partitions (a partitioned table).  Read-only to callers, and valid only until the next
- * point where invalidations are taken in (a lock, a new command): ask
- * partmgr_prefetched again rather than keeping the pointer.
+ * column and partitions (a partitioned table).  Read-only to callers, and
+ * valid only until the next point where invalidations are taken in (a
+ * lock, a new command): ask partmgr_prefetched again rather than keeping
+ * the pointer.
  */
 typedef struct PartmgrKnownRel
 {
