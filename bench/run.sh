@@ -779,20 +779,23 @@ w8_log_from=$(($(stat -c %s "$dir/server.log") + 1))
 w8_new_log() { tail -c "+$w8_log_from" "$dir/server.log"; }
 w8_passes() { w8_new_log | grep -c "worker maintained [0-9]* of [0-9]* partition sets in database $w8_db in" || true; }
 # w8_watch N: wait for N more passes of the worker (timeout); prints
-# "pass_ms... / peak_kb..." from the DEBUG1 line that ends each pass, where
-# the worker says its time and its own peak memory (VmHWM). One tail and
-# grep every half second: sampling /proc and the log every 50 ms, as this
-# did before, took about a quarter of a second from each pass of a 2-CPU
-# machine.
+# "pass_ms... / peak_kb... / private_kb... / shared_kb..." from the DEBUG1
+# line that ends each pass, where the worker says its time, its own peak
+# memory (VmHWM) and, before it frees its catalog prefetch, the memory it
+# holds split into its own (RssAnon) and the shared memory it has touched
+# (RssShmem, the shared buffers it read). One tail and grep every half
+# second: sampling /proc and the log every 50 ms, as this did before, took
+# about a quarter of a second from each pass of a 2-CPU machine.
 w8_watch() {
 	local want=$(($(w8_passes) + $1)) deadline=$(($(date +%s) + $1 * W8_INTERVAL * 4 + 120)) lines
 	while [ "$(w8_passes)" -lt "$want" ]; do
 		[ "$(date +%s)" -gt "$deadline" ] && { echo "W8: timed out waiting for the worker" >&2; exit 1; }
 		sleep 0.5
 	done
-	lines=$(w8_new_log | grep -o "worker maintained [0-9]* of [0-9]* partition sets in database $w8_db in [0-9]* ms, peak memory [0-9]* kB" |
+	lines=$(w8_new_log | grep -o "worker maintained [0-9]* of [0-9]* partition sets in database $w8_db in [0-9]* ms, peak memory [0-9]* kB, at the end [0-9]* kB private and [0-9]* kB shared" |
 		tail -n "$1")
-	echo "$(awk '{ print $(NF - 5) }' <<<"$lines" | tr '\n' ' ')/ $(awk '{ print $(NF - 1) }' <<<"$lines" | tr '\n' ' ')"
+	# fields from the end: ... in MS ms, peak memory PEAK kB, at the end PRIV kB private and SHARED kB shared
+	echo "$(awk '{ print $(NF - 15) }' <<<"$lines" | tr '\n' ' ')/ $(awk '{ print $(NF - 11) }' <<<"$lines" | tr '\n' ' ')/ $(awk '{ print $(NF - 6) }' <<<"$lines" | tr '\n' ' ')/ $(awk '{ print $(NF - 2) }' <<<"$lines" | tr '\n' ' ')"
 }
 q bench_pgm -c "VACUUM" >/dev/null # after the children the calls above made
 checkpoint
@@ -823,14 +826,17 @@ cmp "W8 CALL run_maintenance_proc(), nothing due, $W8_SETS sets" "$(calc "$w8_pi
 cmp "W8 CALL run_maintenance_proc(), one child due in every set" "$(calc "$w8_pd_pm")" "$(calc "$w8_pd_pgm")" s
 echo "W8 children made by that call: pg_partman $w8_pm_pm  pg_partmgr $w8_pm_pgm (expected $W8_SETS)"
 echo "W8 session peak memory (VmHWM) after the idle call / after the call with a child due: pg_partman $(calc "$w8_pik_pm / 1024" 1) / $(calc "$w8_pdk_pm / 1024" 1) MiB  pg_partmgr $(calc "$w8_pik_pgm / 1024" 1) / $(calc "$w8_pdk_pgm / 1024" 1) MiB"
-w8_idle_ms=${w8_idle%%/*}
-w8_idle_kb=${w8_idle#*/}
+# "ms... / peak_kb... / private_kb... / shared_kb..." -> four lists
+w8_split() { awk -F / -v i="$2" '{ print $i }' <<<"$1"; }
+w8_mib() { for k in $1; do calc "$k / 1024" 1; printf ' '; done; }
+w8_idle_ms=$(w8_split "$w8_idle" 1)
 # shellcheck disable=SC2086
 echo "W8 worker, $W8_PASSES idle passes (pg_partmgr.interval $W8_INTERVAL s): ms per pass median $(median $w8_idle_ms), min $(printf '%s\n' $w8_idle_ms | sort -g | head -n 1), max $(printf '%s\n' $w8_idle_ms | sort -g | tail -n 1); all: $w8_idle_ms"
-# shellcheck disable=SC2086
-echo "W8 worker peak memory (VmHWM), MiB, as each of the $(wc -w <<<"$w8_idle_kb") passes reported it: $(for k in $w8_idle_kb; do calc "$k / 1024" 1; printf ' '; done)"
+echo "W8 worker peak memory (VmHWM), MiB, as each of the $(wc -w <<<"$(w8_split "$w8_idle" 2)") passes reported it: $(w8_mib "$(w8_split "$w8_idle" 2)")"
+echo "W8 worker memory at the end of each pass, MiB: its own (RssAnon) $(w8_mib "$(w8_split "$w8_idle" 3)")"
+echo "W8 worker memory at the end of each pass, MiB: shared memory touched (RssShmem, the shared buffers it read) $(w8_mib "$(w8_split "$w8_idle" 4)")"
 echo "W8 launcher memory (VmRSS) before / after the idle passes: $(calc "${w8_launcher_before:-0} / 1024" 1) / $(calc "${w8_launcher_after:-0} / 1024" 1) MiB"
-echo "W8 worker pass with one child due in every set: ${w8_due%%/*}ms, $w8_due_children children made (expected $W8_SETS), peak memory $(for k in ${w8_due#*/}; do calc "$k / 1024" 1; printf ' '; done)MiB"
+echo "W8 worker pass with one child due in every set: $(w8_split "$w8_due" 1)ms, $w8_due_children children made (expected $W8_SETS), peak memory $(w8_mib "$(w8_split "$w8_due" 2)")MiB, at its end $(w8_mib "$(w8_split "$w8_due" 3)")MiB its own and $(w8_mib "$(w8_split "$w8_due" 4)")MiB shared"
 
 fi
 

@@ -53,6 +53,7 @@
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "postmaster/interrupt.h"
+#include "storage/fd.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
@@ -432,27 +433,57 @@ partmgr_run_list(const char *table, bool said_before)
 }
 
 /*
- * peak_memory_kb
- *		The most memory this process has had resident so far (its VmHWM), in
- *		kB, as getrusage() reports it; 0 where it does not.  A worker's run
- *		says it at its end, so that a pass can be watched without sampling
- *		the process from outside.
+ * The memory a run reports at its end, in kB: the process's peak resident
+ * set (its VmHWM, from getrusage()), and where /proc says it (Linux), what
+ * is resident before the run frees its catalog prefetch, split into the
+ * process's own memory (RssAnon) and the shared memory it has touched
+ * (RssShmem: mostly the shared buffers it read, which every process that
+ * reads them counts too).  -1 where not known.
  */
-static long
-peak_memory_kb(void)
+typedef struct RunMemory
+{
+	long		peak_kb;
+	long		private_kb;
+	long		shared_kb;
+} RunMemory;
+
+/*
+ * run_memory
+ *		Fill *m (see RunMemory).  A worker's run says it at its end, so that
+ *		a pass can be watched without sampling the process from outside.
+ */
+static void
+run_memory(RunMemory *m)
 {
 #ifndef WIN32
 	struct rusage ru;
-
-	if (getrusage(RUSAGE_SELF, &ru) != 0)
-		return 0;
-#if defined(__darwin__)
-	return ru.ru_maxrss / 1024; /* bytes there */
-#else
-	return ru.ru_maxrss;
 #endif
+#ifdef __linux__
+	FILE	   *status;
+	char		line[128];
+#endif
+
+	m->peak_kb = m->private_kb = m->shared_kb = -1;
+#ifndef WIN32
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+#if defined(__darwin__)
+		m->peak_kb = ru.ru_maxrss / 1024;	/* bytes there */
 #else
-	return 0;
+		m->peak_kb = ru.ru_maxrss;
+#endif
+#endif
+#ifdef __linux__
+	status = AllocateFile("/proc/self/status", "r");
+	if (status == NULL)
+		return;
+	while (fgets(line, sizeof(line), status) != NULL)
+	{
+		if (strncmp(line, "RssAnon:", 8) == 0)
+			m->private_kb = strtol(line + 8, NULL, 10);
+		else if (strncmp(line, "RssShmem:", 9) == 0)
+			m->shared_kb = strtol(line + 9, NULL, 10);
+	}
+	FreeFile(status);
 #endif
 }
 
@@ -474,6 +505,8 @@ partmgr_run_sets(List *sets, const PartmgrRunOptions *opts)
 	ListCell   *lc;
 	int			done = 0;
 	bool		prefetched;
+	bool		say = sets != NIL && message_level_is_interesting(DEBUG1);
+	RunMemory	memory;
 
 	Assert((opts->transactions == PARTMGR_RUN_OWN_TRANSACTIONS) == !IsTransactionState());
 	if (RecoveryInProgress())
@@ -519,13 +552,23 @@ partmgr_run_sets(List *sets, const PartmgrRunOptions *opts)
 			partmgr_pause_seconds(opts->pause_seconds);
 	}
 	MemoryContextDelete(per_set);
+	if (say)
+		run_memory(&memory);
 	if (prefetched)
 		partmgr_prefetch_end();
 	write_stamps(opts, &stamps);
-	if (sets != NIL)
+	if (!say)
+		return;
+	if (memory.private_kb >= 0 && memory.shared_kb >= 0)
 		ereport(DEBUG1,
-			(errmsg_internal("pg_partmgr: %s maintained %d of %d partition sets in database %u in %ld ms, peak memory %ld kB",
-							 opts->run_by, done, list_length(sets), MyDatabaseId,
-							 TimestampDifferenceMilliseconds(started, GetCurrentTimestamp()),
-							 peak_memory_kb())));
+				(errmsg_internal("pg_partmgr: %s maintained %d of %d partition sets in database %u in %ld ms, peak memory %ld kB, at the end %ld kB private and %ld kB shared",
+								 opts->run_by, done, list_length(sets), MyDatabaseId,
+								 TimestampDifferenceMilliseconds(started, GetCurrentTimestamp()),
+								 memory.peak_kb, memory.private_kb, memory.shared_kb)));
+	else
+		ereport(DEBUG1,
+				(errmsg_internal("pg_partmgr: %s maintained %d of %d partition sets in database %u in %ld ms, peak memory %ld kB",
+								 opts->run_by, done, list_length(sets), MyDatabaseId,
+								 TimestampDifferenceMilliseconds(started, GetCurrentTimestamp()),
+								 memory.peak_kb)));
 }
