@@ -33,7 +33,9 @@
 #include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
+#include "commands/extension.h"
 #include "executor/spi.h"
 #include "parser/parse_func.h"
 #include "storage/bufmgr.h"
@@ -50,6 +52,7 @@
 #include "utils/rel.h"
 #include "utils/relcache.h"
 #include "utils/snapmgr.h"
+#include "utils/syscache.h"
 #include "utils/timestamp.h"
 
 #include "bounds.h"
@@ -126,6 +129,35 @@ check_objects(void)
 						PARTMGR_EXTVERSION),
 				 errhint("Run ALTER EXTENSION pg_partmgr UPDATE.")));
 	checked = MyProc->lxid;
+}
+
+/*
+ * partmgr_config_present
+ *		Whether the extension is still there, asked at the start of each
+ *		transaction of a run that commits between its sets.  Once this
+ *		backend has found part_config (check_objects), the syscache's entry
+ *		for it answers exactly: DROP EXTENSION drops it, and a new
+ *		transaction has taken in that invalidation before it looks.  That
+ *		costs a hash look-up where pg_extension, which has no syscache,
+ *		costs an index scan in every transaction.  If the extension was
+ *		dropped and created anew during the run, its part_config has
+ *		another OID: the run stops as for a drop, and the next run uses the
+ *		new one.  The name is compared too, should the OID be reused.
+ */
+bool
+partmgr_config_present(void)
+{
+	HeapTuple	tuple;
+	bool		present;
+
+	if (!OidIsValid(config_relid))
+		return OidIsValid(get_extension_oid("pg_partmgr", true));
+	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(config_relid));
+	if (!HeapTupleIsValid(tuple))
+		return false;
+	present = strcmp(NameStr(((Form_pg_class) GETSTRUCT(tuple))->relname), "part_config") == 0;
+	ReleaseSysCache(tuple);
+	return present;
 }
 
 static PartmgrSet *read_row(uint64 row);

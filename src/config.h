@@ -42,6 +42,7 @@ extern void partmgr_config_insert(const PartmgrSet *set);
 extern bool partmgr_config_template_in_use(const char *template_table);
 extern List *partmgr_config_list(bool automatic_only);
 extern List *partmgr_config_list_sets(bool automatic_only);
+extern bool partmgr_config_present(void);
 /* maintenance_last_run of the sets a run maintained, written once at its end */
 typedef struct PartmgrRunStamps
 {

@@ -96,7 +96,7 @@ begin_step(const PartmgrRunOptions *opts, const char *activity, bool *snapshot)
 	{
 		SetCurrentStatementStartTimestamp();
 		StartTransactionCommand();
-		if (!OidIsValid(get_extension_oid("pg_partmgr", true)))
+		if (!partmgr_config_present())
 		{
 			CommitTransactionCommand();
 			return false;
