@@ -559,16 +559,12 @@ partmgr_run_sets(List *sets, const PartmgrRunOptions *opts)
 	write_stamps(opts, &stamps);
 	if (!say)
 		return;
-	if (memory.private_kb >= 0 && memory.shared_kb >= 0)
-		ereport(DEBUG1,
-				(errmsg_internal("pg_partmgr: %s maintained %d of %d partition sets in database %u in %ld ms, peak memory %ld kB, at the end %ld kB private and %ld kB shared",
-								 opts->run_by, done, list_length(sets), MyDatabaseId,
-								 TimestampDifferenceMilliseconds(started, GetCurrentTimestamp()),
-								 memory.peak_kb, memory.private_kb, memory.shared_kb)));
-	else
-		ereport(DEBUG1,
-				(errmsg_internal("pg_partmgr: %s maintained %d of %d partition sets in database %u in %ld ms, peak memory %ld kB",
-								 opts->run_by, done, list_length(sets), MyDatabaseId,
-								 TimestampDifferenceMilliseconds(started, GetCurrentTimestamp()),
-								 memory.peak_kb)));
+	ereport(DEBUG1,
+			(errmsg_internal("pg_partmgr: %s maintained %d of %d partition sets in database %u in %ld ms, peak memory %ld kB%s",
+							 opts->run_by, done, list_length(sets), MyDatabaseId,
+							 TimestampDifferenceMilliseconds(started, GetCurrentTimestamp()),
+							 memory.peak_kb,
+							 memory.private_kb >= 0 && memory.shared_kb >= 0 ?
+							 psprintf(", at the end %ld kB private and %ld kB shared",
+									  memory.private_kb, memory.shared_kb) : "")));
 }
