@@ -730,9 +730,9 @@ phase W8
 # idle, then with one child due in every set (premake + 1), in one session
 # whose peak memory (VmHWM) is read after each call.  pg_partmgr: the same
 # two calls, then the background worker, which is what runs in production:
-# W8_PASSES idle passes (each pass's time and peak memory from the worker's
-# DEBUG1 line, the launcher's memory before and after), then one pass with a
-# child due in every set.
+# W8_PASSES idle passes (each pass's time, peak memory and own and shared
+# memory from the worker's DEBUG1 line, the launcher's memory before and
+# after), then one pass with a child due in every set.
 fresh
 w8_start=$(q postgres -c "SELECT current_date - 5")
 for e in pm pgm; do

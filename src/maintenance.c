@@ -453,10 +453,11 @@ log_step_failure(const SetRun *run, const char *step, TimestampTz started,
  *		Maintain one set in the caller's transaction (with its configuration
  *		as the caller read it -- in this transaction, or in an earlier one
  *		and found current, see partmgr_config_reload -- else loaded now):
- *		plan and execute premake in a subtransaction, then derived constraints in another,
- *		analyze the parent if asked and children were made, remove the
- *		global unique entries of children gone (unique_cleanup_set), then retention
- *		(last, so that its ACCESS EXCLUSIVE locks are held the least), say
+ *		plan and execute premake in a subtransaction, then derived
+ *		constraints in another, analyze the parent if asked and children
+ *		were made, remove the global unique entries of children gone
+ *		(unique_cleanup_set), then retention (last, so that its ACCESS
+ *		EXCLUSIVE locks are held the least), say
  *		when it finished when nothing failed (for the caller to stamp
  *		maintenance_last_run, see PartmgrRunStamps), and record every action
  *		-- and a failure that stopped the set before any action -- in the
