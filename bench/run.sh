@@ -595,6 +595,12 @@ for e in pm pgm; do
 	create_sets "$e" w6 1 1 w6_setup
 	echo "SELECT $(schema_of "$e").run_maintenance();" >"$w6/maint_$e.sql"
 done
+# W6b's floors, in pg_partmgr's database: a loop of the cheapest statement
+# there is, and a loop of a one-row UPDATE committed each time (what a
+# maintenance call that records its run writes at least)
+q bench_pgm -c "CREATE TABLE w6.floor_stamp (id int PRIMARY KEY, t timestamptz); INSERT INTO w6.floor_stamp VALUES (1, now())" >/dev/null
+echo "SELECT 1;" >"$w6/floor_select.sql"
+echo "UPDATE w6.floor_stamp SET t = now() WHERE id = 1;" >"$w6/floor_update.sql"
 chmod 644 "$w6"/*.sql
 
 # pgbench_run NAME DB SCRIPT CLIENTS SECS [SLICE]: per-transaction logs under
@@ -638,6 +644,15 @@ for k in $(seq 1 "$W6_SLICES"); do
 		pgbench_run "b_$e" "bench_$e" "$w6/insert.sql" "$W6_CLIENTS" "$slice" "$k" || true
 		wait "$p" || true
 	done
+	# the floors, after pg_partmgr's b slice, against its a slice
+	for f in select update; do
+		checkpoint
+		pgbench_run "fm_$f" bench_pgm "$w6/floor_$f.sql" 1 "$slice" "$k" &
+		p=$!
+		bg_pids+=("$p")
+		pgbench_run "f_$f" bench_pgm "$w6/insert.sql" "$W6_CLIENTS" "$slice" "$k" || true
+		wait "$p" || true
+	done
 done
 lat_line "W6a insert latency, $W6_CLIENTS clients x ${W6_SECS} s ($W6_SLICES slices), alone" a_pm a_pgm
 lat_line "W6b insert latency, run_maintenance() looping alongside (slices taken in turn with W6a's)" b_pm b_pgm
@@ -652,6 +667,16 @@ a=$(latency bm_pm)
 b=$(latency bm_pgm)
 echo "W6b maintenance runs in ${W6_SECS} s: pg_partman $(field "$a" 1) (p50 $(field "$a" 2) ms, max $(field "$a" 4) ms)" \
 	" pg_partmgr $(field "$b" 1) (p50 $(field "$b" 2) ms, max $(field "$b" 4) ms)"
+for f in select update; do
+	per=""
+	for k in $(seq 1 "$W6_SLICES"); do
+		per="$per $(ratio "$(field "$(latency "f_$f" "$k.")" 3)" "$(field "$(latency a_pgm "$k.")" 3)")"
+	done
+	a=$(latency "f_$f")
+	b=$(latency "fm_$f")
+	if [ "$f" = select ]; then what="SELECT 1"; else what="a one-row UPDATE, committed each time"; fi
+	echo "W6b floor, pg_partmgr's inserts with a loop of $what alongside: p50 $(field "$a" 2) p99 $(field "$a" 3) max $(field "$a" 4) ms ($(field "$a" 1) inserts; $(field "$b" 1) loop statements); p99 against pg_partmgr's W6a slice by slice:$per; pg_partmgr's W6b p99 is $(ratio "$(field "$(latency b_pgm)" 3)" "$(field "$a" 3)") of it"
+done
 
 # (c) a long reader holds the parent (and every child) while maintenance has
 # a child to make (premake raised by one); a new reader arrives meanwhile.
