@@ -6,7 +6,19 @@
 CREATE SCHEMA bench;
 
 -- One row per timed iteration of bench.loop().
-CREATE TABLE bench.timing (label text NOT NULL, i int NOT NULL, secs float8 NOT NULL);
+-- cpu: the backend's own time on a CPU over the same span (from
+-- /proc/self/schedstat), without the waits for fsync or for a CPU.
+CREATE TABLE bench.timing (label text NOT NULL, i int NOT NULL, secs float8 NOT NULL,
+                           cpu float8);
+
+-- This backend's time on a CPU so far, in seconds (Linux), or NULL.
+CREATE FUNCTION bench.cpu_secs() RETURNS float8
+LANGUAGE plpgsql AS $$
+BEGIN
+	RETURN split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::float8 / 1e9;
+EXCEPTION WHEN OTHERS THEN
+	RETURN NULL;
+END $$;
 
 -- The number of a set in its table's name: four digits at least (t0001),
 -- more when it has more (t10000; lpad alone would cut it to t1000).
@@ -15,33 +27,39 @@ LANGUAGE sql IMMUTABLE AS $$ SELECT lpad(i::text, greatest(4, length(i::text)), 
 
 -- Run format(p_tmpl, NNNN) for NNNN = bench.num(p_first .. p_last), each in
 -- a transaction of its own, and record how long each one took, COMMIT
--- included, in bench.timing under p_label.  Call it as a top-level CALL so
--- that it can commit.
+-- included, and the backend's CPU time over it, in bench.timing under
+-- p_label.  Call it as a top-level CALL so that it can commit.
 CREATE PROCEDURE bench.loop(p_label text, p_tmpl text, p_first int, p_last int)
 LANGUAGE plpgsql AS $$
 DECLARE
 	t0 timestamptz;
+	c0 float8;
 	d float8[] := '{}';
+	c float8[] := '{}';
 BEGIN
 	FOR i IN p_first .. p_last LOOP
+		c0 := bench.cpu_secs();
 		t0 := clock_timestamp();
 		EXECUTE format(p_tmpl, bench.num(i));
 		COMMIT;
 		d := d || extract(epoch FROM clock_timestamp() - t0)::float8;
+		c := c || (bench.cpu_secs() - c0);
 	END LOOP;
 	INSERT INTO bench.timing
-	SELECT p_label, p_first + o::int - 1, x FROM unnest(d) WITH ORDINALITY AS u(x, o);
+	SELECT p_label, p_first + o::int - 1, x, c[o] FROM unnest(d) WITH ORDINALITY AS u(x, o);
 	COMMIT;
 END $$;
 
--- total seconds, mean, median, p99 and max (seconds) of one label
+-- total seconds, mean, median, p99 and max (seconds) of one label, and its
+-- mean CPU time (seconds; 0 where it was not read)
 CREATE FUNCTION bench.summary(p_label text,
-	OUT n bigint, OUT total float8, OUT mean float8, OUT p50 float8, OUT p99 float8, OUT mx float8)
+	OUT n bigint, OUT total float8, OUT mean float8, OUT p50 float8, OUT p99 float8, OUT mx float8,
+	OUT cpu_mean float8)
 LANGUAGE sql STABLE AS $$
 	SELECT count(*), sum(secs), avg(secs),
 	       percentile_disc(0.5) WITHIN GROUP (ORDER BY secs),
 	       percentile_disc(0.99) WITHIN GROUP (ORDER BY secs),
-	       max(secs)
+	       max(secs), coalesce(avg(cpu), 0)
 	  FROM bench.timing WHERE label = p_label
 $$;
 

@@ -232,9 +232,9 @@ register_sets() {
 	q "bench_$ext" -v tmpl="$(create_parent_sql "$ext" "$schema.t%s" "$PREMAKE" "$start")" \
 		<<<"CALL bench.loop('$label', :'tmpl', $first, $last);"
 }
-# summary of a bench.loop label: "n total mean p50 p99 max" (seconds)
+# summary of a bench.loop label: "n total mean p50 p99 max cpu_mean" (seconds)
 summary() {
-	q "bench_$1" -F ' ' -c "SELECT n, total, mean, p50, p99, mx FROM bench.summary('$2')"
+	q "bench_$1" -F ' ' -c "SELECT n, total, mean, p50, p99, mx, cpu_mean FROM bench.summary('$2')"
 }
 field() { echo "$1" | awk -v f="$2" '{ print $f }'; }
 ms() { calc "$1 * 1000" "${2:-2}"; }
@@ -283,15 +283,18 @@ done
 for e in pm pgm; do
 	s=$(summary "$e" w1)
 	declare "w1_total_$e=$(field "$s" 2)" "w1_mean_$e=$(field "$s" 3)" \
-		"w1_p50_$e=$(field "$s" 4)" "w1_p99_$e=$(field "$s" 5)" "w1_max_$e=$(field "$s" 6)"
+		"w1_p50_$e=$(field "$s" 4)" "w1_p99_$e=$(field "$s" 5)" "w1_max_$e=$(field "$s" 6)" \
+		"w1_cpu_$e=$(field "$s" 7)"
 	declare "w1_children_$e=$(q "bench_$e" -c "SELECT bench.children('w1')")"
 	declare "w1_defaults_$e=$(q "bench_$e" -c "SELECT bench.defaults('w1')")"
 done
 s=$(summary raw w1)
 w1_total_raw=$(field "$s" 2)
 w1_mean_raw=$(field "$s" 3)
+w1_cpu_raw=$(field "$s" 7)
 s=$(summary raw w1t)
 w1_mean_rawt=$(field "$s" 3)
+w1_cpu_rawt=$(field "$s" 7)
 
 cmp "W1 create_parent $W1_SETS daily sets (premake $PREMAKE, one transaction each)" \
 	"$(calc "$w1_total_pm")" "$(calc "$w1_total_pgm")" s
@@ -305,6 +308,7 @@ cmp "W1 create_parent per table made (children + default)" \
 	"$(calc "$w1_total_pgm * 1000 / ($w1_children_pgm + $w1_defaults_pgm)")" ms
 echo "W1 raw DDL floor ($per_set x CREATE TABLE (LIKE parent INCLUDING ...) + ATTACH, then the default, per set): total $(calc "$w1_total_raw") s, per set $(ms "$w1_mean_raw") ms, per table $(calc "$w1_total_raw * 1000 / ($W1_SETS * ($per_set + 1))") ms; pg_partmgr $(ratio "$w1_mean_pgm" "$w1_mean_raw") of it"
 echo "W1 raw DDL floor with the template table as well (CREATE TABLE template_tNNNN (LIKE parent)): per set $(ms "$w1_mean_rawt") ms; pg_partmgr $(ratio "$w1_mean_pgm" "$w1_mean_rawt") of it, pg_partman $(ratio "$w1_mean_pm" "$w1_mean_rawt")"
+echo "W1 backend CPU time per set (mean, without waits for fsync or a CPU): pg_partman $(ms "$w1_cpu_pm") ms  pg_partmgr $(ms "$w1_cpu_pgm") ms  floor $(ms "$w1_cpu_raw") ms  floor with the template $(ms "$w1_cpu_rawt") ms; pg_partmgr $(ratio "$w1_cpu_pgm" "$w1_cpu_raw") of the floor, $(ratio "$w1_cpu_pgm" "$w1_cpu_rawt") of the floor with the template"
 
 fi
 
@@ -366,6 +370,7 @@ for n in "$W2_SMALL" "$W2_LARGE"; do
 	fn_pgm=()
 	proc_pm=()
 	proc_pgm=()
+	floor=()
 	for _ in $(seq 1 "$W2_REPS"); do
 		for e in pm pgm; do
 			sch=$(schema_of "$e")
@@ -374,6 +379,7 @@ for n in "$W2_SMALL" "$W2_LARGE"; do
 			t=$(timed "bench_$e" "CALL $sch.run_maintenance_proc();")
 			eval "proc_$e+=(\"\$t\")"
 		done
+		floor+=("$(timed bench_pgm "SELECT count(*), max(length(c.relpartbound::text)) FROM pg_class c WHERE c.relispartition OR c.relkind = 'p';")")
 	done
 	for e in pm pgm; do
 		declare "w2_after_$e=$(q "bench_$e" -c "SELECT bench.children('w2')")"
@@ -390,6 +396,8 @@ for n in "$W2_SMALL" "$W2_LARGE"; do
 	w2_proc_pgm+=("$m_pgm")
 	echo "W2 CALL run_maintenance_proc(), nothing due, $n sets (median of $W2_REPS): pg_partman $(ms "$m_pm" 1) ms ($(calc "$m_pm * 1000 / $n" 3) ms/set)" \
 		" pg_partmgr $(ms "$m_pgm" 1) ms ($(calc "$m_pgm * 1000 / $n" 3) ms/set)  ratio $(ratio "$m_pm" "$m_pgm")"
+	m_floor=$(median "${floor[@]}")
+	echo "W2 floor, $n sets: the pg_class rows of every partitioned table and partition (with its bound) read by one sequential scan in a new connection, what any exact answer about the sets' children reads at least (median of $W2_REPS): $(ms "$m_floor" 1) ms ($(calc "$m_floor * 1000 / $n" 3) ms/set); pg_partmgr's run_maintenance() beyond it $(calc "($(median "${fn_pgm[@]}") - $m_floor) * 1000 / $n" 3) ms/set"
 	if [ "$w2_after_pm" -ne "$w2_before_pm" ] || [ "$w2_after_pgm" -ne "$w2_before_pgm" ]; then
 		echo "W2 note: children were created during the timed runs (pg_partman $((w2_after_pm - w2_before_pm)), pg_partmgr $((w2_after_pgm - w2_before_pgm))): a day began meanwhile?"
 	fi
