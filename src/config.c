@@ -704,6 +704,15 @@ partmgr_config_bind(PartmgrSet *set)
 void
 partmgr_config_insert(const PartmgrSet *set)
 {
+	static const char *const sql =
+	"INSERT INTO partmgr.part_config"
+	" (parent_table, control, partition_interval, partition_type,"
+	"  premake, automatic_maintenance, template_table, epoch,"
+	"  constraint_cols, datetime_string, jobmon,"
+	"  inherit_privileges, default_table, date_trunc_interval,"
+	"  time_encoder, time_decoder, partition_timezone)"
+	" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
+	"         $15, $16, $17)";
 	Oid			types[17] = {TEXTOID, TEXTOID, TEXTOID, TEXTOID, INT4OID,
 		TEXTOID, TEXTOID, TEXTOID, TEXTARRAYOID, TEXTOID, BOOLOID, BOOLOID,
 	BOOLOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID};
@@ -756,15 +765,7 @@ partmgr_config_insert(const PartmgrSet *set)
 			nulls[14 + i] = 'n';
 	}
 
-	partmgr_spi_exec("INSERT INTO partmgr.part_config"
-					 " (parent_table, control, partition_interval, partition_type,"
-					 "  premake, automatic_maintenance, template_table, epoch,"
-					 "  constraint_cols, datetime_string, jobmon,"
-					 "  inherit_privileges, default_table, date_trunc_interval,"
-					 "  time_encoder, time_decoder, partition_timezone)"
-					 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
-					 "         $15, $16, $17)",
-					 17, types, values, nulls, false, SPI_OK_INSERT);
+	partmgr_spi_exec_cached(sql, 17, types, values, nulls, false, SPI_OK_INSERT);
 }
 
 /*

@@ -40,9 +40,16 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_attribute.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_collation.h"
+#include "catalog/pg_index.h"
 #include "catalog/pg_namespace.h"
+#include "catalog/pg_statistic_ext.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
 #include "executor/spi.h"
@@ -50,10 +57,13 @@
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/acl.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/syscache.h"
+#include "utils/varlena.h"
 
 #include "bounds.h"
 #include "catalog.h"
@@ -298,20 +308,46 @@ table_grants(Oid relid)
 	return result;
 }
 
+/*
+ * index_flags
+ *		From a table's pg_index rows: its primary key index and its index
+ *		marked as the replica identity (each InvalidOid when it has none).
+ */
+static void
+index_flags(Oid relid, Oid *primary, Oid *replident)
+{
+	Relation	catalog = table_open(IndexRelationId, AccessShareLock);
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+
+	*primary = InvalidOid;
+	*replident = InvalidOid;
+	ScanKeyInit(&key, Anum_pg_index_indrelid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(relid));
+	scan = systable_beginscan(catalog, IndexIndrelidIndexId, true, NULL, 1, &key);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		Form_pg_index index = (Form_pg_index) GETSTRUCT(tuple);
+
+		if (index->indisprimary)
+			*primary = index->indexrelid;
+		if (index->indisreplident)
+			*replident = index->indexrelid;
+	}
+	systable_endscan(scan);
+	table_close(catalog, AccessShareLock);
+}
+
 /* The OID of a table's primary key index, or InvalidOid. */
 static Oid
 get_primary_key_index(Oid relid)
 {
-	static const char *const sql =
-	"SELECT indexrelid FROM pg_catalog.pg_index WHERE indrelid = $1 AND indisprimary";
-	Oid			types[1] = {OIDOID};
-	Datum		values[1];
-	bool		isnull;
+	Oid			primary;
+	Oid			replident;
 
-	values[0] = ObjectIdGetDatum(relid);
-	if (partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT) == 0)
-		return InvalidOid;
-	return DatumGetObjectId(partmgr_spi_value(0, 1, &isnull));
+	index_flags(relid, &primary, &replident);
+	return primary;
 }
 
 /* What decides a table's properties, from pg_class. */
@@ -326,45 +362,87 @@ typedef struct TableState
 	List	   *reloptions;		/* of char *, as in PartmgrProperties */
 } TableState;
 
+/*
+ * quoted_options
+ *		A pg_class row's storage parameters as name='value' (the value a
+ *		quoted literal), each name after prefix, added to list.
+ */
+static List *
+quoted_options(List *list, HeapTuple reltup, const char *prefix)
+{
+	bool		isnull;
+	Datum		options = SysCacheGetAttr(RELOID, reltup, Anum_pg_class_reloptions, &isnull);
+	Datum	   *elems;
+	int			n;
+
+	if (isnull)
+		return list;
+	deconstruct_array(DatumGetArrayTypeP(options), TEXTOID, -1, false, TYPALIGN_INT,
+					  &elems, NULL, &n);
+	for (int i = 0; i < n; i++)
+	{
+		char	   *option = TextDatumGetCString(elems[i]);
+		char	   *eq = strchr(option, '=');
+
+		/* the name alone is both when there is no '=' (reloptions always has one) */
+		if (eq != NULL)
+			*eq = '\0';
+		list = lappend(list, psprintf("%s%s=%s", prefix, option,
+									  quote_literal_cstr(eq != NULL ? eq + 1 : option)));
+	}
+	return list;
+}
+
+/* list_sort's order of strings in the database's collation */
+static int
+compare_collated(const ListCell *a, const ListCell *b)
+{
+	const char *x = lfirst(a);
+	const char *y = lfirst(b);
+
+	return varstr_cmp(x, strlen(x), y, strlen(y), DEFAULT_COLLATION_OID);
+}
+
+/*
+ * read_table_state
+ *		A table's TableState from the catalog caches.  Its storage
+ *		parameters and then its TOAST table's (named toast.<name>) are in the
+ *		order of the database's collation.
+ */
 static void
 read_table_state(Oid relid, TableState *state)
 {
-	static const char *const sql =
-	"SELECT c.relowner, c.relpersistence = 'u', c.relreplident::text,"
-	"       (SELECT i.indexrelid FROM pg_catalog.pg_index i"
-	"         WHERE i.indrelid = c.oid AND i.indisreplident),"
-	"       (SELECT string_agg(o, E'\\t' ORDER BY o) FROM ("
-	"          SELECT split_part(x, '=', 1) || '=' || quote_literal(substr(x, strpos(x, '=') + 1))"
-	"            FROM unnest(c.reloptions) AS x"
-	"          UNION ALL"
-	"          SELECT 'toast.' || split_part(x, '=', 1) || '='"
-	"                 || quote_literal(substr(x, strpos(x, '=') + 1))"
-	"            FROM pg_catalog.pg_class t, unnest(t.reloptions) AS x"
-	"           WHERE t.oid = c.reltoastrelid) AS opts(o)),"
-	"       c.relhasindex, c.relacl IS NOT NULL"
-	"  FROM pg_catalog.pg_class c WHERE c.oid = $1";
-	Oid			types[1] = {OIDOID};
-	Datum		values[1];
+	HeapTuple	reltup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	Form_pg_class form;
 	bool		isnull;
-	char	   *text;
-	char	   *tok;
+	Oid			primary;
 
-	values[0] = ObjectIdGetDatum(relid);
-	if (partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT) == 0)
+	if (!HeapTupleIsValid(reltup))
 		elog(ERROR, "cache lookup failed for relation %u", relid);
-	state->owner = DatumGetObjectId(partmgr_spi_value(0, 1, &isnull));
-	state->unlogged = DatumGetBool(partmgr_spi_value(0, 2, &isnull));
-	state->replica_identity = partmgr_spi_text(0, 3)[0];
-	state->replica_index = DatumGetObjectId(partmgr_spi_value(0, 4, &isnull));
-	if (isnull)
-		state->replica_index = InvalidOid;
-	state->has_indexes = DatumGetBool(partmgr_spi_value(0, 6, &isnull));
-	state->has_grants = DatumGetBool(partmgr_spi_value(0, 7, &isnull));
-	state->reloptions = NIL;
-	/* the options joined by a tab, which none contains unquoted */
-	text = partmgr_spi_text(0, 5);
-	for (tok = text ? strtok(text, "\t") : NULL; tok != NULL; tok = strtok(NULL, "\t"))
-		state->reloptions = lappend(state->reloptions, pstrdup(tok));
+	form = (Form_pg_class) GETSTRUCT(reltup);
+	state->owner = form->relowner;
+	state->unlogged = form->relpersistence == RELPERSISTENCE_UNLOGGED;
+	state->replica_identity = form->relreplident;
+	state->has_indexes = form->relhasindex;
+	(void) SysCacheGetAttr(RELOID, reltup, Anum_pg_class_relacl, &isnull);
+	state->has_grants = !isnull;
+	state->reloptions = quoted_options(NIL, reltup, "");
+	if (OidIsValid(form->reltoastrelid))
+	{
+		HeapTuple	toasttup = SearchSysCache1(RELOID, ObjectIdGetDatum(form->reltoastrelid));
+
+		if (HeapTupleIsValid(toasttup))
+		{
+			state->reloptions = quoted_options(state->reloptions, toasttup, "toast.");
+			ReleaseSysCache(toasttup);
+		}
+	}
+	list_sort(state->reloptions, compare_collated);
+	/* relhasindex is never false while the table has an index */
+	state->replica_index = InvalidOid;
+	if (form->relhasindex)
+		index_flags(relid, &primary, &state->replica_index);
+	ReleaseSysCache(reltup);
 }
 
 /*
@@ -375,35 +453,59 @@ read_table_state(Oid relid, TableState *state)
 static List *
 read_columns(Oid relid)
 {
-	static const char *const sql =
-	"SELECT a.attname,"
-	"       CASE a.attcompression WHEN 'p' THEN 'pglz' WHEN 'l' THEN 'lz4'"
-	"            ELSE 'default' END,"
-	"       CASE a.attstorage WHEN 'p' THEN 'plain' WHEN 'e' THEN 'external'"
-	"            WHEN 'm' THEN 'main' ELSE 'extended' END,"
-	"       coalesce(a.attstattarget::pg_catalog.int4, -1)"
-	"  FROM pg_catalog.pg_attribute a"
-	" WHERE a.attrelid = $1 AND a.attnum > 0 AND NOT a.attisdropped"
-	" ORDER BY a.attnum";
-	Oid			types[1] = {OIDOID};
-	Datum		values[1];
+	HeapTuple	reltup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	int			natts;
 	List	   *result = NIL;
-	uint64		n;
 
-	values[0] = ObjectIdGetDatum(relid);
-	n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT);
-	for (uint64 i = 0; i < n; i++)
+	if (!HeapTupleIsValid(reltup))
+		elog(ERROR, "cache lookup failed for relation %u", relid);
+	natts = ((Form_pg_class) GETSTRUCT(reltup))->relnatts;
+	ReleaseSysCache(reltup);
+	for (int attnum = 1; attnum <= natts; attnum++)
 	{
-		PartmgrColumn *column = palloc(sizeof(PartmgrColumn));
-		bool		isnull;
+		HeapTuple	tuple = SearchSysCache2(ATTNUM, ObjectIdGetDatum(relid),
+										   Int16GetDatum(attnum));
+		Form_pg_attribute att;
+		PartmgrColumn *column;
 
-		column->name = partmgr_spi_text(i, 1);
-		column->compression = partmgr_spi_text(i, 2);
-		column->storage = partmgr_spi_text(i, 3);
-		column->stattarget = DatumGetInt32(partmgr_spi_value(i, 4, &isnull));
+		if (!HeapTupleIsValid(tuple))
+			continue;
+		att = (Form_pg_attribute) GETSTRUCT(tuple);
+		if (att->attisdropped)
+		{
+			ReleaseSysCache(tuple);
+			continue;
+		}
+		column = palloc(sizeof(PartmgrColumn));
+		column->name = pstrdup(NameStr(att->attname));
+		column->compression = att->attcompression == 'p' ? "pglz" :
+			att->attcompression == 'l' ? "lz4" : "default";
+		column->storage = att->attstorage == TYPSTORAGE_PLAIN ? "plain" :
+			att->attstorage == TYPSTORAGE_EXTERNAL ? "external" :
+			att->attstorage == TYPSTORAGE_MAIN ? "main" : "extended";
+#if PG_VERSION_NUM >= 170000
+		{
+			bool		isnull;
+			Datum		target = SysCacheGetAttr(ATTNUM, tuple, Anum_pg_attribute_attstattarget,
+												 &isnull);
+
+			column->stattarget = isnull ? -1 : DatumGetInt16(target);
+		}
+#else
+		column->stattarget = att->attstattarget;
+#endif
 		result = lappend(result, column);
+		ReleaseSysCache(tuple);
 	}
 	return result;
+}
+
+/* list_sort's order of PartmgrStatistics by name (a name's collation is "C") */
+static int
+compare_statistics(const ListCell *a, const ListCell *b)
+{
+	return strcmp(((const PartmgrStatistics *) lfirst(a))->name,
+				  ((const PartmgrStatistics *) lfirst(b))->name);
 }
 
 /*
@@ -413,34 +515,66 @@ read_columns(Oid relid)
 static List *
 read_statistics(Oid relid)
 {
-	static const char *const sql =
-	"SELECT s.stxname,"
-	"       (SELECT string_agg(CASE k WHEN 'd' THEN 'ndistinct'"
-	"                                 WHEN 'f' THEN 'dependencies'"
-	"                                 ELSE 'mcv' END, ', ' ORDER BY k)"
-	"          FROM unnest(s.stxkind) AS k WHERE k IN ('d', 'f', 'm')),"
-	"       pg_catalog.pg_get_statisticsobjdef_columns(s.oid),"
-	"       coalesce(s.stxstattarget::pg_catalog.int4, -1)"
-	"  FROM pg_catalog.pg_statistic_ext s"
-	" WHERE s.stxrelid = $1 ORDER BY s.stxname";
-	Oid			types[1] = {OIDOID};
-	Datum		values[1];
+	Relation	catalog = table_open(StatisticExtRelationId, AccessShareLock);
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
 	List	   *result = NIL;
-	uint64		n;
 
-	values[0] = ObjectIdGetDatum(relid);
-	n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT);
-	for (uint64 i = 0; i < n; i++)
+	ScanKeyInit(&key, Anum_pg_statistic_ext_stxrelid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(relid));
+	scan = systable_beginscan(catalog, StatisticExtRelidIndexId, true, NULL, 1, &key);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
 	{
+		Form_pg_statistic_ext form = (Form_pg_statistic_ext) GETSTRUCT(tuple);
 		PartmgrStatistics *stat = palloc(sizeof(PartmgrStatistics));
+		static const struct
+		{
+			char		kind;
+			const char *name;
+		}			kinds[] = {{'d', "ndistinct"}, {'f', "dependencies"}, {'m', "mcv"}};
 		bool		isnull;
+		Datum		kind_array = heap_getattr(tuple, Anum_pg_statistic_ext_stxkind,
+											  RelationGetDescr(catalog), &isnull);
+		Datum	   *elems = NULL;
+		int			n = 0;
+		StringInfoData buf;
 
-		stat->name = partmgr_spi_text(i, 1);
-		stat->kinds = partmgr_spi_text(i, 2);
-		stat->columns = partmgr_spi_text(i, 3);
-		stat->target = DatumGetInt32(partmgr_spi_value(i, 4, &isnull));
+		stat->name = pstrdup(NameStr(form->stxname));
+		if (!isnull)
+			deconstruct_array(DatumGetArrayTypeP(kind_array), CHAROID, 1, true,
+							  TYPALIGN_CHAR, &elems, NULL, &n);
+		/* the kinds other than expressions, in the order of their letters */
+		initStringInfo(&buf);
+		for (int k = 0; k < lengthof(kinds); k++)
+		{
+			for (int i = 0; i < n; i++)
+			{
+				if (DatumGetChar(elems[i]) == kinds[k].kind)
+				{
+					appendStringInfo(&buf, "%s%s", buf.len > 0 ? ", " : "", kinds[k].name);
+					break;
+				}
+			}
+		}
+		stat->kinds = buf.len > 0 ? buf.data : NULL;
+		stat->columns = TextDatumGetCString(DirectFunctionCall1(pg_get_statisticsobjdef_columns,
+																ObjectIdGetDatum(form->oid)));
+#if PG_VERSION_NUM >= 170000
+		{
+			Datum		target = heap_getattr(tuple, Anum_pg_statistic_ext_stxstattarget,
+											  RelationGetDescr(catalog), &isnull);
+
+			stat->target = isnull ? -1 : DatumGetInt16(target);
+		}
+#else
+		stat->target = form->stxstattarget;
+#endif
 		result = lappend(result, stat);
 	}
+	systable_endscan(scan);
+	table_close(catalog, AccessShareLock);
+	list_sort(result, compare_statistics);
 	return result;
 }
 
