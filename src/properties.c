@@ -46,7 +46,6 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_attribute.h"
 #include "catalog/pg_class.h"
-#include "catalog/pg_collation.h"
 #include "catalog/pg_index.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_statistic_ext.h"
@@ -63,7 +62,6 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/syscache.h"
-#include "utils/varlena.h"
 
 #include "bounds.h"
 #include "catalog.h"
@@ -393,21 +391,18 @@ quoted_options(List *list, HeapTuple reltup, const char *prefix)
 	return list;
 }
 
-/* list_sort's order of strings in the database's collation */
+/* list_sort's order of strings: bytewise, the "C" collation of reloptions */
 static int
-compare_collated(const ListCell *a, const ListCell *b)
+compare_strings(const ListCell *a, const ListCell *b)
 {
-	const char *x = lfirst(a);
-	const char *y = lfirst(b);
-
-	return varstr_cmp(x, strlen(x), y, strlen(y), DEFAULT_COLLATION_OID);
+	return strcmp((const char *) lfirst(a), (const char *) lfirst(b));
 }
 
 /*
  * read_table_state
  *		A table's TableState from the catalog caches.  Its storage
- *		parameters and then its TOAST table's (named toast.<name>) are in the
- *		order of the database's collation.
+ *		parameters and its TOAST table's (named toast.<name>) are in one
+ *		list in byte order.
  */
 static void
 read_table_state(Oid relid, TableState *state)
@@ -437,7 +432,7 @@ read_table_state(Oid relid, TableState *state)
 			ReleaseSysCache(toasttup);
 		}
 	}
-	list_sort(state->reloptions, compare_collated);
+	list_sort(state->reloptions, compare_strings);
 	/* relhasindex is never false while the table has an index */
 	state->replica_index = InvalidOid;
 	if (form->relhasindex)
