@@ -30,13 +30,17 @@
 #include "catalog/namespace.h"
 #include "catalog/partition.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_index.h"
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_partitioned_table.h"
 #include "catalog/pg_statistic_ext.h"
+#include "catalog/pg_type.h"
 #include "executor/tuptable.h"
 #include "nodes/makefuncs.h"
 #include "nodes/parsenodes.h"
 #include "partitioning/partbounds.h"
+#include "lib/stringinfo.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/rel.h"
@@ -587,45 +591,143 @@ partmgr_movable_columns(Oid relid, List *ignored)
 	return columns;
 }
 
+/* list_sort's order of PartmgrStatistics by name (a name's collation is "C") */
+static int
+compare_statistics(const ListCell *a, const ListCell *b)
+{
+	return strcmp(((const PartmgrStatistics *) lfirst(a))->name,
+				  ((const PartmgrStatistics *) lfirst(b))->name);
+}
+
+/*
+ * partmgr_statistics_on
+ *		The extended statistics objects defined on a table, by name, from
+ *		pg_statistic_ext's index (the table itself is not locked).
+ */
+List *
+partmgr_statistics_on(Oid relid)
+{
+	static const struct
+	{
+		char		kind;
+		const char *name;
+	}			kinds[] = {{'d', "ndistinct"}, {'f', "dependencies"}, {'m', "mcv"}};
+	Relation	catalog = table_open(StatisticExtRelationId, AccessShareLock);
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	List	   *result = NIL;
+
+	ScanKeyInit(&key, Anum_pg_statistic_ext_stxrelid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(relid));
+	scan = systable_beginscan(catalog, StatisticExtRelidIndexId, true, NULL, 1, &key);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		Form_pg_statistic_ext form = (Form_pg_statistic_ext) GETSTRUCT(tuple);
+		PartmgrStatistics *stat = palloc(sizeof(PartmgrStatistics));
+		bool		isnull;
+		Datum		kind_array = heap_getattr(tuple, Anum_pg_statistic_ext_stxkind,
+											  RelationGetDescr(catalog), &isnull);
+		Datum	   *elems = NULL;
+		int			n = 0;
+		StringInfoData buf;
+
+		stat->schema = get_namespace_name(form->stxnamespace);
+		stat->name = pstrdup(NameStr(form->stxname));
+		stat->owner = form->stxowner;
+		if (!isnull)
+			deconstruct_array(DatumGetArrayTypeP(kind_array), CHAROID, 1, true,
+							  TYPALIGN_CHAR, &elems, NULL, &n);
+		/* the kinds other than expressions, in the order of their letters */
+		initStringInfo(&buf);
+		for (int k = 0; k < lengthof(kinds); k++)
+		{
+			for (int i = 0; i < n; i++)
+			{
+				if (DatumGetChar(elems[i]) == kinds[k].kind)
+				{
+					appendStringInfo(&buf, "%s%s", buf.len > 0 ? ", " : "", kinds[k].name);
+					break;
+				}
+			}
+		}
+		stat->kinds = buf.len > 0 ? buf.data : NULL;
+		stat->columns = TextDatumGetCString(DirectFunctionCall1(pg_get_statisticsobjdef_columns,
+																ObjectIdGetDatum(form->oid)));
+#if PG_VERSION_NUM >= 170000
+		{
+			Datum		target = heap_getattr(tuple, Anum_pg_statistic_ext_stxstattarget,
+											  RelationGetDescr(catalog), &isnull);
+
+			stat->target = isnull ? -1 : DatumGetInt16(target);
+		}
+#else
+		stat->target = form->stxstattarget;
+#endif
+		result = lappend(result, stat);
+	}
+	systable_endscan(scan);
+	table_close(catalog, AccessShareLock);
+	list_sort(result, compare_statistics);
+	return result;
+}
+
 /*
  * partmgr_statistics_of
- *		The extended statistics objects defined on a table that belong to
- *		the table's owner (those pg_partmgr gives a child, and the owner's
- *		own), each as a two-element list of its schema and its name.  Read
- *		from the catalogs alone: the table itself is not locked.
+ *		Those of partmgr_statistics_on that belong to the table's owner
+ *		(those pg_partmgr gives a child, and the owner's own).
  */
 List *
 partmgr_statistics_of(Oid relid)
 {
 	HeapTuple	reltup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
-	Relation	catalog;
-	ScanKeyData key;
-	SysScanDesc scan;
-	HeapTuple	tup;
-	List	   *result = NIL;
 	Oid			owner;
+	List	   *result = NIL;
+	ListCell   *lc;
 
 	if (!HeapTupleIsValid(reltup))
 		return NIL;
 	owner = ((Form_pg_class) GETSTRUCT(reltup))->relowner;
 	ReleaseSysCache(reltup);
-	catalog = table_open(StatisticExtRelationId, AccessShareLock);
-
-	ScanKeyInit(&key, Anum_pg_statistic_ext_stxrelid, BTEqualStrategyNumber, F_OIDEQ,
-				ObjectIdGetDatum(relid));
-	scan = systable_beginscan(catalog, StatisticExtRelidIndexId, true, NULL, 1, &key);
-	while (HeapTupleIsValid(tup = systable_getnext(scan)))
+	foreach(lc, partmgr_statistics_on(relid))
 	{
-		Form_pg_statistic_ext form = (Form_pg_statistic_ext) GETSTRUCT(tup);
+		PartmgrStatistics *stat = lfirst(lc);
 
-		if (form->stxowner != owner)
-			continue;
-		result = lappend(result, list_make2(get_namespace_name(form->stxnamespace),
-											pstrdup(NameStr(form->stxname))));
+		if (stat->owner == owner)
+			result = lappend(result, stat);
+	}
+	return result;
+}
+
+/*
+ * partmgr_index_flags
+ *		From a table's pg_index rows: its primary key index and the index
+ *		marked as its replica identity (each InvalidOid when it has none).
+ */
+void
+partmgr_index_flags(Oid relid, Oid *primary, Oid *replident)
+{
+	Relation	catalog = table_open(IndexRelationId, AccessShareLock);
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+
+	*primary = InvalidOid;
+	*replident = InvalidOid;
+	ScanKeyInit(&key, Anum_pg_index_indrelid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(relid));
+	scan = systable_beginscan(catalog, IndexIndrelidIndexId, true, NULL, 1, &key);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		Form_pg_index index = (Form_pg_index) GETSTRUCT(tuple);
+
+		if (index->indisprimary)
+			*primary = index->indexrelid;
+		if (index->indisreplident)
+			*replident = index->indexrelid;
 	}
 	systable_endscan(scan);
 	table_close(catalog, AccessShareLock);
-	return result;
 }
 
 /*

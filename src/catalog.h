@@ -2,7 +2,8 @@
  *
  * catalog.h
  *	  What the system catalogs say about a partition set: table names,
- *	  the parent's partition key, and every child with its bounds.
+ *	  the parent's partition key, and every child with its bounds; and of
+ *	  any table, its extended statistics objects and key indexes.
  *
  * Reads catalogs through the syscache and index scans only (no SPI, no
  * locks on the tables described), so an idle maintenance pass costs no
@@ -80,7 +81,22 @@ extern const PartmgrChild *partmgr_tree_find_overlap(const PartmgrTree *tree,
 													 PartmgrPoint upper);
 extern const PartmgrChild *partmgr_tree_find_child(const PartmgrTree *tree, Oid relid);
 extern List *partmgr_movable_columns(Oid relid, List *ignored);
+/* An extended statistics object defined on a table (pg_statistic_ext). */
+typedef struct PartmgrStatistics
+{
+	char	   *schema;			/* its schema's name */
+	char	   *name;			/* stxname, unquoted */
+	Oid			owner;
+	char	   *kinds;			/* "ndistinct, dependencies", or NULL: only
+								 * expression statistics */
+	char	   *columns;		/* "a, (b || c)", as
+								 * pg_get_statisticsobjdef_columns says */
+	int			target;			/* stxstattarget; -1: the default */
+} PartmgrStatistics;
+
+extern List *partmgr_statistics_on(Oid relid);
 extern List *partmgr_statistics_of(Oid relid);
+extern void partmgr_index_flags(Oid relid, Oid *primary, Oid *replident);
 extern List *partmgr_sub_parents_below(Oid relid);
 extern bool partmgr_slot_key(TupleTableSlot *slot, int ncols, const AttrNumber *attnums,
 							 const int16 *typlen, Datum *values);

@@ -40,15 +40,11 @@
  */
 #include "postgres.h"
 
-#include "access/genam.h"
 #include "access/htup_details.h"
-#include "access/table.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_attribute.h"
 #include "catalog/pg_class.h"
-#include "catalog/pg_index.h"
 #include "catalog/pg_namespace.h"
-#include "catalog/pg_statistic_ext.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
 #include "executor/spi.h"
@@ -58,7 +54,6 @@
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
-#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/syscache.h"
@@ -306,37 +301,6 @@ table_grants(Oid relid)
 	return result;
 }
 
-/*
- * index_flags
- *		From a table's pg_index rows: its primary key index and its index
- *		marked as the replica identity (each InvalidOid when it has none).
- */
-static void
-index_flags(Oid relid, Oid *primary, Oid *replident)
-{
-	Relation	catalog = table_open(IndexRelationId, AccessShareLock);
-	ScanKeyData key;
-	SysScanDesc scan;
-	HeapTuple	tuple;
-
-	*primary = InvalidOid;
-	*replident = InvalidOid;
-	ScanKeyInit(&key, Anum_pg_index_indrelid, BTEqualStrategyNumber, F_OIDEQ,
-				ObjectIdGetDatum(relid));
-	scan = systable_beginscan(catalog, IndexIndrelidIndexId, true, NULL, 1, &key);
-	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
-	{
-		Form_pg_index index = (Form_pg_index) GETSTRUCT(tuple);
-
-		if (index->indisprimary)
-			*primary = index->indexrelid;
-		if (index->indisreplident)
-			*replident = index->indexrelid;
-	}
-	systable_endscan(scan);
-	table_close(catalog, AccessShareLock);
-}
-
 /* The OID of a table's primary key index, or InvalidOid. */
 static Oid
 get_primary_key_index(Oid relid)
@@ -344,7 +308,7 @@ get_primary_key_index(Oid relid)
 	Oid			primary;
 	Oid			replident;
 
-	index_flags(relid, &primary, &replident);
+	partmgr_index_flags(relid, &primary, &replident);
 	return primary;
 }
 
@@ -436,7 +400,7 @@ read_table_state(Oid relid, TableState *state)
 	/* relhasindex is never false while the table has an index */
 	state->replica_index = InvalidOid;
 	if (form->relhasindex)
-		index_flags(relid, &primary, &state->replica_index);
+		partmgr_index_flags(relid, &primary, &state->replica_index);
 	ReleaseSysCache(reltup);
 }
 
@@ -495,84 +459,6 @@ read_columns(Oid relid)
 	return result;
 }
 
-/* list_sort's order of PartmgrStatistics by name (a name's collation is "C") */
-static int
-compare_statistics(const ListCell *a, const ListCell *b)
-{
-	return strcmp(((const PartmgrStatistics *) lfirst(a))->name,
-				  ((const PartmgrStatistics *) lfirst(b))->name);
-}
-
-/*
- * read_statistics
- *		The extended statistics objects of a table, by name.
- */
-static List *
-read_statistics(Oid relid)
-{
-	Relation	catalog = table_open(StatisticExtRelationId, AccessShareLock);
-	ScanKeyData key;
-	SysScanDesc scan;
-	HeapTuple	tuple;
-	List	   *result = NIL;
-
-	ScanKeyInit(&key, Anum_pg_statistic_ext_stxrelid, BTEqualStrategyNumber, F_OIDEQ,
-				ObjectIdGetDatum(relid));
-	scan = systable_beginscan(catalog, StatisticExtRelidIndexId, true, NULL, 1, &key);
-	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
-	{
-		Form_pg_statistic_ext form = (Form_pg_statistic_ext) GETSTRUCT(tuple);
-		PartmgrStatistics *stat = palloc(sizeof(PartmgrStatistics));
-		static const struct
-		{
-			char		kind;
-			const char *name;
-		}			kinds[] = {{'d', "ndistinct"}, {'f', "dependencies"}, {'m', "mcv"}};
-		bool		isnull;
-		Datum		kind_array = heap_getattr(tuple, Anum_pg_statistic_ext_stxkind,
-											  RelationGetDescr(catalog), &isnull);
-		Datum	   *elems = NULL;
-		int			n = 0;
-		StringInfoData buf;
-
-		stat->name = pstrdup(NameStr(form->stxname));
-		if (!isnull)
-			deconstruct_array(DatumGetArrayTypeP(kind_array), CHAROID, 1, true,
-							  TYPALIGN_CHAR, &elems, NULL, &n);
-		/* the kinds other than expressions, in the order of their letters */
-		initStringInfo(&buf);
-		for (int k = 0; k < lengthof(kinds); k++)
-		{
-			for (int i = 0; i < n; i++)
-			{
-				if (DatumGetChar(elems[i]) == kinds[k].kind)
-				{
-					appendStringInfo(&buf, "%s%s", buf.len > 0 ? ", " : "", kinds[k].name);
-					break;
-				}
-			}
-		}
-		stat->kinds = buf.len > 0 ? buf.data : NULL;
-		stat->columns = TextDatumGetCString(DirectFunctionCall1(pg_get_statisticsobjdef_columns,
-																ObjectIdGetDatum(form->oid)));
-#if PG_VERSION_NUM >= 170000
-		{
-			Datum		target = heap_getattr(tuple, Anum_pg_statistic_ext_stxstattarget,
-											  RelationGetDescr(catalog), &isnull);
-
-			stat->target = isnull ? -1 : DatumGetInt16(target);
-		}
-#else
-		stat->target = form->stxstattarget;
-#endif
-		result = lappend(result, stat);
-	}
-	systable_endscan(scan);
-	table_close(catalog, AccessShareLock);
-	list_sort(result, compare_statistics);
-	return result;
-}
-
 /*
  * partmgr_read_properties
  *		What new children of the set get beyond the parent's shape (see the
@@ -618,7 +504,7 @@ partmgr_read_properties(const PartmgrSet *set, PartmgrProperties *props)
 	if (state.has_grants)
 		props->grants = table_grants(set->parent_oid);
 	props->columns = read_columns(set->parent_oid);
-	props->statistics = read_statistics(set->parent_oid);
+	props->statistics = partmgr_statistics_on(set->parent_oid);
 }
 
 /* Whether a statistics object of that name exists in the schema. */
@@ -1223,7 +1109,7 @@ statistics_drift(List **drifts, const PartmgrSet *set, const PartmgrProperties *
 
 	if (props->statistics == NIL)
 		return;
-	have = read_statistics(child);
+	have = partmgr_statistics_on(child);
 	foreach(lc, props->statistics)
 	{
 		const PartmgrStatistics *want = (const PartmgrStatistics *) lfirst(lc);

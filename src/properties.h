@@ -50,17 +50,6 @@ typedef struct PartmgrColumn
 	int			stattarget;		/* attstattarget; -1: the default */
 } PartmgrColumn;
 
-/* An extended statistics object of the parent, which each child gets too. */
-typedef struct PartmgrStatistics
-{
-	char	   *name;			/* stxname, unquoted */
-	char	   *kinds;			/* "ndistinct, dependencies", or NULL: only
-								 * expression statistics */
-	char	   *columns;		/* "a, (b || c)", as
-								 * pg_get_statisticsobjdef_columns says */
-	int			target;			/* stxstattarget; -1: the default */
-} PartmgrStatistics;
-
 typedef struct PartmgrProperties
 {
 	Oid			template_oid;	/* InvalidOid: no template */
@@ -77,7 +66,8 @@ typedef struct PartmgrProperties
 	List	   *grants;			/* of PartmgrGrant *: the parent's (new
 								 * children get them with inherit_privileges) */
 	List	   *columns;		/* of PartmgrColumn *: the parent's */
-	List	   *statistics;		/* of PartmgrStatistics *: the parent's */
+	List	   *statistics;		/* of PartmgrStatistics * (catalog.h): the
+								 * parent's */
 } PartmgrProperties;
 
 extern char *partmgr_template_name(const char *schema, const char *table);

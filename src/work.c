@@ -452,9 +452,9 @@ partmgr_work_retire(PartmgrActionWork *work, const PartmgrAction *action)
 		 */
 		foreach(lc, partmgr_statistics_of(action->relid))
 		{
-			List	   *stat = (List *) lfirst(lc);
+			PartmgrStatistics *stat = lfirst(lc);
 
-			work_sql(work, partmgr_ddl_statistics_set_schema(linitial(stat), lsecond(stat),
+			work_sql(work, partmgr_ddl_statistics_set_schema(stat->schema, stat->name,
 															 action->retire.schema))->kind = kind;
 		}
 	}
@@ -966,7 +966,8 @@ work_reshape_renames(PartmgrActionWork *work, const PartmgrReshapeTables *r)
 		foreach(lc, index_names(relid))
 			objects = lappend(objects, list_make2(lfirst(lc), "INDEX"));
 		foreach(lc, partmgr_statistics_of(relid))
-			objects = lappend(objects, list_make2(lsecond((List *) lfirst(lc)), "STATISTICS"));
+			objects = lappend(objects, list_make2(((PartmgrStatistics *) lfirst(lc))->name,
+												  "STATISTICS"));
 		foreach(lc, objects)
 		{
 			const char *name = linitial((List *) lfirst(lc));

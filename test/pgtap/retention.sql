@@ -19,7 +19,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = error;
 
-SELECT plan(92);
+SELECT plan(93);
 
 -- Attached children of a parent, by name (C order).
 CREATE FUNCTION public.tap_ret_attached(p_parent regclass)
@@ -173,12 +173,22 @@ SELECT results_eq($$SELECT * FROM tap_ret_log('public.tap_rs')$$,
              ('detach partition and move it', 'public.tap_rs_p21000102', 'done', NULL, 'drop_partition_time')$$,
     'maintenance_log: detach partition and move it rows');
 
+-- the child's statistics objects go with it, but for one of another role
+CREATE ROLE tap_ret_stats_other NOSUPERUSER;
+CREATE STATISTICS public.tap_rs_st_a ON v, ts FROM public.tap_rs_p21000103;
+CREATE STATISTICS public.tap_rs_st_b (ndistinct) ON v, ts FROM public.tap_rs_p21000103;
+ALTER STATISTICS public.tap_rs_st_b OWNER TO tap_ret_stats_other;
 UPDATE partmgr.part_config SET retention = '1 day', retention_schema = 'Tap Arch 2', retention_keep_table = false
  WHERE parent_table = 'public.tap_rs';
 SELECT is(partmgr.drop_partition_time('public.tap_rs', p_reference_timestamp => '2100-01-05 00:00:01+00'),
     1, 'retention_schema from part_config: one child retired');
 SELECT is(tap_ret_table('tap_rs_p21000103'), 'Tap Arch 2.tap_rs_p21000103 standalone',
     'moved into a configured schema whose name needs quoting');
+SELECT results_eq($$SELECT s.stxname::text COLLATE "default", n.nspname::text COLLATE "default" FROM pg_statistic_ext s
+                      JOIN pg_namespace n ON n.oid = s.stxnamespace
+                     WHERE s.stxname IN ('tap_rs_st_a', 'tap_rs_st_b') ORDER BY 1$$,
+    $$VALUES ('tap_rs_st_a', 'Tap Arch 2'), ('tap_rs_st_b', 'public')$$,
+    'the moved child''s statistics object of its owner moves with it; another role''s stays');
 
 ------------------------------------------------------------------------------
 -- keep_index = false drops indexes and constraint-backed indexes
