@@ -125,6 +125,8 @@ cleanup() {
 	fi
 	if [ "${KEEP:-0}" = 1 ]; then
 		echo "cluster kept running: psql -h $dir -p $port (as postgres)" >&2
+		[ -n "$hugepages_before" ] &&
+			echo "huge pages stay reserved for it: after stopping it, echo $hugepages_before > /proc/sys/vm/nr_hugepages" >&2
 		return
 	fi
 	runuser -u postgres -- "$bindir/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
@@ -179,7 +181,13 @@ if [ "$huge" = try ] && [ -w /proc/sys/vm/nr_hugepages ]; then
 	fi
 fi
 [ "$hugepages_used" = off ] && echo "huge_pages = off" >>"$dir/data/postgresql.conf"
-as_pg "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w start >/dev/null
+if ! as_pg "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w start >/dev/null; then
+	[ "$hugepages_used" = off ] && exit 1
+	# the pages went to someone else meanwhile: run without them
+	echo "huge_pages = off" >>"$dir/data/postgresql.conf"
+	hugepages_used="off (the server could not get the huge pages it was given)"
+	as_pg "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w start >/dev/null
+fi
 
 export PGOPTIONS="-c client_min_messages=warning -c TimeZone=UTC"
 
@@ -903,7 +911,7 @@ echo "W8 worker, $W8_PASSES idle passes (pg_partmgr.interval $W8_INTERVAL s): ms
 echo "W8 worker peak memory (VmHWM), MiB, as each of the $(wc -w <<<"$(w8_split "$w8_idle" 2)") passes reported it: $(w8_mib "$(w8_split "$w8_idle" 2)")"
 echo "W8 worker memory at the end of each pass, MiB: its own (RssAnon) $(w8_mib "$(w8_split "$w8_idle" 3)")"
 w8_shared_note=""
-[ "$hugepages_used" != off ] && w8_shared_note="; shared memory in huge pages is not counted there, so this is little more than what is outside the buffers"
+[[ $hugepages_used == on* ]] && w8_shared_note="; shared memory in huge pages is not counted there, so this is little more than what is outside the buffers"
 echo "W8 worker memory at the end of each pass, MiB: shared memory touched (RssShmem, the shared buffers it read$w8_shared_note) $(w8_mib "$(w8_split "$w8_idle" 4)")"
 echo "W8 launcher memory (VmRSS) before / after the idle passes: $(calc "${w8_launcher_before:-0} / 1024" 1) / $(calc "${w8_launcher_after:-0} / 1024" 1) MiB"
 echo "W8 worker pass with one child due in every set: $(w8_split "$w8_due" 1)ms, $w8_due_children children made (expected $W8_SETS), peak memory $(w8_mib "$(w8_split "$w8_due" 2)")MiB, at its end $(w8_mib "$(w8_split "$w8_due" 3)")MiB its own and $(w8_mib "$(w8_split "$w8_due" 4)")MiB shared"
