@@ -321,6 +321,7 @@ typedef struct TableState
 	bool		unlogged;
 	char		replica_identity;
 	Oid			replica_index;	/* its index with indisreplident */
+	Oid			primary_index;	/* its primary key's index */
 	List	   *reloptions;		/* of char *, as in PartmgrProperties */
 } TableState;
 
@@ -346,7 +347,7 @@ quoted_options(List *list, HeapTuple reltup, const char *prefix)
 		char	   *option = TextDatumGetCString(elems[i]);
 		char	   *eq = strchr(option, '=');
 
-		/* the name alone is both when there is no '=' (reloptions always has one) */
+		/* reloptions always holds name=value; a bare name is taken as its own value */
 		if (eq != NULL)
 			*eq = '\0';
 		list = lappend(list, psprintf("%s%s=%s", prefix, option,
@@ -374,7 +375,6 @@ read_table_state(Oid relid, TableState *state)
 	HeapTuple	reltup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
 	Form_pg_class form;
 	bool		isnull;
-	Oid			primary;
 
 	if (!HeapTupleIsValid(reltup))
 		elog(ERROR, "cache lookup failed for relation %u", relid);
@@ -399,8 +399,9 @@ read_table_state(Oid relid, TableState *state)
 	list_sort(state->reloptions, compare_strings);
 	/* relhasindex is never false while the table has an index */
 	state->replica_index = InvalidOid;
+	state->primary_index = InvalidOid;
 	if (form->relhasindex)
-		partmgr_index_flags(relid, &primary, &state->replica_index);
+		partmgr_index_flags(relid, &state->primary_index, &state->replica_index);
 	ReleaseSysCache(reltup);
 }
 
@@ -468,9 +469,11 @@ read_columns(Oid relid)
 void
 partmgr_read_properties(const PartmgrSet *set, PartmgrProperties *props)
 {
-	TableState	state;
+	TableState	parent;
+	TableState	template;
 
 	memset(props, 0, sizeof(*props));
+	read_table_state(set->parent_oid, &parent);
 	if (set->template_table != NULL)
 	{
 		props->template_oid = partmgr_key_relid(set->template_table);
@@ -480,18 +483,17 @@ partmgr_read_properties(const PartmgrSet *set, PartmgrProperties *props)
 					 errmsg("template table \"%s\" of partition set \"%s\" does not exist",
 							set->template_table, set->key),
 					 errhint("Create it, or UPDATE partmgr.part_config SET template_table = NULL.")));
-		read_table_state(props->template_oid, &state);
-		check_template_owner(props->template_oid, state.owner, set->parent_owner, set->key);
-		props->unlogged = state.unlogged;
-		props->reloptions = state.reloptions;
-		if (state.has_indexes)
+		read_table_state(props->template_oid, &template);
+		check_template_owner(props->template_oid, template.owner, set->parent_owner, set->key);
+		props->unlogged = template.unlogged;
+		props->reloptions = template.reloptions;
+		if (template.has_indexes)
 			props->unique_indexes = unique_indexes(props->template_oid, set->parent_oid, false);
 		if (props->unique_indexes != NIL)
-			props->parent_has_primary = OidIsValid(get_primary_key_index(set->parent_oid));
+			props->parent_has_primary = OidIsValid(parent.primary_index);
 	}
-	read_table_state(set->parent_oid, &state);
-	props->replica_identity = state.replica_identity;
-	props->replica_index_oid = state.replica_index;
+	props->replica_identity = parent.replica_identity;
+	props->replica_index_oid = parent.replica_index;
 	if (props->replica_identity == REPLICA_IDENTITY_INDEX)
 	{
 		List	   *index = unique_indexes(set->parent_oid, InvalidOid, true);
@@ -501,7 +503,7 @@ partmgr_read_properties(const PartmgrSet *set, PartmgrProperties *props)
 		else
 			props->replica_index = (PartmgrUniqueIndex *) linitial(index);
 	}
-	if (state.has_grants)
+	if (parent.has_grants)
 		props->grants = table_grants(set->parent_oid);
 	props->columns = read_columns(set->parent_oid);
 	props->statistics = partmgr_statistics_on(set->parent_oid);
