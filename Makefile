@@ -51,6 +51,7 @@ OBJS = \
 	src/worker.o \
 	src/rights.o \
 	src/locks.o \
+	src/own_tables.o \
 	src/spi_util.o
 
 DATA = $(wildcard sql/$(EXTENSION)--*.sql)

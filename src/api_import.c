@@ -51,6 +51,7 @@
 #include "config.h"
 #include "execute.h"
 #include "locks.h"
+#include "own_tables.h"
 #include "rights.h"
 #include "spi_util.h"
 

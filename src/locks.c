@@ -82,12 +82,12 @@ partmgr_lock_mode_name(LOCKMODE mode)
 }
 
 /*
- * conflicting_pids
+ * partmgr_lock_holders
  *		Comma-separated PIDs of the processes holding locks on relid that
  *		conflict with mode, and how many there are.
  */
-static char *
-conflicting_pids(Oid relid, LOCKMODE mode, int *count)
+char *
+partmgr_lock_holders(Oid relid, LOCKMODE mode, int *count)
 {
 	LOCKTAG		tag;
 	VirtualTransactionId *vxids;
@@ -112,12 +112,16 @@ conflicting_pids(Oid relid, LOCKMODE mode, int *count)
 	return buf.data;
 }
 
-/* Raise 55P03 for a lock on relid in mode, naming who holds what conflicts. */
-static void
-report_lock_unavailable(Oid relid, LOCKMODE mode)
+/*
+ * partmgr_lock_unavailable
+ *		Raise 55P03 for a lock on relid in mode that was not granted within
+ *		pg_partmgr.lock_timeout, naming who holds what conflicts.
+ */
+void
+partmgr_lock_unavailable(Oid relid, LOCKMODE mode)
 {
 	int			count = 0;
-	char	   *pids = conflicting_pids(relid, mode, &count);
+	char	   *pids = partmgr_lock_holders(relid, mode, &count);
 	char	   *relname = get_rel_name(relid);
 	char	   *nspname = get_namespace_name(get_rel_namespace(relid));
 
@@ -206,8 +210,34 @@ partmgr_lock_relation(Oid relid, LOCKMODE mode)
 {
 	Assert(IsTransactionState());
 	if (!lock_conditionally(relid, mode, partmgr_lock_timeout))
-		report_lock_unavailable(relid, mode);
+		partmgr_lock_unavailable(relid, mode);
 	check_not_dropped(relid);
+}
+
+/*
+ * partmgr_lock_relations_in_order
+ *		Take mode on relids[0], relids[1], ... in that order, each as
+ *		partmgr_lock_relation asks for it (conditionally, never queued), all
+ *		within one pg_partmgr.lock_timeout.  Returns -1 when all are held,
+ *		else the index of the first that was not granted; those before it
+ *		stay locked until the transaction ends.  A relation dropped
+ *		meanwhile is not reported: the caller looks for what it needs.
+ */
+int
+partmgr_lock_relations_in_order(const Oid *relids, int n, LOCKMODE mode)
+{
+	TimestampTz start = GetCurrentTimestamp();
+
+	Assert(IsTransactionState());
+	for (int i = 0; i < n; i++)
+	{
+		long		left = partmgr_lock_timeout -
+			TimestampDifferenceMilliseconds(start, GetCurrentTimestamp());
+
+		if (!lock_conditionally(relids[i], mode, (int) Max(left, 0)))
+			return i;
+	}
+	return -1;
 }
 
 /*

@@ -19,6 +19,9 @@
 #include "storage/lockdefs.h"
 
 extern void partmgr_lock_relation(Oid relid, LOCKMODE mode);
+extern int	partmgr_lock_relations_in_order(const Oid *relids, int n, LOCKMODE mode);
+extern void partmgr_lock_unavailable(Oid relid, LOCKMODE mode);
+extern char *partmgr_lock_holders(Oid relid, LOCKMODE mode, int *count);
 extern bool partmgr_lock_relation_briefly(Oid relid, LOCKMODE mode);
 extern void partmgr_lock_relation_queued(Oid relid, LOCKMODE mode);
 extern bool partmgr_try_lock_set(Oid parent_oid);

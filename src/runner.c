@@ -54,7 +54,9 @@
 #include "pgstat.h"
 #include "postmaster/interrupt.h"
 #include "storage/fd.h"
+#include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 #include "utils/timestamp.h"
@@ -65,6 +67,7 @@
 #include "locks.h"
 #include "log.h"
 #include "maintenance.h"
+#include "own_tables.h"
 #include "prefetch.h"
 #include "runner.h"
 
@@ -73,36 +76,85 @@ typedef enum SetStep
 {
 	SET_DONE,
 	SET_MORE,					/* it needs another transaction */
-	SET_STOP					/* the extension is gone: stop the run */
+	SET_STOP,					/* the extension is gone: stop the run */
+	SET_GIVE_UP					/* DDL holds pg_partmgr's tables: stop the
+								 * run (said in the log) */
 } SetStep;
+
+/*
+ * partmgr_run_lock_own
+ *		The first locks of every transaction of a run in the background: ROW
+ *		EXCLUSIVE on each of pg_partmgr's own relations, in OID order,
+ *		without queueing (own_tables.c).  When another session holds one
+ *		(DROP EXTENSION, ALTER EXTENSION UPDATE, other DDL on them), a LOG
+ *		line says that the run stops, and false is returned: the run gives
+ *		up its turn rather than wait for the DDL, which would deadlock with
+ *		it once the DDL reaches a set's table the run holds.
+ */
+bool
+partmgr_run_lock_own(void)
+{
+	Oid			refused = partmgr_own_try_lock();
+	char	   *name;
+	char	   *pids;
+	int			count;
+
+	if (!OidIsValid(refused))
+		return true;
+	name = get_rel_name(refused);
+	pids = partmgr_lock_holders(refused, RowExclusiveLock, &count);
+	ereport(LOG,
+			(errmsg("pg_partmgr: the maintenance run in database \"%s\" stops: table %s is locked by another session",
+					get_database_name(MyDatabaseId),
+					name ? quote_qualified_identifier(PARTMGR_SCHEMA, name) : "?"),
+			 count > 0 ?
+			 errdetail_plural("Process %s holds a lock that conflicts with ROW EXCLUSIVE, as DROP EXTENSION, ALTER EXTENSION UPDATE and other DDL on pg_partmgr's tables do; the run does not wait for it longer than pg_partmgr.lock_timeout (%d ms).",
+							  "Processes %s hold locks that conflict with ROW EXCLUSIVE, as DROP EXTENSION, ALTER EXTENSION UPDATE and other DDL on pg_partmgr's tables do; the run does not wait for them longer than pg_partmgr.lock_timeout (%d ms).",
+							  count, pids, partmgr_lock_timeout) :
+			 errdetail("A conflicting lock request is queued ahead of it."),
+			 errhint("The next run goes on.")));
+	return false;
+}
 
 /*
  * begin_step, end_step
  *		The transaction one step of a set runs in, as opts says: the
  *		caller's (but a snapshot when the caller holds none); the caller's,
  *		committed through SPI at the end; or one started here and committed
- *		at the end.  Each step has an SPI connection of its own, so the
- *		results of its queries are freed when it ends (a caller's connection
- *		would keep them to the end of the run).  begin_step returns false
- *		when, in a transaction of its own, it finds the extension dropped
- *		(the transaction is then over).  activity is what pg_stat_activity
- *		shows meanwhile.
+ *		at the end.  Either way its first locks are those on pg_partmgr's
+ *		own relations (see partmgr_run_lock_own; a caller's transaction gets
+ *		55P03 where they are taken).  Each step has an SPI connection of its
+ *		own, so the results of its queries are freed when it ends (a
+ *		caller's connection would keep them to the end of the run).
+ *		begin_step returns SET_DONE when the step may go on; in a
+ *		transaction of its own, SET_STOP when it finds the extension
+ *		dropped, SET_GIVE_UP when DDL holds pg_partmgr's tables (the
+ *		transaction is then over).  activity is what pg_stat_activity shows
+ *		meanwhile.
  */
-static bool
+static SetStep
 begin_step(const PartmgrRunOptions *opts, const char *activity, bool *snapshot)
 {
 	*snapshot = false;
 	if (opts->transactions == PARTMGR_RUN_OWN_TRANSACTIONS)
 	{
+		SetStep		refused = SET_DONE;
+
 		SetCurrentStatementStartTimestamp();
 		StartTransactionCommand();
-		if (!partmgr_config_present())
+		pgstat_report_activity(STATE_RUNNING, activity);
+		if (!partmgr_run_lock_own())
+			refused = SET_GIVE_UP;
+		else if (!partmgr_config_present())
+			refused = SET_STOP;
+		if (refused != SET_DONE)
 		{
 			CommitTransactionCommand();
-			return false;
+			return refused;
 		}
-		pgstat_report_activity(STATE_RUNNING, activity);
 	}
+	else
+		partmgr_own_lock();
 	/* the step's query results go when it ends, however many sets follow */
 	SPI_connect();
 	if (!ActiveSnapshotSet())
@@ -110,7 +162,7 @@ begin_step(const PartmgrRunOptions *opts, const char *activity, bool *snapshot)
 		PushActiveSnapshot(GetTransactionSnapshot());
 		*snapshot = true;
 	}
-	return true;
+	return SET_DONE;
 }
 
 static void
@@ -201,12 +253,13 @@ maintain_once(PartmgrSet *read, const PartmgrRunOptions *opts, MemoryContext cxt
 	const char *key = read->key;
 	PartmgrMaintainOptions mopts;
 	PartmgrSetOutcome outcome;
-	SetStep		step = SET_DONE;
+	SetStep		step;
 	bool		snapshot;
 	ListCell   *lc;
 
-	if (!begin_step(opts, psprintf("pg_partmgr: maintaining partition set %s", key), &snapshot))
-		return SET_STOP;
+	step = begin_step(opts, psprintf("pg_partmgr: maintaining partition set %s", key), &snapshot);
+	if (step != SET_DONE)
+		return step;
 	MemoryContextSwitchTo(cxt);
 	mopts.run_by = opts->run_by;
 	mopts.analyze = opts->analyze;
@@ -258,10 +311,12 @@ maintain_once(PartmgrSet *read, const PartmgrRunOptions *opts, MemoryContext cxt
 	if (outcome.to_validate)
 	{
 		PartmgrSetOutcome validated;
+		SetStep		begun;
 
-		if (!begin_step(opts, psprintf("pg_partmgr: validating constraints of partition set %s", key),
-						&snapshot))
-			return SET_STOP;
+		begun = begin_step(opts, psprintf("pg_partmgr: validating constraints of partition set %s", key),
+						   &snapshot);
+		if (begun != SET_DONE)
+			return begun;
 		MemoryContextSwitchTo(cxt);
 		partmgr_validate_set(key, opts->run_by, &validated);
 		if (validated.error != NULL)
@@ -275,14 +330,20 @@ maintain_once(PartmgrSet *read, const PartmgrRunOptions *opts, MemoryContext cxt
 /*
  * record_crash
  *		After a set's transaction was aborted by an error that escaped its
- *		own handling, record the failure in a new transaction.
+ *		own handling, record the failure in a new transaction.  False when
+ *		DDL holds pg_partmgr's tables (said in the log; nothing recorded).
  */
-static void
+static bool
 record_crash(const char *key, const char *run_by, const ErrorData *edata,
 			 TimestampTz started)
 {
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
+	if (!partmgr_run_lock_own())
+	{
+		CommitTransactionCommand();
+		return false;
+	}
 	SPI_connect();
 	PushActiveSnapshot(GetTransactionSnapshot());
 	partmgr_log_action(key, run_by, "maintain set", NULL, NULL, started,
@@ -290,6 +351,7 @@ record_crash(const char *key, const char *run_by, const ErrorData *edata,
 	SPI_finish();
 	PopActiveSnapshot();
 	CommitTransactionCommand();
+	return true;
 }
 
 /*
@@ -323,10 +385,10 @@ maintain_in_transaction(PartmgrSet *read, const PartmgrRunOptions *opts,
 		StartTransactionCommand();
 		present = OidIsValid(get_extension_oid("pg_partmgr", true));
 		CommitTransactionCommand();
-		if (present)
-			record_crash(read->key, opts->run_by, edata, started);
-		else
+		if (!present)
 			step = SET_STOP;	/* nothing left to record it in */
+		else if (!record_crash(read->key, opts->run_by, edata, started))
+			step = SET_GIVE_UP;
 	}
 	PG_END_TRY();
 	if (step == SET_STOP)
@@ -362,7 +424,7 @@ write_stamps(const PartmgrRunOptions *opts, PartmgrRunStamps *stamps)
 	}
 	PG_TRY();
 	{
-		if (begin_step(opts, "pg_partmgr: recording maintenance_last_run", &snapshot))
+		if (begin_step(opts, "pg_partmgr: recording maintenance_last_run", &snapshot) == SET_DONE)
 		{
 			partmgr_stamps_write(stamps);
 			end_step(opts, snapshot);
@@ -410,7 +472,9 @@ prefetch_catalogs(const PartmgrRunOptions *opts, int nsets, MemoryContext caller
  *		coordinator maintains: said once in the log, by a backend the first
  *		time, by the background worker on its database's first pass since
  *		the launcher started (said_before is false then).  In the caller's
- *		transaction, which must be open.
+ *		transaction, which must be open; takes the run's first locks there,
+ *		on pg_partmgr's own relations as they are now (55P03 when DDL holds
+ *		one of them; see partmgr_run_lock_own).
  */
 List *
 partmgr_run_list(const char *table, bool said_before)
@@ -427,6 +491,9 @@ partmgr_run_list(const char *table, bool said_before)
 		said = true;
 		return NIL;
 	}
+	/* the run's first locks: pg_partmgr's own relations, as they are now */
+	partmgr_own_forget();
+	partmgr_own_lock();
 	if (table != NULL)
 		return list_make1(partmgr_config_load_table(table));
 	return partmgr_config_list_sets(true);
@@ -545,6 +612,8 @@ partmgr_run_sets(List *sets, const PartmgrRunOptions *opts)
 			stamps.n = 0;
 			break;
 		}
+		if (step == SET_GIVE_UP)
+			break;				/* the sets done so far get their stamps */
 		if (not_permitted)
 			continue;			/* not the caller's: no pause for it */
 		done++;

@@ -40,6 +40,7 @@ typedef struct PartmgrRunOptions
 									 * privileges is a WARNING */
 } PartmgrRunOptions;
 
+extern bool partmgr_run_lock_own(void);
 extern List *partmgr_run_list(const char *table, bool said_before);
 extern void partmgr_run_sets(List *sets, const PartmgrRunOptions *opts);
 

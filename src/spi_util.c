@@ -7,9 +7,9 @@
  *
  *	partmgr_spi_exec, partmgr_spi_exec_cached: pg_partmgr's own tables
  *		(partmgr.*) and the system catalogs, with the caller's rights and
- *		search_path pinned (rights.c); before the first of them in a
- *		transaction that may write, our own tables are checked for triggers
- *		pg_partmgr did not create, which would run with those rights.
+ *		search_path pinned (rights.c); before the first of them that may
+ *		write, our own tables are checked for triggers pg_partmgr did not
+ *		create, which would run with those rights (own_tables.c).
  *	partmgr_spi_table_exec, partmgr_spi_table_utility: a partition set's
  *		tables, only inside the scope of its owner's rights (rights.c), as a
  *		door into the owner's code.
@@ -23,7 +23,7 @@
  * backend and keeps the plan (PostgreSQL's plan cache revalidates it when
  * the tables it reads change).
  *
- * Locks: ACCESS SHARE on pg_trigger for the trigger check.
+ * Locks: those of the trigger check (own_tables.c).
  * Runs in the caller's transaction.
  *
  * Copyright (c) 2026, the pg_partmgr authors
@@ -44,14 +44,10 @@
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 
+#include "own_tables.h"
 #include "pg_partmgr.h"
 #include "rights.h"
 #include "spi_util.h"
-
-/* pg_partmgr's tables that its statements write */
-static const char *const own_tables[] = {
-	"part_config", "part_config_sub", "maintenance_log"
-};
 
 typedef struct KeptPlan
 {
@@ -67,77 +63,6 @@ check_result(const char *sql, int ret, int expected)
 	if (ret != expected)
 		elog(ERROR, "SPI returned %s instead of %s for: %s",
 			 SPI_result_code_string(ret), SPI_result_code_string(expected), sql);
-}
-
-/*
- * partmgr_check_table_triggers
- *		Raise 42501 if a table has a trigger that is neither PostgreSQL's own
- *		(foreign keys) nor made by the extension ext: a role granted TRIGGER
- *		on it (pg_partman's documentation grants ALL) could otherwise make
- *		whoever writes it -- a superuser maintaining every set -- run its
- *		code.
- */
-void
-partmgr_check_table_triggers(Oid relid, Oid ext)
-{
-	char	   *trigger = partmgr_user_trigger(relid, ext, false);
-
-	if (trigger != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("pg_partmgr does not write to table %s while it has trigger \"%s\"",
-						quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
-												   get_rel_name(relid)),
-						trigger),
-				 errdetail("The trigger was not created by the extension; it would run with the rights of whoever maintains partition sets."),
-				 errhint("Drop the trigger. Roles that use pg_partmgr need no TRIGGER privilege on its tables.")));
-}
-
-/*
- * check_own_tables
- *		partmgr_check_table_triggers for pg_partmgr's own tables, before its
- *		first statement that may write one.  The answer is kept until one of
- *		them changes: creating a trigger invalidates the table's relcache
- *		entry, and the callback forgets the answer then.
- */
-static Oid	checked_tables[lengthof(own_tables)];
-static bool own_tables_checked = false;
-
-static void
-forget_own_tables_check(Datum arg, Oid relid)
-{
-	for (int i = 0; i < lengthof(own_tables); i++)
-	{
-		if (!OidIsValid(relid) || relid == checked_tables[i])
-			own_tables_checked = false;
-	}
-}
-
-static void
-check_own_tables(void)
-{
-	static bool callback_registered = false;
-	Oid			ext;
-	Oid			nspid;
-
-	if (own_tables_checked)
-		return;
-	if (!callback_registered)
-	{
-		CacheRegisterRelcacheCallback(forget_own_tables_check, (Datum) 0);
-		callback_registered = true;
-	}
-	ext = get_extension_oid("pg_partmgr", true);
-	nspid = get_namespace_oid(PARTMGR_SCHEMA, true);
-	for (int i = 0; i < lengthof(own_tables); i++)
-	{
-		checked_tables[i] = OidIsValid(ext) && OidIsValid(nspid) ?
-			get_relname_relid(own_tables[i], nspid) : InvalidOid;
-		if (OidIsValid(checked_tables[i]))
-			partmgr_check_table_triggers(checked_tables[i], ext);
-	}
-	/* a table missing now (the extension being made) is checked next time */
-	own_tables_checked = OidIsValid(ext) && OidIsValid(nspid);
 }
 
 /*
@@ -221,7 +146,7 @@ run_as_caller(const char *sql, int nargs, Oid *argtypes, Datum *values,
 	uint64		n;
 
 	if (!read_only)
-		check_own_tables();
+		partmgr_own_check_triggers();
 	partmgr_caller_begin(&saved);
 	n = cached ? run_cached(sql, nargs, argtypes, values, nulls, read_only, expected) :
 		run_with_args(sql, nargs, argtypes, values, nulls, read_only, expected);

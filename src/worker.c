@@ -556,7 +556,8 @@ pg_partmgr_worker_main(Datum arg)
 	SPI_connect();
 	PushActiveSnapshot(GetTransactionSnapshot());
 	pgstat_report_activity(STATE_RUNNING, "pg_partmgr: listing partition sets");
-	if (!RecoveryInProgress() && extension_ready())
+	/* pg_partmgr's own tables first (partmgr_run_lock_own), then the sets' */
+	if (!RecoveryInProgress() && partmgr_run_lock_own() && extension_ready())
 	{
 		MemoryContext outer = MemoryContextSwitchTo(keep);
 
