@@ -99,7 +99,7 @@ static Oid	eras_relid = InvalidOid;
 /*
  * check_objects
  *		Raise 55000 unless the extension's SQL objects are the version this
- *		library works with (0.6.0: part_config_interval exists; 0.4.0:
+ *		library works with (0.6.0 and 0.7.0: part_config_interval exists; 0.4.0:
  *		part_config has partition_timezone; the
  *		configuration is guarded by its owner trigger and the log by row
  *		security since 0.3.0; older objects lack what the library reads and

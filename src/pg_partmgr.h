@@ -190,9 +190,9 @@ typedef struct PartmgrSet
 } PartmgrSet;
 
 /* Version of this library (and of the newest SQL objects it works with). */
-#define PARTMGR_EXTVERSION		"0.6.0"
+#define PARTMGR_EXTVERSION		"0.7.0"
 /* versions of the SQL objects this library works with (see extension_ready) */
-#define PARTMGR_SQL_VERSIONS	{"0.6.0"}
+#define PARTMGR_SQL_VERSIONS	{"0.6.0", "0.7.0"}
 
 /* GUC variables, defined in pg_partmgr.c */
 extern int	partmgr_lock_timeout;

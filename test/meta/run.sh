@@ -18,12 +18,12 @@ files="META.json pg_partmgr.control LICENSE doc/reference.md"
 out=$(perl "$check" "$top" 2>&1)
 ok $? "META.json describes the tree${out:+: $out}"
 
-copy 'sed -i "s/^default_version = .*/default_version = '"'"'0.7.0'"'"'/" pg_partmgr.control'
-fails_with "META.json: version 0.6.0 differs from default_version 0.7.0 in pg_partmgr.control"
+copy 'sed -i "s/^default_version = .*/default_version = '"'"'0.8.0'"'"'/" pg_partmgr.control'
+fails_with "META.json: version 0.7.0 differs from default_version 0.8.0 in pg_partmgr.control"
 ok $? "a new default_version without META.json fails"
 
 copy 'perl -0pi -e "s/(\"file\": \"pg_partmgr.control\",.*?\"version\": )\"[^\"]*\"/\${1}\"0.3.0\"/s" META.json'
-fails_with "META.json: provides.pg_partmgr.version 0.3.0 differs from default_version 0.6.0 in pg_partmgr.control"
+fails_with "META.json: provides.pg_partmgr.version 0.3.0 differs from default_version 0.7.0 in pg_partmgr.control"
 ok $? "provides naming another version fails"
 
 copy 'sed -i "0,/}/s/}//" META.json'

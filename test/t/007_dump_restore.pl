@@ -134,7 +134,7 @@ $node->command_checks_all(
 	0, [qr/^$/], [qr/^$/],
 	'pg_restore into dst succeeds without a message');
 is($node->safe_psql('dst', "SELECT extversion FROM pg_extension WHERE extname = 'pg_partmgr'"),
-	'0.6.0', 'pg_restore created the extension in dst, at the default version');
+	'0.7.0', 'pg_restore created the extension in dst, at the default version');
 
 is($node->safe_psql('dst', $config), $before{config},
 	'part_config rows are the same in dst (all columns but maintenance_last_run): the set keeps its time zone');

@@ -1,5 +1,5 @@
 #
-# Upgrading from 0.1.0 to the current version (0.1.0 -> 0.2.0 -> 0.3.0 -> 0.4.0 -> 0.5.0 -> 0.6.0).
+# Upgrading from 0.1.0 to the current version (0.1.0 -> 0.2.0 -> 0.3.0 -> 0.4.0 -> 0.5.0 -> 0.6.0 -> 0.7.0).
 # The current library refuses to act on older objects, whose configuration
 # is not guarded (0.3.0 adds the owner trigger and the log's row
 # security): every function says to run ALTER EXTENSION ... UPDATE, and the
@@ -33,8 +33,8 @@ $node->safe_psql('postgres', 'CREATE DATABASE fresh');
 
 is( $node->safe_psql('postgres', q{
 		SELECT path FROM pg_extension_update_paths('pg_partmgr')
-		 WHERE source = '0.1.0' AND target = '0.6.0'}),
-	'0.1.0--0.2.0--0.3.0--0.4.0--0.5.0--0.6.0', 'pg_extension_update_paths goes 0.1.0 -> 0.2.0 -> 0.3.0 -> 0.4.0 -> 0.5.0 -> 0.6.0');
+		 WHERE source = '0.1.0' AND target = '0.7.0'}),
+	'0.1.0--0.2.0--0.3.0--0.4.0--0.5.0--0.6.0--0.7.0', 'pg_extension_update_paths goes 0.1.0 -> 0.2.0 -> 0.3.0 -> 0.4.0 -> 0.5.0 -> 0.6.0 -> 0.7.0');
 
 # 0.1.0, with a set configured as a restore of that version would leave it
 $node->safe_psql('upgraded', q{
@@ -58,7 +58,7 @@ is($node->safe_psql('upgraded', "SELECT to_regclass('public.events_p20') IS NULL
 # the update
 $node->safe_psql('upgraded', 'ALTER EXTENSION pg_partmgr UPDATE');
 is($node->safe_psql('upgraded', "SELECT extversion FROM pg_extension WHERE extname = 'pg_partmgr'"),
-	'0.6.0', 'ALTER EXTENSION pg_partmgr UPDATE brings it to 0.6.0');
+	'0.7.0', 'ALTER EXTENSION pg_partmgr UPDATE brings it to 0.7.0');
 
 # a role that may write part_config at 0.5.0 may write part_config_interval
 # after the update (in a database of its own: the grants would show in the
@@ -94,7 +94,7 @@ is( $node->safe_psql('upgraded', q{
 
 $node->safe_psql('fresh', 'CREATE EXTENSION pg_partmgr');
 is($node->safe_psql('fresh', "SELECT extversion FROM pg_extension WHERE extname = 'pg_partmgr'"),
-	'0.6.0', 'a fresh CREATE EXTENSION installs 0.6.0');
+	'0.7.0', 'a fresh CREATE EXTENSION installs 0.7.0');
 
 # Everything the extension is made of, one item per line (a function's
 # definition spans several, indented), sorted.
@@ -202,7 +202,7 @@ like($fresh, qr/^relation partmgr\.maintenance_log kind r persistence p row secu
 	'and maintenance_log has row security on');
 like($fresh, qr/^comment on column partmgr\.maintenance_log\.statements: The SQL statements/m,
 	'the object list holds column comments');
-is($upgraded, $fresh, 'the updated database has exactly the objects of a fresh 0.6.0 install')
+is($upgraded, $fresh, 'the updated database has exactly the objects of a fresh 0.7.0 install')
   or diag(line_diff($upgraded, $fresh));
 
 my $extconfig = q{
@@ -245,9 +245,9 @@ while ($made ne 't'
 }
 is($made, 't', 'the worker maintains the updated set: events_p40 is made');
 ok(!$node->log_contains('is installed in database "upgraded", but the loaded library', $offset),
-	'the worker does not take 0.6.0 for a version mismatch');
+	'the worker does not take 0.7.0 for a version mismatch');
 ok( $node->wait_for_log(
-		qr/pg_partmgr 0\.2\.0 is installed in database "older", but the loaded library \(0\.6\.0\) does not work with it/,
+		qr/pg_partmgr 0\.2\.0 is installed in database "older", but the loaded library \(0\.7\.0\) does not work with it/,
 		$offset),
 	'the worker skips a database still at 0.2.0 with a WARNING that says so');
 

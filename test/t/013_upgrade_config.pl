@@ -59,7 +59,7 @@ $node->safe_psql('postgres', q{
 
 $node->safe_psql('postgres', 'ALTER EXTENSION pg_partmgr UPDATE');
 is($node->safe_psql('postgres', "SELECT extversion FROM pg_extension WHERE extname = 'pg_partmgr'"),
-	'0.6.0', 'ALTER EXTENSION pg_partmgr UPDATE goes from 0.2.0 to 0.6.0');
+	'0.7.0', 'ALTER EXTENSION pg_partmgr UPDATE goes from 0.2.0 to 0.7.0');
 
 is( $node->safe_psql('postgres', q{
 		SELECT string_agg(concat_ws(' ', parent_table, partition_timezone, coalesce(time_encoder, '-'),
