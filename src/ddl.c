@@ -944,14 +944,19 @@ insert_select(const PartmgrRowSource *from, const char *to_schema, const char *t
  *		another in a single statement: the rows leave the source and arrive
  *		in the target in the same snapshot, so nobody sees them twice or not
  *		at all.  Values travel as they are, identities too; the source's
- *		computed columns get their expressions.
+ *		computed columns get their expressions.  It returns one row: how
+ *		many rows left the source and how many the target took (a trigger
+ *		on the target may take fewer), for the executor to compare.
  */
 char *
 partmgr_ddl_move_rows(const PartmgrSet *set, const PartmgrRowSource *from,
 					  const char *to_schema, const char *to_name,
 					  PartmgrPoint lower, PartmgrPoint upper)
 {
-	return psprintf("WITH moved AS (DELETE FROM %s WHERE %s RETURNING %s) %s FROM moved",
+	return psprintf("WITH moved AS (DELETE FROM %s WHERE %s RETURNING %s),"
+					" placed AS (%s FROM moved RETURNING 1)"
+					" SELECT (SELECT pg_catalog.count(*) FROM moved),"
+					" (SELECT pg_catalog.count(*) FROM placed)",
 					only_rel(from->schema, from->name),
 					key_range_condition(set, lower, upper), column_list(from->columns),
 					insert_select(from, to_schema, to_name));

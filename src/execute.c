@@ -443,6 +443,14 @@ execute_action(void *arg)
 				}
 				if (stmt->kind == PARTMGR_STMT_DELETE && moved_in_c)
 					n = copied; /* deleted by the same pass */
+				else if (stmt->kind == PARTMGR_STMT_MOVE)
+				{
+					bool		isnull;
+
+					partmgr_spi_table_exec(stmt->sql, 0, NULL, NULL, NULL, false, SPI_OK_SELECT);
+					n = DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
+					copied = DatumGetInt64(partmgr_spi_value(0, 2, &isnull));
+				}
 				else
 					n = partmgr_spi_table_exec(stmt->sql, 0, NULL, NULL, NULL, false,
 											   stmt->kind == PARTMGR_STMT_DELETE ?
@@ -452,14 +460,15 @@ execute_action(void *arg)
 					copied = n;
 					break;
 				}
-				if (stmt->kind == PARTMGR_STMT_DELETE && n != copied)
+				/* every row taken out of the source must have been written */
+				if (n != copied)
 					ereport(ERROR,
-							(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-							 errmsg("rows of %s changed while they were moved: %llu copied, %llu deleted",
-									stmt->rows_from, (unsigned long long) copied,
-									(unsigned long long) n),
-							 errdetail("The move is rolled back; no row was lost."),
-							 errhint("Run it again.")));
+							(errcode(ERRCODE_TRIGGERED_ACTION_EXCEPTION),
+							 errmsg("not every row of %s reached %s: %llu read, %llu written",
+									stmt->rows_from, quote_qualified_identifier(stmt->schema, stmt->name),
+									(unsigned long long) n, (unsigned long long) copied),
+							 errdetail("A trigger on the target kept rows from being written. The move is rolled back; no row was lost."),
+							 errhint("Drop or change the trigger, or move the rows with a statement of your own.")));
 				ctx->rows += n;
 				{
 					const char *from = moved_in_c && stmt->kind == PARTMGR_STMT_DELETE ?

@@ -12,8 +12,12 @@
  * the set's parent inside a security-restricted operation, at a new GUC
  * nest level with search_path = pg_catalog, pg_temp (so no function or
  * operator a user created in another schema is picked up), whoever called.
- * What the owner's code changes in the session's settings is undone when
- * the scope is left.
+ * A scope that acts on the set also sets row_security = off: a statement
+ * that row security would filter for the owner (a policy with FORCE ROW
+ * LEVEL SECURITY) raises an error instead of reading or writing only part
+ * of the rows, so no copy that is followed by a drop or a delete misses a
+ * row.  What the owner's code changes in the session's settings is undone
+ * when the scope is left.
  *
  * Only two doors lead from pg_partmgr into code a user controls: a
  * statement on a set's tables (spi_util.c) and a call of the set's encoder
@@ -238,6 +242,16 @@ rights_enter(Oid owner, PartmgrRightsMode mode, const char *what, PartmgrRights 
 	(void) set_config_option("search_path", PARTMGR_SAFE_SEARCH_PATH,
 							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
 							 true, 0, false);
+
+	/*
+	 * Acting on a set, a statement must see and write every row: one that
+	 * row security would filter for the owner (FORCE ROW LEVEL SECURITY)
+	 * fails instead, naming the table, and nothing is moved or dropped.
+	 */
+	if (mode == PARTMGR_RIGHTS_ACT)
+		(void) set_config_option("row_security", "off",
+								 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+								 true, 0, false);
 	SetUserIdAndSecContext(owner, sec | SECURITY_LOCAL_USERID_CHANGE |
 						   SECURITY_RESTRICTED_OPERATION);
 	rights->level = ++nscopes;

@@ -25,6 +25,9 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_constraint.h"
@@ -33,6 +36,7 @@
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_namespace.h"
+#include "catalog/pg_rewrite.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
@@ -47,6 +51,7 @@
 #include "tcop/utility.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -177,6 +182,47 @@ check_no_deferrable_triggers(Oid relid)
 }
 
 /*
+ * check_no_rules
+ *		Raise 42809 if a table rows are moved out of or into has a rule: a
+ *		rule rewrites the INSERT or the DELETE into other statements (or
+ *		none), and what it did with the rows could not be checked.
+ */
+static void
+check_no_rules(Oid relid)
+{
+	Relation	rewrite;
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	char	   *rule = NULL;
+
+	if (!OidIsValid(relid))
+		return;					/* made by the plan: it has none */
+	rewrite = table_open(RewriteRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_rewrite_ev_class, BTEqualStrategyNumber,
+				F_OIDEQ, ObjectIdGetDatum(relid));
+	scan = systable_beginscan(rewrite, RewriteRelRulenameIndexId, true, NULL, 1, &key);
+	while (rule == NULL && HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		Form_pg_rewrite form = (Form_pg_rewrite) GETSTRUCT(tuple);
+
+		if (form->ev_type == '0' + CMD_INSERT || form->ev_type == '0' + CMD_DELETE)
+			rule = pstrdup(NameStr(form->rulename));
+	}
+	systable_endscan(scan);
+	table_close(rewrite, AccessShareLock);
+	if (rule != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("pg_partmgr does not move rows of table %s, which has rule \"%s\"",
+						quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
+												   get_rel_name(relid)),
+						rule),
+				 errdetail("A rule rewrites the INSERT or DELETE that moves the rows; pg_partmgr could not tell where the rows went."),
+				 errhint("Drop the rule, or move the rows with a statement of your own.")));
+}
+
+/*
  * work_move
  *		The statements that move the rows of a source with keys in [lower,
  *		upper) into a table.  A source held in ACCESS EXCLUSIVE mode (the
@@ -190,18 +236,32 @@ work_move(PartmgrActionWork *work, const PartmgrSet *set, const PartmgrRowSource
 		  PartmgrPoint upper)
 {
 	const char *name = quote_qualified_identifier(from->schema, from->name);
+	Oid			to = get_relname_relid(to_name, get_namespace_oid(to_schema, false));
+	PartmgrWorkStatement *moves[2] = {NULL, NULL};
 
 	check_no_deferrable_triggers(from->relid);
-	check_no_deferrable_triggers(get_relname_relid(to_name, get_namespace_oid(to_schema, false)));
+	check_no_deferrable_triggers(to);
+	check_no_rules(from->relid);
+	check_no_rules(to);
 	work_read(work, from->relid, "the rows to move are read");
 	if (work_holds(work, from->relid, AccessExclusiveLock))
 	{
-		work_sql(work, partmgr_ddl_copy_rows(set, from, to_schema, to_name, lower, upper))->kind = PARTMGR_STMT_COPY;
-		work_sql(work, partmgr_ddl_delete_rows(set, from->schema, from->name, lower, upper))->kind = PARTMGR_STMT_DELETE;
+		moves[0] = work_sql(work, partmgr_ddl_copy_rows(set, from, to_schema, to_name, lower, upper));
+		moves[0]->kind = PARTMGR_STMT_COPY;
+		moves[1] = work_sql(work, partmgr_ddl_delete_rows(set, from->schema, from->name, lower, upper));
+		moves[1]->kind = PARTMGR_STMT_DELETE;
 	}
 	else
-		work_sql(work, partmgr_ddl_move_rows(set, from, to_schema, to_name, lower, upper))->kind = PARTMGR_STMT_MOVE;
-	((PartmgrWorkStatement *) llast(work->statements))->rows_from = name;
+	{
+		moves[0] = work_sql(work, partmgr_ddl_move_rows(set, from, to_schema, to_name, lower, upper));
+		moves[0]->kind = PARTMGR_STMT_MOVE;
+	}
+	for (int i = 0; i < lengthof(moves) && moves[i] != NULL; i++)
+	{
+		moves[i]->rows_from = name;
+		moves[i]->schema = to_schema;
+		moves[i]->name = to_name;
+	}
 }
 
 /*

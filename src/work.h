@@ -65,7 +65,8 @@ typedef struct PartmgrWorkStatement
 	char	   *on_duplicate;	/* ROWS: run instead when sql fails on a
 								 * unique violation (sql runs in a
 								 * subtransaction then), or NULL */
-	const char *schema;			/* HASH_CHECK: the table, */
+	const char *schema;			/* HASH_CHECK: the table; MOVE, COPY,
+								 * DELETE: the target, */
 	const char *name;
 	Oid			parent;			/* the parent it will be attached to, */
 	int			modulus;		/* and its bounds there */
