@@ -411,8 +411,11 @@ partmgr_owner_code_end(int level)
  *		Bracket one statement on pg_partmgr's own tables or the system
  *		catalogs: inside a scope it runs with the caller's rights (search_path
  *		is pinned by the scope); elsewhere with the current user's, search_path
- *		pinned for the statement.  Code of the owner that calls pg_partmgr
- *		never reaches the caller's rights this way.  An error in between is
+ *		pinned for the statement.  Inside a scope that acts on a set,
+ *		row_security is on again for the statement: the row security of
+ *		maintenance_log and reshape_operation is how the caller sees them.
+ *		Code of the owner that calls pg_partmgr never reaches the caller's
+ *		rights this way.  An error in between is
  *		cleaned up by the (sub)transaction's abort.
  */
 void
@@ -424,7 +427,17 @@ partmgr_caller_begin(PartmgrCallerRights *saved)
 	saved->nestlevel = 0;
 	saved->switched = scope != NULL && scope->owner_code == 0;
 	if (saved->switched)
+	{
 		SetUserIdAndSecContext(scope->caller, scope->caller_sec);
+		/* the caller sees our own tables through their row security */
+		if (scope->mode == PARTMGR_RIGHTS_ACT)
+		{
+			saved->nestlevel = NewGUCNestLevel();
+			(void) set_config_option("row_security", "on",
+									 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+									 true, 0, false);
+		}
+	}
 	else
 	{
 		saved->nestlevel = NewGUCNestLevel();
