@@ -1,10 +1,10 @@
 /*-------------------------------------------------------------------------
  *
  * own_tables.c
- *	  pg_partmgr's own relations -- the tables, sequences and views that
- *	  are members of the extension -- and the two rules that cover every one
- *	  of them: the order in which a run locks them, and the triggers
- *	  pg_partmgr refuses on them.
+ *	  pg_partmgr's own relations -- the tables and sequences that are
+ *	  members of the extension (its views are read only through them) --
+ *	  and the two rules that cover every one of them: the order in which a
+ *	  run locks them, and the triggers pg_partmgr refuses on them.
  *
  * Which relations.  The members of extension pg_partmgr in pg_class, read
  * from pg_depend, so that a table a later version adds is covered without

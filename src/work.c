@@ -198,6 +198,15 @@ check_no_rules(Oid relid)
 
 	if (!OidIsValid(relid))
 		return;					/* made by the plan: it has none */
+	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	if (HeapTupleIsValid(tuple))
+	{
+		bool		has_rules = ((Form_pg_class) GETSTRUCT(tuple))->relhasrules;
+
+		ReleaseSysCache(tuple);
+		if (!has_rules)
+			return;				/* the usual case: no scan of pg_rewrite */
+	}
 	rewrite = table_open(RewriteRelationId, AccessShareLock);
 	ScanKeyInit(&key, Anum_pg_rewrite_ev_class, BTEqualStrategyNumber,
 				F_OIDEQ, ObjectIdGetDatum(relid));
