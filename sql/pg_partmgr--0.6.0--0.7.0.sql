@@ -24,3 +24,9 @@ CREATE POLICY reshape_operation_owner ON partmgr.reshape_operation
                'USAGE'));
 COMMENT ON POLICY reshape_operation_owner ON partmgr.reshape_operation IS
     'A reshape''s row is seen, written and deleted only by roles with the privileges of the owner of its set''s parent (superusers: all).';
+
+-- A global unique constraint's row names its set, key columns and side
+-- table: shown only to roles with the privileges of the set's owner, as
+-- the log's rows (partmgr.global_unique_info() leaves the others out).
+COMMENT ON VIEW partmgr.global_unique_constraints IS
+    'One row per global unique constraint of a set whose owner''s privileges you have (superusers: all): its set, key columns, side table, state (enabled, disabled, replica, always: the trigger''s), entries (the planner''s estimate), the side table''s size, and how many entries of children no longer in the set wait for cleanup (NULL when the side table is not the set owner''s).';

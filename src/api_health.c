@@ -44,6 +44,7 @@
 #include "catalog/pg_class.h"
 #include "executor/spi.h"
 #include "funcapi.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
 #include "utils/lsyscache.h"
@@ -211,6 +212,46 @@ reshape_reasons(Health *h, const PartmgrSet *set)
 }
 
 /*
+ * owner_reasons
+ *		Children (and the default partition) another role owns than the
+ *		set's owner, superusers aside (critical): pg_partmgr acts on none of
+ *		them (see work.c's check_owner), so they are neither retired nor
+ *		given rows, and no row leaves them.
+ */
+static void
+owner_reasons(Health *h, const PartmgrSet *set, const PartmgrTree *tree)
+{
+	int			n = 0;
+	Oid			first = InvalidOid;
+	Oid			first_owner = InvalidOid;
+
+	for (int i = -1; i < tree->nchildren; i++)
+	{
+		Oid			relid = i < 0 ? tree->default_oid : tree->children[i].relid;
+		Oid			owner;
+
+		if (!OidIsValid(relid))
+			continue;
+		owner = partmgr_rel_owner(relid);
+		if (!OidIsValid(owner) || owner == set->parent_owner || superuser_arg(owner))
+			continue;
+		if (n++ == 0)
+		{
+			first = relid;
+			first_owner = owner;
+		}
+	}
+	if (n > 0)
+		reason(h, "critical",
+			   psprintf("%d %s owned by another role than the set's owner (%s, by role %s): pg_partmgr does not act on %s until ALTER TABLE ... OWNER TO %s",
+						n, n == 1 ? "table of the set is" : "tables of the set are",
+						partmgr_key_display(partmgr_table_key(first)),
+						quote_identifier(GetUserNameFromId(first_owner, false)),
+						n == 1 ? "it" : "them",
+						quote_identifier(GetUserNameFromId(set->parent_owner, false))));
+}
+
+/*
  * hash_reasons
  *		A hash set: remainders no child holds (critical: rows there are
  *		refused), and a child that holds more than twice the rows of the
@@ -299,6 +340,7 @@ assess_set_as_owner(HealthRun *run, PartmgrSet *set)
 		if (last == NULL)
 			reason(h, "critical", "no child");
 		hash_reasons(h, tree);
+		owner_reasons(h, set, tree);
 		h->have_last_run = !set->maintenance_last_run_isnull;
 		h->last_run = set->maintenance_last_run;
 		unique_reasons(h, set);
@@ -327,6 +369,8 @@ assess_set_as_owner(HealthRun *run, PartmgrSet *set)
 			h->have_runs_out = true;
 		}
 	}
+
+	owner_reasons(h, set, tree);
 
 	/* rows in the default partition */
 	if (OidIsValid(tree->default_oid))

@@ -138,7 +138,9 @@ plan_rows(SetPlans *out, const PartmgrPlan *plan, const char *note_all, const ch
 										  lock->queued ? " (queued)" : ""));
 		}
 		row->reads = work.reads;
-		if (work.skip != NULL)
+		if (work.refused != NULL)
+			row->note = psprintf("a run would refuse it: %s", work.refused);
+		else if (work.skip != NULL)
 			row->note = psprintf("a run would skip it: %s", work.skip);
 		else if (action->kind == PARTMGR_ACTION_ADD_CONSTRAINTS && note_add != NULL)
 			row->note = pstrdup(note_add);

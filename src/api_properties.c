@@ -141,6 +141,7 @@ reapply(FunctionCallInfo fcinfo, bool privileges, const char *caller)
 		PartmgrChild *child = (PartmgrChild *) lfirst(lc);
 		List	   *statements = NIL;
 		List	   *given = NIL;
+		bool		gives_back = false;
 
 		foreach(dc, partmgr_child_drift(set, &props, child->relid, privileges))
 		{
@@ -174,7 +175,10 @@ reapply(FunctionCallInfo fcinfo, bool privileges, const char *caller)
 			 * owner may not
 			 */
 			if (drift->kind == PARTMGR_DRIFT_OWNER)
+			{
 				given = list_concat(given, drift->fix);
+				gives_back = true;
+			}
 			else
 				statements = list_concat(statements, drift->fix);
 			given = list_concat(given, drift->caller_fix);
@@ -185,6 +189,7 @@ reapply(FunctionCallInfo fcinfo, bool privileges, const char *caller)
 															  child);
 
 			action->caller_statements = given;
+			action->gives_back = gives_back;
 			action->statements = statements;
 		}
 	}

@@ -258,6 +258,8 @@ pg_partmgr_create_global_unique(PG_FUNCTION_ARGS)
 	u.side_schema = set->parent_schema;
 	u.side_name = name;
 
+	partmgr_rights_check_trigger_schema(set->parent_owner, set->key,
+										"A global unique constraint");
 	tree = lock_tree(set->parent_oid);
 	parent = table_open(set->parent_oid, NoLock);
 	if (partmgr_unique_find(parent, name) != NULL ||
@@ -277,6 +279,7 @@ pg_partmgr_create_global_unique(PG_FUNCTION_ARGS)
 															u.columns, types, typmods,
 															collations));
 	u.side = get_relname_relid(name, nspid);
+	partmgr_spi_table_utilities(partmgr_private_table_sql(u.side));
 	partmgr_spi_table_utility(partmgr_ddl_unique_row_trigger(set->parent_schema,
 															 set->parent_name, name,
 															 u.side_schema, ncols, u.columns));
@@ -409,9 +412,10 @@ state_name(char enabled)
 
 /*
  * pg_partmgr_global_unique_info
- *		The rows of partmgr.global_unique_constraints: every constraint on a
- *		table the caller may see in pg_class; waiting_cleanup only where the
- *		caller has the owner's privileges (it reads the side table).
+ *		The rows of partmgr.global_unique_constraints: every constraint of
+ *		a set whose owner's privileges the caller has (superusers: all), as
+ *		maintenance_log shows its rows; waiting_cleanup where the side table
+ *		is the owner's (it reads the side table).
  */
 Datum
 pg_partmgr_global_unique_info(PG_FUNCTION_ARGS)
@@ -451,6 +455,8 @@ pg_partmgr_global_unique_info(PG_FUNCTION_ARGS)
 		if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(parent)))
 			continue;			/* dropped meanwhile */
 		owner = partmgr_unique_owner(parent);
+		if (!partmgr_may_act_on(owner))
+			continue;			/* another owner's: its names and keys are not shown */
 		foreach(uc, partmgr_unique_list_of(parent))
 		{
 			PartmgrUnique *u = lfirst(uc);
@@ -468,7 +474,7 @@ pg_partmgr_global_unique_info(PG_FUNCTION_ARGS)
 			isnull[3] = !OidIsValid(u->side);
 			values[4] = CStringGetTextDatum(state_name(u->enabled));
 			isnull[5] = true;
-			if (partmgr_unique_side_is_owners(u, owner) && partmgr_may_act_on(owner))
+			if (partmgr_unique_side_is_owners(u, owner))
 			{
 				PartmgrRights rights;
 

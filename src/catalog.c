@@ -40,6 +40,8 @@
 #include "nodes/parsenodes.h"
 #include "partitioning/partbounds.h"
 #include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
@@ -50,6 +52,7 @@
 
 #include "bounds.h"
 #include "catalog.h"
+#include "ddl.h"
 #include "locks.h"
 #include "prefetch.h"
 
@@ -218,6 +221,28 @@ partmgr_key_display(const char *key)
 	if (!partmgr_key_split(key, &schema, &name))
 		return pstrdup(quote_identifier(key));
 	return quote_qualified_identifier(schema, name);
+}
+
+/*
+ * partmgr_rel_owner
+ *		The owner of relid (from the run's prefetch while it is unchanged
+ *		since), or InvalidOid when it no longer exists.
+ */
+Oid
+partmgr_rel_owner(Oid relid)
+{
+	const PartmgrKnownRel *known = partmgr_prefetched(relid);
+	HeapTuple	tuple;
+	Oid			owner;
+
+	if (known != NULL && known->filled)
+		return known->owner;
+	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	if (!HeapTupleIsValid(tuple))
+		return InvalidOid;
+	owner = ((Form_pg_class) GETSTRUCT(tuple))->relowner;
+	ReleaseSysCache(tuple);
+	return owner;
 }
 
 /*
@@ -788,6 +813,90 @@ partmgr_sub_parents_below(Oid relid)
 			keys = lappend(keys, partmgr_table_key(lfirst_oid(lc)));
 	}
 	return keys;
+}
+
+/*
+ * private_sql
+ *		The statements that leave a table with owner's privileges alone,
+ *		given its ACL acl of creator's: REVOKE ALL of every other grantee
+ *		(PUBLIC, roles default privileges named), then GRANT ALL to owner
+ *		where creator's own privileges were cut.  Entries of owner's are
+ *		creator's once ALTER TABLE ... OWNER TO has run (the statements
+ *		are then run by owner, the grantor of every entry).
+ */
+static List *
+private_sql(const char *schema, const char *name, const Acl *acl, Oid creator, Oid owner)
+{
+	const AclItem *items = ACL_DAT(acl);
+	AclMode		kept = ACL_NO_RIGHTS;
+	List	   *others = NIL;
+	List	   *statements = NIL;
+	ListCell   *lc;
+
+	for (int i = 0; i < ACL_NUM(acl); i++)
+	{
+		if (items[i].ai_grantee == creator || items[i].ai_grantee == owner)
+			kept |= ACLITEM_GET_PRIVS(items[i]);
+		else
+			others = list_append_unique_oid(others, items[i].ai_grantee);
+	}
+	foreach(lc, others)
+	{
+		Oid			grantee = lfirst_oid(lc);
+
+		statements = lappend(statements,
+							 partmgr_ddl_revoke(schema, name, "ALL",
+												grantee == ACL_ID_PUBLIC ? "PUBLIC" :
+												quote_identifier(GetUserNameFromId(grantee, false))));
+	}
+	if ((kept & ACL_ALL_RIGHTS_RELATION) != ACL_ALL_RIGHTS_RELATION)
+		statements = lappend(statements,
+							 partmgr_ddl_grant(schema, name, "ALL",
+											   quote_identifier(GetUserNameFromId(owner, false)),
+											   false));
+	return statements;
+}
+
+/*
+ * partmgr_private_table_plan, partmgr_private_table_sql
+ *		A table pg_partmgr makes for itself in a set's schema (a global
+ *		unique constraint's side table, a reshape's change log, a staging
+ *		table) has its owner's privileges alone, whatever ALTER DEFAULT
+ *		PRIVILEGES gives new tables there: no other role may write the rows
+ *		its correctness rests on.  The first says what a table that creator
+ *		makes in schema nspid and gives to owner will need (default
+ *		privileges; NIL when there are none), for a plan; the second what
+ *		table relid needs now, from its ACL, for running.
+ */
+List *
+partmgr_private_table_plan(Oid nspid, const char *name, Oid creator, Oid owner)
+{
+	Acl		   *acl = get_user_default_acl(OBJECT_TABLE, creator, nspid);
+
+	if (acl == NULL)
+		return NIL;
+	return private_sql(get_namespace_name(nspid), name, acl, creator, owner);
+}
+
+List *
+partmgr_private_table_sql(Oid relid)
+{
+	HeapTuple	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	Form_pg_class form;
+	Datum		datum;
+	bool		isnull;
+	List	   *statements = NIL;
+
+	if (!HeapTupleIsValid(tuple))
+		elog(ERROR, "cache lookup failed for relation %u", relid);
+	form = (Form_pg_class) GETSTRUCT(tuple);
+	datum = SysCacheGetAttr(RELOID, tuple, Anum_pg_class_relacl, &isnull);
+	if (!isnull)
+		statements = private_sql(get_namespace_name(form->relnamespace),
+								 NameStr(form->relname), DatumGetAclP(datum),
+								 form->relowner, form->relowner);
+	ReleaseSysCache(tuple);
+	return statements;
 }
 
 /*

@@ -74,6 +74,7 @@ extern char *partmgr_table_key(Oid relid);
 extern Oid	partmgr_key_relid(const char *key);
 extern bool partmgr_key_split(const char *key, char **schema, char **name);
 extern char *partmgr_key_display(const char *key);
+extern Oid	partmgr_rel_owner(Oid relid);
 extern void partmgr_read_parent(Oid relid, PartmgrParentInfo *info);
 extern PartmgrTree *partmgr_read_tree(const PartmgrSet *set);
 extern const PartmgrChild *partmgr_tree_find_overlap(const PartmgrTree *tree,
@@ -102,6 +103,8 @@ extern bool partmgr_slot_key(TupleTableSlot *slot, int ncols, const AttrNumber *
 							 const int16 *typlen, Datum *values);
 extern void partmgr_add_hash_check(Oid relid, Oid parent, int modulus, int remainder,
 								   const char *conname);
+extern List *partmgr_private_table_plan(Oid nspid, const char *name, Oid creator, Oid owner);
+extern List *partmgr_private_table_sql(Oid relid);
 extern bool partmgr_read_limits(const PartmgrSet *set, PartmgrPoint *lower,
 							   PartmgrPoint *upper);
 

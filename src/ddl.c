@@ -178,6 +178,19 @@ partmgr_ddl_revoke(const char *schema, const char *name, const char *privileges,
 					quote_qualified_identifier(schema, name), grantee);
 }
 
+/* statements as one text, each ended by a semicolon, for a plan to show */
+char *
+partmgr_ddl_join(const List *statements)
+{
+	StringInfoData buf;
+	ListCell   *lc;
+
+	initStringInfo(&buf);
+	foreach(lc, statements)
+		appendStringInfo(&buf, "%s%s;", buf.len > 0 ? " " : "", (const char *) lfirst(lc));
+	return buf.data;
+}
+
 /*
  * partmgr_ddl_unique_index
  *		A PRIMARY KEY on a table's columns, or a UNIQUE index of the given

@@ -61,6 +61,7 @@ extern char *partmgr_ddl_grant(const char *schema, const char *name, const char 
 							   const char *grantee, bool grantable);
 extern char *partmgr_ddl_revoke(const char *schema, const char *name, const char *privileges,
 								const char *grantee);
+extern char *partmgr_ddl_join(const List *statements);
 extern char *partmgr_ddl_unique_index(const char *schema, const char *name, bool primary,
 									  const char *index_name, const char *columns,
 									  const char *definition, const char *tablespace);

@@ -424,6 +424,11 @@ execute_action(void *arg)
 									   stmt->parent, stmt->modulus, stmt->remainder,
 									   PARTMGR_BOUND_CHECK);
 				break;
+			case PARTMGR_STMT_PRIVATE:
+				partmgr_spi_table_utilities(partmgr_private_table_sql(get_relname_relid(stmt->name,
+																						get_namespace_oid(stmt->schema,
+																										  false))));
+				break;
 			case PARTMGR_STMT_ROWS:
 				n = run_rows(ctx, stmt);
 				if (stmt->counted_as != NULL)

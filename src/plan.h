@@ -161,6 +161,9 @@ typedef struct PartmgrAction
 									 * caller's rights: giving a table of
 									 * another role to the owner, which only
 									 * the caller may do */
+	bool		gives_back;		/* ALTER_CHILD: caller_statements give the
+								 * child, another role's, to the set's owner
+								 * (work.c checks its owner otherwise) */
 	List	   *index_sql;		/* CREATE_CHILD, CREATE_DEFAULT: of char *,
 								 * the template's indexes for the new table */
 	bool		skip_locked;	/* ANALYZE: (SKIP_LOCKED) */

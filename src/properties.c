@@ -267,11 +267,13 @@ unique_indexes(Oid relid, Oid except, bool replica_only)
 
 /*
  * table_grants
- *		The grants on a table to others than its owner, one entry per
- *		grantee and grant option, privileges sorted.
+ *		The grants on a table to others than its owner and owner (the set's:
+ *		a child another role owns is given to it, and what was granted to
+ *		it then is its own), one entry per grantee and grant option,
+ *		privileges sorted.
  */
 static List *
-table_grants(Oid relid)
+table_grants(Oid relid, Oid owner)
 {
 	static const char *const sql =
 	"SELECT CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(r.rolname) END,"
@@ -279,15 +281,16 @@ table_grants(Oid relid)
 	"  FROM pg_catalog.pg_class c"
 	"  CROSS JOIN LATERAL aclexplode(c.relacl) AS a"
 	"  LEFT JOIN pg_catalog.pg_roles r ON r.oid = a.grantee"
-	" WHERE c.oid = $1 AND a.grantee <> c.relowner"
+	" WHERE c.oid = $1 AND a.grantee <> c.relowner AND a.grantee <> $2"
 	" GROUP BY 1, 3 ORDER BY 1, 3";
-	Oid			types[1] = {OIDOID};
-	Datum		values[1];
+	Oid			types[2] = {OIDOID, OIDOID};
+	Datum		values[2];
 	List	   *result = NIL;
 	uint64		n;
 
 	values[0] = ObjectIdGetDatum(relid);
-	n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT);
+	values[1] = ObjectIdGetDatum(owner);
+	n = partmgr_spi_exec_cached(sql, 2, types, values, NULL, false, SPI_OK_SELECT);
 	for (uint64 i = 0; i < n; i++)
 	{
 		PartmgrGrant *grant = palloc(sizeof(PartmgrGrant));
@@ -504,7 +507,7 @@ partmgr_read_properties(const PartmgrSet *set, PartmgrProperties *props)
 			props->replica_index = (PartmgrUniqueIndex *) linitial(index);
 	}
 	if (parent.has_grants)
-		props->grants = table_grants(set->parent_oid);
+		props->grants = table_grants(set->parent_oid, set->parent_owner);
 	props->columns = read_columns(set->parent_oid);
 	props->statistics = partmgr_statistics_on(set->parent_oid);
 }
@@ -1201,7 +1204,7 @@ partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props, Oid c
 	}
 	if (grants)
 	{
-		List	   *have = table_grants(child);
+		List	   *have = table_grants(child, set->parent_owner);
 		List	   *fix = NIL;
 
 		foreach(lc, have)

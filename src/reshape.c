@@ -86,6 +86,7 @@
 #include "ddl.h"
 #include "locks.h"
 #include "properties.h"
+#include "rights.h"
 #include "reshape.h"
 #include "spi_util.h"
 
@@ -685,6 +686,7 @@ partmgr_reshape_register(PartmgrSet *set, PartmgrTree *tree, const PartmgrReshap
 
 	check_kind_fits(set, req);
 	check_not_referenced(set);
+	partmgr_rights_check_trigger_schema(set->parent_owner, set->key, "A reshape");
 	for (int i = 0; i < req->nsources; i++)
 	{
 		for (int j = 0; j < i; j++)

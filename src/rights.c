@@ -64,6 +64,7 @@
 #include "access/xact.h"
 #include "catalog/dependency.h"
 #include "catalog/indexing.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_trigger.h"
@@ -76,6 +77,7 @@
 #include "utils/rel.h"
 
 #include "citus.h"
+#include "compat.h"
 #include "prefetch.h"
 #include "rights.h"
 
@@ -276,13 +278,8 @@ partmgr_rights_enter_table(Oid relid, Oid owner, PartmgrRightsMode mode, const c
 	/* in the caller's GUC level, before the set's first multi-shard statement */
 	(void) partmgr_citus_sequential(relid);
 	rights_enter(owner, mode, what, rights);
-#if PG_VERSION_NUM >= 160000
 	if (mode == PARTMGR_RIGHTS_ACT &&
-		object_aclcheck(NamespaceRelationId, nspid, owner, ACL_USAGE) != ACLCHECK_OK)
-#else
-	if (mode == PARTMGR_RIGHTS_ACT &&
-		pg_namespace_aclcheck(nspid, owner, ACL_USAGE) != ACLCHECK_OK)
-#endif
+		partmgr_schema_aclcheck(nspid, owner, ACL_USAGE) != ACLCHECK_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("role \"%s\", which owns \"%s\", may not use schema \"%s\"",
@@ -291,6 +288,32 @@ partmgr_rights_enter_table(Oid relid, Oid owner, PartmgrRightsMode mode, const c
 				 errhint("GRANT USAGE ON SCHEMA %s TO %s.",
 						 quote_identifier(get_namespace_name(nspid)),
 						 quote_identifier(GetUserNameFromId(owner, false)))));
+}
+
+/*
+ * partmgr_rights_check_trigger_schema
+ *		owner, who owns what, must be able to use schema partmgr before
+ *		pg_partmgr puts one of its triggers on the owner's tables (why says
+ *		what does: "a global unique constraint", "a reshape"): CREATE
+ *		TRIGGER runs with the owner's rights and looks the trigger's
+ *		function up there.  42501 with the grant otherwise, before anything
+ *		is changed.  Maintenance and partition_data need no such grant.
+ */
+void
+partmgr_rights_check_trigger_schema(Oid owner, const char *what, const char *why)
+{
+	Oid			nspid = get_namespace_oid(PARTMGR_SCHEMA, false);
+
+	if (partmgr_schema_aclcheck(nspid, owner, ACL_USAGE) == ACLCHECK_OK)
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("role \"%s\", which owns \"%s\", may not use schema \"%s\"",
+					GetUserNameFromId(owner, false), what, PARTMGR_SCHEMA),
+			 errdetail("%s puts a trigger on the owner's tables that calls a function of schema \"%s\", and CREATE TRIGGER looks the function up with the owner's rights.",
+					   why, PARTMGR_SCHEMA),
+			 errhint("GRANT USAGE ON SCHEMA %s TO %s.", PARTMGR_SCHEMA,
+					 quote_identifier(GetUserNameFromId(owner, false)))));
 }
 
 /*

@@ -246,6 +246,16 @@ partmgr_spi_table_utility(const char *sql)
 	(void) partmgr_spi_table_exec(sql, 0, NULL, NULL, NULL, false, SPI_OK_UTILITY);
 }
 
+/* Run each of a list of utility statements, in order, as above. */
+void
+partmgr_spi_table_utilities(const List *statements)
+{
+	ListCell   *lc;
+
+	foreach(lc, statements)
+		partmgr_spi_table_utility((const char *) lfirst(lc));
+}
+
 /*
  * partmgr_spi_value
  *		Column col (1-based) of result row row, as a Datum in SPI memory.

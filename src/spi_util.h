@@ -39,6 +39,7 @@ extern uint64 partmgr_spi_table_exec_plan(SPIPlanPtr plan, const char *what,
 										  Datum *values, const char *nulls,
 										  int expected);
 extern void partmgr_spi_table_utility(const char *sql);
+extern void partmgr_spi_table_utilities(const List *statements);
 extern Datum partmgr_spi_value(uint64 row, int col, bool *isnull);
 extern char *partmgr_spi_text(uint64 row, int col);
 

@@ -65,6 +65,7 @@
 #include "capture.h"
 #include "catalog.h"
 #include "citus.h"
+#include "compat.h"
 #include "config.h"
 #include "contents.h"
 #include "ddl.h"
@@ -86,17 +87,69 @@
  * same lists without taking the locks.  That is why a dry run and a run
  * cannot disagree.
  */
+
+/*
+ * check_owner
+ *		A table an action acts on -- the parent, a child, the default
+ *		partition, a table rows move out of or into -- must be the set
+ *		owner's or a superuser's: the action runs as the set's owner, so the
+ *		triggers, defaults and index expressions of a table another role
+ *		owns (ALTER TABLE ... OWNER TO by a superuser) would run with the
+ *		set owner's rights.  42501 in a run, under the table's lock; a dry
+ *		run notes it (work->refused).  health shows such children.
+ */
 static void
-work_lock(PartmgrActionWork *work, Oid relid, LOCKMODE mode)
+check_owner(PartmgrActionWork *work, Oid relid)
+{
+	Oid			owner;
+	char	   *why;
+
+	if (!OidIsValid(relid) || !OidIsValid(work->owner))
+		return;
+	owner = partmgr_rel_owner(relid);
+	if (!OidIsValid(owner) || owner == work->owner || superuser_arg(owner))
+		return;
+	why = psprintf("table %s is owned by role \"%s\", not by \"%s\", the owner of the set",
+				   partmgr_key_display(partmgr_table_key(relid)),
+				   GetUserNameFromId(owner, false), GetUserNameFromId(work->owner, false));
+	if (!work->take_locks)
+	{
+		if (work->refused == NULL)
+			work->refused = why;
+		return;
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("%s", why),
+			 errdetail("pg_partmgr acts on every table of a set with the rights of the set's owner, and runs no code of another role's with them."),
+			 errhint("ALTER TABLE %s OWNER TO %s, or detach the table from the set.",
+					 partmgr_key_display(partmgr_table_key(relid)),
+					 quote_identifier(GetUserNameFromId(work->owner, false)))));
+}
+
+static void
+add_lock(PartmgrActionWork *work, Oid relid, LOCKMODE mode, bool queued, bool member)
 {
 	PartmgrWorkLock *lock = palloc0(sizeof(PartmgrWorkLock));
 
 	lock->relid = relid;
 	lock->mode = mode;
+	lock->queued = queued;
 	work->locks = lappend(work->locks, lock);
 	/* a dry run takes ACCESS SHARE, to look at what a table holds */
-	if (work->take_locks || mode == AccessShareLock)
+	if (queued && work->take_locks)
+		partmgr_lock_relation_queued(relid, mode);
+	else if (work->take_locks || mode == AccessShareLock)
 		partmgr_lock_relation(relid, mode);
+	if (member)
+		check_owner(work, relid);
+}
+
+/* A lock on a table of the set, or one rows move out of or into. */
+static void
+work_lock(PartmgrActionWork *work, Oid relid, LOCKMODE mode)
+{
+	add_lock(work, relid, mode, false, true);
 }
 
 /*
@@ -108,14 +161,19 @@ work_lock(PartmgrActionWork *work, Oid relid, LOCKMODE mode)
 static void
 work_lock_queued(PartmgrActionWork *work, Oid relid, LOCKMODE mode)
 {
-	PartmgrWorkLock *lock = palloc0(sizeof(PartmgrWorkLock));
+	add_lock(work, relid, mode, true, true);
+}
 
-	lock->relid = relid;
-	lock->mode = mode;
-	lock->queued = true;
-	work->locks = lappend(work->locks, lock);
-	if (work->take_locks)
-		partmgr_lock_relation_queued(relid, mode);
+/*
+ * work_lock_related
+ *		A lock on a table outside the set that a foreign key ties to it (it
+ *		references a child, or a reshape's children reference it): ALTER
+ *		TABLE takes it, and nothing of its owner's runs.
+ */
+static void
+work_lock_related(PartmgrActionWork *work, Oid relid, LOCKMODE mode, bool queued)
+{
+	add_lock(work, relid, mode, queued, false);
 }
 
 /* Whether the work holds (or, in a dry run, would hold) a lock at least this strong. */
@@ -579,7 +637,7 @@ work_referencing_tables(PartmgrActionWork *work, Oid child)
 	}
 	for (uint64 i = 0; i < n; i++)
 	{
-		work_lock(work, tables[i], AccessExclusiveLock);
+		work_lock_related(work, tables[i], AccessExclusiveLock, false);
 		work_read(work, tables[i], "DETACH checks that no row references the child");
 	}
 }
@@ -617,16 +675,39 @@ work_new_table(PartmgrActionWork *work, const PartmgrSet *set, char *sql,
 	PartmgrWorkStatement *create = work_sql(work, sql);
 	Oid			nspid = get_namespace_oid(schema, false);
 
-#if PG_VERSION_NUM >= 160000
-	if (object_aclcheck(NamespaceRelationId, nspid, set->parent_owner, ACL_CREATE) == ACLCHECK_OK)
-#else
-	if (pg_namespace_aclcheck(nspid, set->parent_owner, ACL_CREATE) == ACLCHECK_OK)
-#endif
+	if (partmgr_schema_aclcheck(nspid, set->parent_owner, ACL_CREATE) == ACLCHECK_OK)
 		return true;
 	create->kind = PARTMGR_STMT_CALLER_UTILITY;
 	work_sql(work, partmgr_ddl_set_owner(schema, name, set->parent_owner))->kind =
 		PARTMGR_STMT_CALLER_UTILITY;
 	return false;
+}
+
+/*
+ * work_private_table
+ *		A table pg_partmgr makes for itself in the parent's schema (a
+ *		staging table, a reshape's change log), made as work_new_table makes
+ *		it, then left with the owner's privileges alone, whatever default
+ *		privileges give new tables there (see partmgr_private_table_plan):
+ *		no other role may write rows pg_partmgr's work rests on.
+ */
+static void
+work_private_table(PartmgrActionWork *work, const PartmgrSet *set, char *sql,
+				   const char *schema, const char *name)
+{
+	bool		owner_creates = work_new_table(work, set, sql, schema, name);
+	List	   *fix;
+	PartmgrWorkStatement *stmt;
+
+	fix = partmgr_private_table_plan(get_namespace_oid(schema, false), name,
+									 owner_creates ? set->parent_owner : partmgr_rights_caller(),
+									 set->parent_owner);
+	if (fix == NIL)
+		return;
+	stmt = work_sql(work, partmgr_ddl_join(fix));
+	stmt->kind = PARTMGR_STMT_PRIVATE;
+	stmt->schema = schema;
+	stmt->name = name;
 }
 
 /*
@@ -722,8 +803,8 @@ work_staged_child(const PartmgrPlan *plan, const PartmgrAction *action,
 	if (OidIsValid(default_oid))
 		work_lock(work, default_oid, AccessExclusiveLock);
 	if (first_staged(plan, action))
-		work_new_table(work, set, partmgr_ddl_create_stage(set, plan->stage_name),
-					   set->parent_schema, plan->stage_name);
+		work_private_table(work, set, partmgr_ddl_create_stage(set, plan->stage_name),
+						   set->parent_schema, plan->stage_name);
 	work_create_table(work, plan, action);
 	work_sql(work, partmgr_ddl_add_bound_check(set, action->schema, action->name,
 											   action->lower, action->upper));
@@ -1105,7 +1186,7 @@ work_reshape_swap(const PartmgrPlan *plan, const PartmgrAction *action,
 			work_lock(work, target, AccessExclusiveLock);
 	}
 	foreach(lc, r->referenced)
-		work_lock_queued(work, lfirst_oid(lc), AccessExclusiveLock);
+		work_lock_related(work, lfirst_oid(lc), AccessExclusiveLock, true);
 	if (work->take_locks && partmgr_capture_truncated(r->schema, r->log))
 		ereport(ERROR,
 				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
@@ -1206,11 +1287,12 @@ work_reshape(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrAction
 	switch (action->kind)
 	{
 		case PARTMGR_ACTION_RESHAPE_PREPARE:
-			work_new_table(work, set, partmgr_ddl_capture_log(r->schema, r->log, r->nkeys,
-															  r->key_columns, r->key_types),
-						   r->schema, r->log);
-			work_new_table(work, set, partmgr_ddl_create_stage(set, r->stage), r->schema,
-						   r->stage);
+			work_private_table(work, set,
+							   partmgr_ddl_capture_log(r->schema, r->log, r->nkeys,
+													   r->key_columns, r->key_types),
+							   r->schema, r->log);
+			work_private_table(work, set, partmgr_ddl_create_stage(set, r->stage), r->schema,
+							   r->stage);
 			break;
 
 		case PARTMGR_ACTION_RESHAPE_TARGET:
@@ -1331,6 +1413,7 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 	Oid			default_oid;
 	ListCell   *lc;
 
+	work->owner = set->parent_owner;
 	switch (action->kind)
 	{
 		case PARTMGR_ACTION_CREATE_CHILD:
@@ -1388,8 +1471,11 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 			break;
 
 		case PARTMGR_ACTION_ALTER_CHILD:
-			/* ALTER OWNER, SET LOGGED and the like: the child alone */
-			work_lock(work, action->relid, AccessExclusiveLock);
+			/*
+			 * ALTER OWNER, SET LOGGED and the like: the child alone; one
+			 * that another role owns only when it is given back first
+			 */
+			add_lock(work, action->relid, AccessExclusiveLock, false, !action->gives_back);
 			foreach(lc, action->caller_statements)
 				work_sql(work, (char *) lfirst(lc))->kind = PARTMGR_STMT_CALLER_UTILITY;
 			foreach(lc, action->statements)

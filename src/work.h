@@ -47,9 +47,14 @@ typedef enum PartmgrStatementKind
 								 * references */
 	PARTMGR_STMT_ROWS,			/* a statement on rows of a reshape's tables
 								 * (expected says its SPI_OK_* code) */
-	PARTMGR_STMT_HASH_CHECK		/* the CHECK a new child of a hash set is
+	PARTMGR_STMT_HASH_CHECK,	/* the CHECK a new child of a hash set is
 								 * attached behind, added in C (see
 								 * partmgr_add_hash_check): sql says it */
+	PARTMGR_STMT_PRIVATE		/* leave a table of pg_partmgr's own with
+								 * its owner's privileges alone: sql says
+								 * what default privileges give it, the run
+								 * revokes what it has (see
+								 * partmgr_private_table_sql) */
 } PartmgrStatementKind;
 
 typedef struct PartmgrWorkStatement
@@ -65,7 +70,7 @@ typedef struct PartmgrWorkStatement
 	char	   *on_duplicate;	/* ROWS: run instead when sql fails on a
 								 * unique violation (sql runs in a
 								 * subtransaction then), or NULL */
-	const char *schema;			/* HASH_CHECK: the table; MOVE, COPY,
+	const char *schema;			/* HASH_CHECK, PRIVATE: the table; MOVE, COPY,
 								 * DELETE: the target, */
 	const char *name;
 	Oid			parent;			/* the parent it will be attached to, */
@@ -90,6 +95,9 @@ typedef struct PartmgrActionWork
 	List	   *reads;			/* of char *: "table: why" for each table read
 								 * in full */
 	const char *skip;			/* why a run would skip the action, or NULL */
+	Oid			owner;			/* the set's owner (partmgr_action_work) */
+	const char *refused;		/* why a run would refuse the action (a dry
+								 * run's), or NULL */
 } PartmgrActionWork;
 
 extern void partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
