@@ -8,51 +8,10 @@
 
 EXTENSION = pg_partmgr
 MODULE_big = pg_partmgr
-OBJS = \
-	src/pg_partmgr.o \
-	src/api.o \
-	src/api_data.o \
-	src/api_constraints.o \
-	src/api_config.o \
-	src/api_plan.o \
-	src/api_health.o \
-	src/api_import.o \
-	src/api_dump.o \
-	src/api_cleanup.o \
-	src/api_analyze.o \
-	src/api_sub.o \
-	src/api_unique.o \
-	src/api_reshape.o \
-	src/reshape.o \
-	src/reshape_state.o \
-	src/capture.o \
-	src/maintenance.o \
-	src/runner.o \
-	src/children.o \
-	src/setup.o \
-	src/partition_data.o \
-	src/plan.o \
-	src/execute.o \
-	src/work.o \
-	src/detach.o \
-	src/config.o \
-	src/contents.o \
-	src/prefetch.o \
-	src/citus.o \
-	src/mover.o \
-	src/unique.o \
-	src/retention.o \
-	src/properties.o src/api_properties.o \
-	src/constraints.o \
-	src/catalog.o \
-	src/bounds.o \
-	src/ddl.o \
-	src/log.o \
-	src/worker.o \
-	src/rights.o \
-	src/locks.o \
-	src/own_tables.o \
-	src/spi_util.o
+# src/ has one folder per layer, top to bottom (src/README.md); headers are
+# named uniquely across them and included by name
+LAYERS = api jobs actions state base
+OBJS = $(patsubst %.c,%.o,$(sort $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))))
 
 DATA = $(wildcard sql/$(EXTENSION)--*.sql)
 DOCS = $(wildcard doc/*.md doc/*.yaml)
@@ -68,7 +27,7 @@ REGRESS_OPTS = --temp-config=$(srcdir)/test/conf/regress.conf --encoding=UTF8 --
 ISOLATION = premake_long_reader premake_concurrent_runs retention_long_reader partition_data_reader constraints_validate reapply_long_reader sub_parent_long_reader analyze_locked_child global_unique change_interval_concurrent reshape_concurrent
 ISOLATION_OPTS = --inputdir=test --temp-config=$(srcdir)/test/conf/regress.conf
 
-PG_CPPFLAGS = -Wmissing-prototypes
+PG_CPPFLAGS = -Wmissing-prototypes $(foreach l,$(LAYERS),-I$(srcdir)/src/$(l))
 ifdef WERROR
 PG_CPPFLAGS += -Werror
 endif
@@ -82,9 +41,9 @@ print-%:
 	@echo $($*)
 
 # PGXS tracks no header dependencies: rebuild every object when a header changes
-$(OBJS): $(wildcard src/*.h)
+$(OBJS): $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.h))
 
-# the build fails when an include crosses README.md's layers upward (.ci/check-layers)
+# the build fails when an include crosses the layers upward (.ci/check-layers)
 all: check-layers
 .PHONY: check-layers
 check-layers:

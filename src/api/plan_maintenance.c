@@ -1,0 +1,419 @@
+/*-------------------------------------------------------------------------
+ *
+ * plan_maintenance.c
+ *	  plan_maintenance(): every action the next maintenance run would take,
+ *	  of one set or of every set a run without arguments maintains, worked
+ *	  out as the run works it out and not taken (the dry run).
+ *
+ * A set is planned as a run plans it, step after step -- premake
+ * (maintenance.c), then derived constraints (constraints.c), then retention
+ * (retention.c), last so that its ACCESS EXCLUSIVE locks are held the
+ * least -- each step from the children the step before would leave
+ * (partmgr_tree_after).  Each action of the plans becomes a row with the
+ * statements it would run, the locks it would take in that order, and the
+ * tables it would read in full, as execute.c works them out for a run
+ * (partmgr_action_work without taking locks).  Nothing is changed and
+ * nothing is logged.
+ *
+ * Locks: none of those the rows list.  Looking into a table whose contents
+ * decide what a run does (contents.c: whether it holds rows, its largest
+ * key) takes ACCESS SHARE on it, without queueing and bounded by
+ * pg_partmgr.lock_timeout, held to the end of the caller's transaction.
+ * No advisory lock: a set being maintained now is planned as it stands.
+ *
+ * Transactions: the caller's.  Each step of each set runs in a
+ * subtransaction of its own, with the set owner's rights (rights.c); a step
+ * that fails ends the set's rows with one that says so, as the failure
+ * would end a run's work on the set.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/api/plan_maintenance.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "funcapi.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/timestamp.h"
+
+#include "api.h"
+#include "catalog.h"
+#include "children.h"
+#include "citus.h"
+#include "config.h"
+#include "constraints.h"
+#include "execute.h"
+#include "locks.h"
+#include "plan.h"
+#include "reshape.h"
+#include "retention.h"
+#include "rights.h"
+#include "setup.h"
+#include "unique.h"
+#include "work.h"
+
+PG_FUNCTION_INFO_V1(pg_partmgr_plan_maintenance);
+
+/* One row of plan_maintenance, kept until the set is done. */
+typedef struct PlanRow
+{
+	char	   *action;
+	char	   *object;
+	char	   *detail;
+	List	   *statements;		/* of char * */
+	List	   *locks;			/* of char * */
+	List	   *reads;			/* of char * */
+	char	   *note;
+} PlanRow;
+
+typedef struct SetPlans
+{
+	const char *key;
+	List	   *rows;			/* of PlanRow * */
+} SetPlans;
+
+/* A text[] of the strings of a list; empty for NIL. */
+static Datum
+text_array(List *items)
+{
+	Datum	   *elems;
+	ListCell   *lc;
+
+	if (items == NIL)
+		return PointerGetDatum(construct_empty_array(TEXTOID));
+	elems = palloc(sizeof(Datum) * list_length(items));
+	foreach(lc, items)
+		elems[foreach_current_index(lc)] = CStringGetTextDatum((char *) lfirst(lc));
+	return PointerGetDatum(construct_array(elems, list_length(items), TEXTOID, -1, false,
+										   TYPALIGN_INT));
+}
+
+/*
+ * plan_rows
+ *		The rows of one plan: each action worked out as a run would, without
+ *		its locks.  note_add goes on the rows that add constraints.
+ */
+static void
+plan_rows(SetPlans *out, const PartmgrPlan *plan, const char *note_all, const char *note_add)
+{
+	ListCell   *lc;
+
+	foreach(lc, plan->actions)
+	{
+		const PartmgrAction *action = (const PartmgrAction *) lfirst(lc);
+		PartmgrActionWork work;
+		PlanRow    *row = palloc0(sizeof(PlanRow));
+		ListCell   *item;
+
+		memset(&work, 0, sizeof(work));
+		partmgr_action_work(plan, action, &work);
+		row->action = pstrdup(partmgr_action_name(action));
+		row->object = quote_qualified_identifier(action->schema, action->name);
+		row->detail = partmgr_action_bounds(plan, action);
+		foreach(item, work.statements)
+			row->statements = lappend(row->statements,
+									  ((PartmgrWorkStatement *) lfirst(item))->sql);
+		foreach(item, work.locks)
+		{
+			PartmgrWorkLock *lock = (PartmgrWorkLock *) lfirst(item);
+
+			/* a child this plan creates has no OID yet */
+			row->locks = lappend(row->locks,
+								 psprintf("%s %s%s",
+										  OidIsValid(lock->relid) ?
+										  quote_qualified_identifier(get_namespace_name(get_rel_namespace(lock->relid)),
+																	 get_rel_name(lock->relid)) :
+										  row->object,
+										  partmgr_lock_mode_name(lock->mode),
+										  lock->queued ? " (queued)" : ""));
+		}
+		row->reads = work.reads;
+		if (work.refused != NULL)
+			row->note = psprintf("a run would refuse it: %s", work.refused);
+		else if (work.skip != NULL)
+			row->note = psprintf("a run would skip it: %s", work.skip);
+		else if (action->kind == PARTMGR_ACTION_ADD_CONSTRAINTS && note_add != NULL)
+			row->note = pstrdup(note_add);
+		else
+			row->note = note_all ? pstrdup(note_all) : NULL;
+		out->rows = lappend(out->rows, row);
+	}
+}
+
+/* The state of a dry run of one set, step to step. */
+typedef struct SetDryRun
+{
+	SetPlans   *out;
+	bool		all_sets;		/* leave out sets the caller may not maintain */
+	PartmgrSet *set;
+	PartmgrTree *tree;			/* the children as the step will find them */
+	TimestampTz now;
+} SetDryRun;
+
+/*
+ * note_truncated
+ *		A row saying that a plan stopped at pg_partmgr.children_per_transaction.
+ */
+static void
+note_truncated(SetPlans *out, const PartmgrPlan *plan, const char *action)
+{
+	PlanRow    *row;
+
+	if (!plan->truncated)
+		return;
+	row = palloc0(sizeof(PlanRow));
+	row->action = (char *) action;
+	row->note = psprintf("more is left than one transaction does (pg_partmgr.children_per_transaction = %d): the background worker and run_maintenance_proc() go on in a new transaction, run_maintenance() at its next call",
+						 partmgr_children_per_transaction);
+	out->rows = lappend(out->rows, row);
+}
+
+/* premake, as the run plans it */
+static void
+dry_premake(void *arg)
+{
+	SetDryRun  *dry = (SetDryRun *) arg;
+	PartmgrPlan *plan;
+	PartmgrRights rights;
+
+	dry->set = partmgr_config_load(dry->out->key, false);
+	if (dry->all_sets && !partmgr_may_act_on(dry->set->parent_owner))
+	{
+		dry->set = NULL;		/* not the caller's: a run leaves it out too */
+		return;
+	}
+	if (dry->set->undo_in_progress || dry->set->async_in_progress != NULL)
+	{
+		PlanRow    *row = palloc0(sizeof(PlanRow));
+
+		row->action = "maintain set";
+		row->note = dry->set->undo_in_progress ? "skipped: undo_partition is in progress" :
+			"skipped: partition_data_async is filling a child";
+		dry->out->rows = lappend(dry->out->rows, row);
+		dry->set = NULL;
+		return;
+	}
+	partmgr_rights_enter_set(dry->set, PARTMGR_RIGHTS_ACT, &rights);
+	dry->tree = partmgr_read_tree(dry->set);
+	if (dry->set->strategy == PARTITION_STRATEGY_HASH)
+	{
+		/* every child it needs exists: a run has nothing to premake */
+		partmgr_rights_leave(&rights);
+		return;
+	}
+	plan = partmgr_plan_premake(dry->set, dry->tree, dry->now,
+								partmgr_children_per_transaction);
+	partmgr_plan_tables(plan);
+	plan_rows(dry->out, plan, NULL, NULL);
+	note_truncated(dry->out, plan, "maintain set");
+	dry->tree = partmgr_tree_after(dry->tree, plan);
+	partmgr_rights_leave(&rights);
+}
+
+/* retention, planned from the children premake leaves: the last step */
+static void
+dry_retention(void *arg)
+{
+	SetDryRun  *dry = (SetDryRun *) arg;
+	PartmgrRetention retention;
+	PartmgrPlan *plan;
+	PartmgrRights rights;
+
+	if (dry->set->strategy == PARTITION_STRATEGY_HASH)
+		return;					/* a run applies no retention to it */
+	partmgr_rights_enter_set(dry->set, PARTMGR_RIGHTS_ACT, &rights);
+	if (partmgr_retention_from_config(dry->set, &retention))
+	{
+		plan = partmgr_plan_retention(dry->set, dry->tree, &retention, dry->now,
+									  partmgr_children_per_transaction);
+		plan_rows(dry->out, plan,
+				  OidIsValid(dry->tree->default_oid) ||
+				  partmgr_citus_table(dry->set->parent_oid) ? NULL :
+				  "the background worker detaches with DETACH ... CONCURRENTLY instead", NULL);
+		note_truncated(dry->out, plan, "apply retention");
+		dry->tree = partmgr_tree_after(dry->tree, plan);
+	}
+	partmgr_rights_leave(&rights);
+}
+
+/*
+ * the entries of children that left the set, removed from global unique
+ * side tables before retention (those of children this run's retention
+ * retires go in the next run)
+ */
+static void
+dry_unique_cleanup(void *arg)
+{
+	SetDryRun  *dry = (SetDryRun *) arg;
+	PartmgrPlan *plan;
+	PartmgrRights rights;
+
+	partmgr_rights_enter_set(dry->set, PARTMGR_RIGHTS_ACT, &rights);
+	plan = partmgr_plan_unique_cleanup(dry->set, PARTMGR_UNIQUE_CLEANUP_PER_RUN);
+	plan_rows(dry->out, plan, NULL, NULL);
+	note_truncated(dry->out, plan, "remove global unique entries");
+	partmgr_rights_leave(&rights);
+}
+
+/*
+ * derived constraints, planned from the children premake leaves but those
+ * retention then retires, as the run plans them
+ */
+static void
+dry_constraints(void *arg)
+{
+	SetDryRun  *dry = (SetDryRun *) arg;
+	PartmgrRights rights;
+
+	if (dry->set->strategy == PARTITION_STRATEGY_HASH)
+		return;					/* a run derives none for it */
+	partmgr_rights_enter_set(dry->set, PARTMGR_RIGHTS_ACT, &rights);
+	plan_rows(dry->out, partmgr_plan_constraints(dry->set,
+												 partmgr_tree_without_expired(dry->set, dry->tree,
+																			  dry->now),
+												 PARTMGR_CONSTRAIN_PASS),
+			  NULL, dry->set->constraint_valid ?
+			  "validated in a later transaction (the worker and run_maintenance_proc: right after)" :
+			  NULL);
+	partmgr_rights_leave(&rights);
+}
+
+/*
+ * registered reshapes: the next step run_reshape() would take of each, and
+ * the swap that ends it (not steps of a maintenance run)
+ */
+static void
+dry_reshape(void *arg)
+{
+	SetDryRun  *dry = (SetDryRun *) arg;
+	PartmgrRights rights;
+	ListCell   *lc;
+
+	partmgr_rights_enter_set(dry->set, PARTMGR_RIGHTS_ACT, &rights);
+	foreach(lc, partmgr_reshape_list(dry->set->key))
+	{
+		PartmgrReshapeOp *op = lfirst(lc);
+		PartmgrTree *tree = partmgr_read_tree(dry->set);
+		PartmgrReshapeStep step;
+		PartmgrPlan *plan = partmgr_plan_reshape_step(dry->set, tree, op, 100000, &step);
+		char	   *note = psprintf("reshape " INT64_FORMAT " (%s, phase %s): the next step of CALL partmgr.run_reshape(%s)%s%s",
+									op->id, op->kind, partmgr_reshape_phase_name(op->phase),
+									quote_literal_cstr(dry->set->key),
+									op->last_error ? "; it last failed: " : "",
+									op->last_error ? op->last_error : "");
+
+		plan_rows(dry->out, plan, note, NULL);
+		if (step != PARTMGR_RESHAPE_STEP_SWAP)
+			plan_rows(dry->out, partmgr_plan_reshape_final(dry->set, tree, op),
+					  psprintf("reshape " INT64_FORMAT ": the swap that ends it, once every row is copied",
+							   op->id), NULL);
+	}
+	partmgr_rights_leave(&rights);
+}
+
+/*
+ * plan_set
+ *		What a run would do to one set, step by step as the run does it --
+ *		premake, then derived constraints, then the removal of global unique
+ *		entries of children gone, then retention, each planned from
+ *		the children the step before leaves -- each step in a
+ *		subtransaction: a step that would fail ends the set with a row that
+ *		says so, as it ends the run's work on the set.
+ */
+static void
+plan_set(SetPlans *out, bool all_sets)
+{
+	static void (*const steps[]) (void *) = {dry_premake, dry_constraints, dry_unique_cleanup,
+	dry_retention, dry_reshape};
+	static const char *const names[] = {"maintain set", "apply constraints",
+	"remove global unique entries", "apply retention", "reshape"};
+	SetDryRun	dry;
+
+	memset(&dry, 0, sizeof(dry));
+	dry.out = out;
+	dry.all_sets = all_sets;
+	dry.now = GetCurrentTransactionStartTimestamp();
+	for (int i = 0; i < lengthof(steps); i++)
+	{
+		ErrorData  *edata = NULL;
+
+		if (i > 0 && dry.set == NULL)
+			return;
+		if (!partmgr_run_subxact(steps[i], &dry, &edata))
+		{
+			PlanRow    *row = palloc0(sizeof(PlanRow));
+
+			row->action = (char *) names[i];
+			row->note = psprintf("a run would fail (%s): %s",
+								 unpack_sql_state(edata->sqlerrcode), edata->message);
+			out->rows = lappend(out->rows, row);
+			return;
+		}
+	}
+}
+
+/*
+ * pg_partmgr_plan_maintenance
+ *		plan_maintenance(p_parent_table): every action the next maintenance
+ *		run would take -- of that set, or of every set a run without
+ *		arguments maintains -- in order, with the SQL it would run, the
+ *		locks it would take (in that order) and the tables it would read in
+ *		full.  Changes nothing.
+ */
+Datum
+pg_partmgr_plan_maintenance(PG_FUNCTION_ARGS)
+{
+	char	   *table = partmgr_text_arg_or_null(fcinfo, 0);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	List	   *keys;
+	ListCell   *lc;
+
+	InitMaterializedSRF(fcinfo, 0);
+	SPI_connect();
+	keys = partmgr_config_keys(table, true);
+
+	foreach(lc, keys)
+	{
+		SetPlans	out;
+		ListCell   *r;
+
+		out.key = (const char *) lfirst(lc);
+		out.rows = NIL;
+		plan_set(&out, table == NULL);
+		foreach(r, out.rows)
+		{
+			PlanRow    *row = (PlanRow *) lfirst(r);
+			Datum		values[9];
+			bool		nulls[9] = {false};
+
+			values[0] = CStringGetTextDatum(out.key);
+			values[1] = Int32GetDatum(foreach_current_index(r) + 1);
+			values[2] = CStringGetTextDatum(row->action);
+			nulls[3] = row->object == NULL;
+			if (row->object)
+				values[3] = CStringGetTextDatum(row->object);
+			nulls[4] = row->detail == NULL;
+			if (row->detail)
+				values[4] = CStringGetTextDatum(row->detail);
+			values[5] = text_array(row->statements);
+			values[6] = text_array(row->locks);
+			values[7] = text_array(row->reads);
+			nulls[8] = row->note == NULL;
+			if (row->note)
+				values[8] = CStringGetTextDatum(row->note);
+			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		}
+	}
+	SPI_finish();
+	return (Datum) 0;
+}

@@ -1,0 +1,140 @@
+/*-------------------------------------------------------------------------
+ *
+ * settings.c
+ *	  The GUCs of the pg_partmgr. namespace: their variables, which every
+ *	  layer reads (pg_partmgr.h declares them), and their definitions.
+ *
+ * partmgr_define_settings is called once, by _PG_init (api/pg_partmgr.c);
+ * nothing here touches a database.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/base/settings.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <limits.h>
+
+#include "utils/guc.h"
+
+#include "pg_partmgr.h"
+
+/* GUC variables; see partmgr_define_settings for their meaning */
+int			partmgr_lock_timeout = 100;
+bool		partmgr_enabled = true;
+int			partmgr_interval = 600;
+char	   *partmgr_role = NULL;
+int			partmgr_max_workers = 2;
+char	   *partmgr_databases = NULL;
+int			partmgr_log_retention = 30;
+int			partmgr_default_move_limit = 10000;
+bool		partmgr_keep_user_templates = false;
+int			partmgr_children_per_transaction = 100;
+
+/*
+ * partmgr_define_settings
+ *		Define the GUCs and reserve their prefix.
+ */
+void
+partmgr_define_settings(void)
+{
+	DefineCustomIntVariable("pg_partmgr.lock_timeout",
+							"Longest time maintenance waits for any lock.",
+							"Maintenance asks for table locks without queueing and "
+							"retries until this much time has passed; statements it "
+							"runs get it as lock_timeout. When it runs out, the work "
+							"is skipped with a WARNING and done by the next run.",
+							&partmgr_lock_timeout,
+							100, 1, INT_MAX,
+							PGC_USERSET, GUC_UNIT_MS,
+							NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("pg_partmgr.keep_user_templates",
+							 "Whether undo_partition and config_cleanup keep template tables a user named.",
+							 "By default, as in pg_partman, they drop a forgotten set's "
+							 "template table unless another set names it. When on, "
+							 "only the template create_parent made is dropped.",
+							 &partmgr_keep_user_templates,
+							 false,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("pg_partmgr.enabled",
+							 "Whether the background worker runs maintenance.",
+							 NULL,
+							 &partmgr_enabled,
+							 true,
+							 PGC_SIGHUP, 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomIntVariable("pg_partmgr.interval",
+							"Time between two maintenance runs of the background worker.",
+							"Runs are aligned to the wall clock: they start at every "
+							"whole multiple of this interval after midnight, in the "
+							"server's time zone.",
+							&partmgr_interval,
+							600, 1, 7 * 24 * 3600,
+							PGC_SIGHUP, GUC_UNIT_S,
+							NULL, NULL, NULL);
+
+	DefineCustomStringVariable("pg_partmgr.role",
+							   "Role the background worker connects as.",
+							   "Empty means the bootstrap superuser. Each set is "
+							   "maintained with its parent table owner's rights; sets "
+							   "whose owner's privileges this role lacks are skipped.",
+							   &partmgr_role,
+							   "",
+							   PGC_SIGHUP, 0,
+							   NULL, NULL, NULL);
+
+	DefineCustomIntVariable("pg_partmgr.max_workers",
+							"Most databases maintained at the same time by the background worker.",
+							NULL,
+							&partmgr_max_workers,
+							2, 1, 64,
+							PGC_SIGHUP, 0,
+							NULL, NULL, NULL);
+
+	DefineCustomStringVariable("pg_partmgr.databases",
+							   "Databases the background worker maintains (comma-separated).",
+							   "Empty means every database that has the extension.",
+							   &partmgr_databases,
+							   "",
+							   PGC_SIGHUP, GUC_LIST_INPUT,
+							   NULL, NULL, NULL);
+
+	DefineCustomIntVariable("pg_partmgr.log_retention",
+							"Days of partmgr.maintenance_log that the background worker keeps.",
+							"0 keeps every row.",
+							&partmgr_log_retention,
+							30, 0, 36500,
+							PGC_SIGHUP, 0,
+							NULL, NULL, NULL);
+
+	DefineCustomIntVariable("pg_partmgr.default_move_limit",
+							"Most rows of the default partition that maintenance moves into a child it creates.",
+							"When the default partition holds rows in the range of a child "
+							"that maintenance is about to create, it moves them into the "
+							"new child if there are at most this many; otherwise the child "
+							"is skipped and reported. 0 never moves rows.",
+							&partmgr_default_move_limit,
+							10000, 0, INT_MAX,
+							PGC_USERSET, 0,
+							NULL, NULL, NULL);
+
+	DefineCustomIntVariable("pg_partmgr.children_per_transaction",
+							"Most children maintenance creates, and most it retires, for one set in one transaction.",
+							"The background worker and the procedures commit and go on with "
+							"the set in a new transaction; run_maintenance() leaves the rest "
+							"to its next call. Keeps the locks one transaction holds bounded.",
+							&partmgr_children_per_transaction,
+							100, 1, 10000,
+							PGC_USERSET, 0,
+							NULL, NULL, NULL);
+
+	MarkGUCPrefixReserved("pg_partmgr");
+}

@@ -1,0 +1,1403 @@
+/*-------------------------------------------------------------------------
+ *
+ * unique.c
+ *	  Global unique constraints (unique.h): which a set has, and keeping
+ *	  their side tables in step with the rows.
+ *
+ *	partmgr_unique_list: a top parent's constraints, from its triggers.
+ *	partmgr_unique_row, partmgr_unique_truncate: what the triggers do, with
+ *		the rights of the set's owner (rights.c): a row's key is entered
+ *		when the row arrives and removed when it goes.
+ *	partmgr_unique_fill: the entries of a whole table, when a constraint
+ *		is made or a table attached, with the duplicates named.
+ *	partmgr_unique_children, partmgr_unique_waiting: which children the
+ *		entries name, and how many entries of those no longer in the set
+ *		wait for cleanup (plan.c plans their removal).
+ *
+ * Entering a key.  Under an exclusive lock on the key's hash (a lock tag of
+ * our own, held only while the key is entered), the side table's unique
+ * index is probed with a dirty snapshot, as PostgreSQL checks a unique
+ * index: an entry another transaction is writing or removing is waited
+ * for, then looked at again; a live entry of a child still in the set is a
+ * duplicate (23505, naming the constraint, the key and the child); an
+ * entry of a child that left the set is removed.  Then the entry is
+ * inserted.  The unique index itself is what guarantees uniqueness: the
+ * lock only makes a conflict come out as our message rather than the
+ * index's (keys equal but stored differently, numeric 1.0 and 1.00 say,
+ * hash apart and can still meet in the index).
+ *
+ * Locks: ROW EXCLUSIVE on the side table and its unique index; the key's
+ * lock (ExclusiveLock, advisory tag with field4 = 3) while a key is
+ * entered; whatever the statements on the side table take.
+ * Runs in the transaction of the statement that fired the trigger.
+ *
+ * Copyright (c) 2026, the pg_partmgr authors
+ * Licensed under the PostgreSQL License; see LICENSE.
+ *
+ * IDENTIFICATION
+ *	  src/state/unique.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/heapam.h"
+#include "access/htup_details.h"
+#include "access/relation.h"
+#include "access/stratnum.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "access/xact.h"
+#include "catalog/index.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_am.h"
+#include "commands/defrem.h"
+#include "common/hashfn.h"
+#include "catalog/partition.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
+#include "catalog/pg_operator.h"
+#include "catalog/pg_trigger.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "executor/tuptable.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "parser/parse_func.h"
+#include "storage/lmgr.h"
+#include "storage/lock.h"
+#include "utils/acl.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/hsearch.h"
+#include "utils/inval.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/rls.h"
+#include "utils/snapmgr.h"
+#include "utils/syscache.h"
+
+#include "catalog.h"
+#include "ddl.h"
+#include "locks.h"
+#include "pg_partmgr.h"
+#include "prefetch.h"
+#include "rights.h"
+#include "spi_util.h"
+#include "unique.h"
+
+/* field4 of the lock tag of a key being entered */
+#define KEY_LOCK_FIELD4		3
+
+/*
+ * What a trigger of one constraint needs on one leaf, kept per backend
+ * until any relation changes (the relcache callback below).
+ */
+typedef struct RowKey
+{
+	Oid			leaf;
+	Oid			tgoid;
+} RowKey;
+
+typedef struct RowCache
+{
+	RowKey		key;
+	Oid			root;
+	Oid			owner;
+	Oid			side;
+	Oid			index;			/* the side table's unique index */
+	char	   *name;
+	int			ncols;
+	AttrNumber	attnums[INDEX_MAX_KEYS];	/* in the leaf */
+	Oid			types[INDEX_MAX_KEYS + 1];	/* and the child's regclass */
+	int16		typlen[INDEX_MAX_KEYS];
+	bool		typbyval[INDEX_MAX_KEYS];
+	RegProcedure eqproc[INDEX_MAX_KEYS];
+	Oid			collation[INDEX_MAX_KEYS];
+	char	  **columns;
+	bool		direct;			/* entries written in C (see plain_side) */
+	int			nindexes;		/* and then into these indexes */
+	Oid			indexes[8];
+	IndexInfo  *infos[8];		/* theirs, built on first use */
+	SPIPlanPtr	insert_plan;
+	SPIPlanPtr	delete_plan;
+	SPIPlanPtr	delete_tid_plan;
+} RowCache;
+
+static HTAB *row_cache = NULL;
+static MemoryContext row_cache_context = NULL;
+static bool row_cache_stale = false;
+static int	row_depth = 0;		/* triggers of ours running now */
+
+static void
+forget_row_cache(Datum arg, Oid relid)
+{
+	row_cache_stale = true;
+}
+
+/* Drop every kept entry and plan; only when no other trigger of ours runs. */
+static void
+flush_row_cache(void)
+{
+	HASH_SEQ_STATUS status;
+	RowCache   *entry;
+
+	hash_seq_init(&status, row_cache);
+	while ((entry = hash_seq_search(&status)) != NULL)
+	{
+		if (entry->insert_plan)
+			SPI_freeplan(entry->insert_plan);
+		if (entry->delete_plan)
+			SPI_freeplan(entry->delete_plan);
+		if (entry->delete_tid_plan)
+			SPI_freeplan(entry->delete_tid_plan);
+	}
+	hash_destroy(row_cache);
+	row_cache = NULL;
+	MemoryContextReset(row_cache_context);
+	row_cache_stale = false;
+}
+
+static Oid
+rel_owner(Oid relid)
+{
+	HeapTuple	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	Oid			owner;
+
+	if (!HeapTupleIsValid(tuple))
+		elog(ERROR, "cache lookup failed for relation %u", relid);
+	owner = ((Form_pg_class) GETSTRUCT(tuple))->relowner;
+	ReleaseSysCache(tuple);
+	return owner;
+}
+
+/* A relation's name for messages and SQL (catalog.c's). */
+static const char *
+rel_display(Oid relid)
+{
+	return partmgr_key_display(partmgr_table_key(relid));
+}
+
+/* The equality operator of a btree operator family for one type. */
+static Oid
+btree_equality(Oid opfamily, Oid intype)
+{
+	Oid			op = get_opfamily_member(opfamily, intype, intype, BTEqualStrategyNumber);
+
+	if (!OidIsValid(op))
+		elog(ERROR, "no equality operator in operator family %u", opfamily);
+	return op;
+}
+
+/*
+ * partmgr_unique_top
+ *		The top parent of a table's partition tree: the table itself when it
+ *		is no partition.
+ */
+Oid
+partmgr_unique_top(Oid relid)
+{
+	List	   *ancestors;
+
+	if (!get_rel_relispartition(relid))
+		return relid;
+	ancestors = get_partition_ancestors(relid);
+	return ancestors != NIL ? llast_oid(ancestors) : relid;
+}
+
+/*
+ * partmgr_unique_in_set
+ *		Whether child is still a partition somewhere under root (one being
+ *		detached concurrently counts): an entry of it counts.
+ */
+bool
+partmgr_unique_in_set(Oid child, Oid root)
+{
+	if (child == root || !SearchSysCacheExists1(RELOID, ObjectIdGetDatum(child)) ||
+		!get_rel_relispartition(child))
+		return false;
+	return list_member_oid(get_partition_ancestors(child), root);
+}
+
+/*
+ * partmgr_unique_owner
+ *		The owner of a table.
+ */
+Oid
+partmgr_unique_owner(Oid relid)
+{
+	return rel_owner(relid);
+}
+
+/*
+ * partmgr_unique_row_function
+ *		The OID of partmgr.global_unique_row(), or InvalidOid.
+ */
+Oid
+partmgr_unique_row_function(void)
+{
+	return LookupFuncName(list_make2(makeString(PARTMGR_SCHEMA),
+									 makeString(PARTMGR_UNIQUE_ROW_FUNCTION)),
+						  0, NULL, true);
+}
+
+/*
+ * partmgr_unique_is_row_function
+ *		Whether fn is partmgr.global_unique_row.
+ */
+bool
+partmgr_unique_is_row_function(Oid fn)
+{
+	char	   *name = get_func_name(fn);
+
+	return name != NULL && strcmp(name, PARTMGR_UNIQUE_ROW_FUNCTION) == 0 &&
+		get_func_namespace(fn) == get_namespace_oid(PARTMGR_SCHEMA, true);
+}
+
+static PartmgrUnique *
+unique_of_trigger(Oid root, const Trigger *trigger)
+{
+	PartmgrUnique *u = palloc0(sizeof(PartmgrUnique));
+	Oid			nspid;
+
+	u->name = pstrdup(trigger->tgname);
+	u->root = root;
+	u->enabled = trigger->tgenabled;
+	u->side_schema = pstrdup(trigger->tgargs[0]);
+	u->side_name = pstrdup(trigger->tgargs[1]);
+	nspid = get_namespace_oid(u->side_schema, true);
+	u->side = OidIsValid(nspid) ? get_relname_relid(u->side_name, nspid) : InvalidOid;
+	u->ncols = trigger->tgnargs - 2;
+	u->columns = palloc(sizeof(char *) * u->ncols);
+	for (int i = 0; i < u->ncols; i++)
+		u->columns[i] = pstrdup(trigger->tgargs[i + 2]);
+	return u;
+}
+
+/*
+ * partmgr_unique_list
+ *		The global unique constraints of an open top parent: its own (not
+ *		cloned) AFTER INSERT row triggers calling partmgr.global_unique_row,
+ *		in the order of their names.
+ */
+List *
+partmgr_unique_list(Relation root)
+{
+	TriggerDesc *trigdesc = root->trigdesc;
+	List	   *result = NIL;
+
+	if (trigdesc == NULL)
+		return NIL;
+	for (int i = 0; i < trigdesc->numtriggers; i++)
+	{
+		Trigger    *trigger = &trigdesc->triggers[i];
+
+		if (trigger->tgisclone || !TRIGGER_FOR_ROW(trigger->tgtype) ||
+			!TRIGGER_FOR_INSERT(trigger->tgtype) || trigger->tgnargs < 3 ||
+			!partmgr_unique_is_row_function(trigger->tgfoid))
+			continue;
+		result = lappend(result, unique_of_trigger(RelationGetRelid(root), trigger));
+	}
+	return result;
+}
+
+/*
+ * partmgr_unique_list_of
+ *		partmgr_unique_list of a table by OID (ACCESS SHARE lock taken).
+ */
+List *
+partmgr_unique_list_of(Oid root)
+{
+	Relation	rel = table_open(root, AccessShareLock);
+	List	   *result = partmgr_unique_list(rel);
+
+	table_close(rel, NoLock);
+	return result;
+}
+
+/*
+ * partmgr_unique_none
+ *		Whether a top parent certainly has no global unique constraint: it
+ *		never had a trigger (pg_class.relhastriggers, which CREATE TRIGGER
+ *		sets and only VACUUM clears once none is left).  Asked of the catalog
+ *		cache (or the run's prefetch) without opening the table, so that an
+ *		idle maintenance pass does not build a relation cache entry for
+ *		every parent.
+ */
+bool
+partmgr_unique_none(Oid root)
+{
+	const PartmgrKnownRel *known = partmgr_prefetched(root);
+	HeapTuple	tuple;
+	bool		none;
+
+	if (known != NULL)
+		return !known->hastriggers;
+	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(root));
+	if (!HeapTupleIsValid(tuple))
+		return false;			/* let the caller's open say what is wrong */
+	none = !((Form_pg_class) GETSTRUCT(tuple))->relhastriggers;
+	ReleaseSysCache(tuple);
+	return none;
+}
+
+/*
+ * partmgr_unique_find
+ *		The constraint called name on an open top parent, or NULL.
+ */
+PartmgrUnique *
+partmgr_unique_find(Relation root, const char *name)
+{
+	ListCell   *lc;
+
+	foreach(lc, partmgr_unique_list(root))
+	{
+		PartmgrUnique *u = lfirst(lc);
+
+		if (strcmp(u->name, name) == 0)
+			return u;
+	}
+	return NULL;
+}
+
+/* ----------------------------------------------------------------
+ * The row triggers
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * side_table
+ *		The side table a trigger's arguments name, which must exist and
+ *		belong to owner (who owns the set the trigger fired in): a trigger
+ *		made by anyone else cannot make pg_partmgr write another role's
+ *		table.
+ */
+static Oid
+side_table(const char *name, const char *schema, const char *table, Oid owner)
+{
+	Oid			nspid = get_namespace_oid(schema, true);
+	Oid			side = OidIsValid(nspid) ? get_relname_relid(table, nspid) : InvalidOid;
+
+	if (!OidIsValid(side) || get_rel_relkind(side) != RELKIND_RELATION)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("side table %s of global unique constraint \"%s\" does not exist",
+						quote_qualified_identifier(schema, table), name),
+				 errhint("Drop the constraint's triggers, or make it again with partmgr.create_global_unique().")));
+	if (rel_owner(side) != owner)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("side table %s of global unique constraint \"%s\" does not belong to role \"%s\"",
+						quote_qualified_identifier(schema, table), name,
+						GetUserNameFromId(owner, false)),
+				 errdetail("pg_partmgr writes a side table only with the rights of its owner, who must own the partitioned table too.")));
+	return side;
+}
+
+/*
+ * partmgr_unique_check_side
+ *		side_table for a constraint: raise unless its side table exists and
+ *		belongs to owner.
+ */
+void
+partmgr_unique_check_side(const PartmgrUnique *u, Oid owner)
+{
+	(void) side_table(u->name, u->side_schema, u->side_name, owner);
+}
+
+/*
+ * partmgr_unique_side_is_owners
+ *		Whether a constraint's side table exists and belongs to owner.
+ */
+bool
+partmgr_unique_side_is_owners(const PartmgrUnique *u, Oid owner)
+{
+	return OidIsValid(u->side) && get_rel_relkind(u->side) == RELKIND_RELATION &&
+		rel_owner(u->side) == owner;
+}
+
+static void
+mismatch(const char *name, Oid side, const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("side table %s of global unique constraint \"%s\" does not match the constraint: %s",
+					rel_display(side), name, what),
+			 errhint("Drop the constraint with partmgr.drop_global_unique() and make it again.")));
+}
+
+/*
+ * find_unique_index
+ *		The side table's valid, immediate unique btree on exactly its first
+ *		ncols columns; fills the equality procedures and collations.
+ */
+static Oid
+find_unique_index(Relation side, RowCache *entry)
+{
+	List	   *indexes = RelationGetIndexList(side);
+	ListCell   *lc;
+
+	foreach(lc, indexes)
+	{
+		Relation	index = index_open(lfirst_oid(lc), AccessShareLock);
+		Form_pg_index form = index->rd_index;
+		bool		fits = form->indisunique && form->indisvalid && form->indimmediate &&
+			form->indnkeyatts == entry->ncols &&
+			RelationGetIndexExpressions(index) == NIL &&
+			RelationGetIndexPredicate(index) == NIL &&
+			index->rd_rel->relam == BTREE_AM_OID;
+
+		for (int i = 0; fits && i < entry->ncols; i++)
+			fits = form->indkey.values[i] == i + 1;
+		if (fits)
+		{
+			Oid			result = RelationGetRelid(index);
+
+			for (int i = 0; i < entry->ncols; i++)
+			{
+				entry->eqproc[i] = get_opcode(btree_equality(index->rd_opfamily[i],
+															 index->rd_opcintype[i]));
+				entry->collation[i] = index->rd_indcollation[i];
+			}
+			index_close(index, AccessShareLock);
+			return result;
+		}
+		index_close(index, AccessShareLock);
+	}
+	mismatch(entry->name, RelationGetRelid(side), "no unique index on its key columns");
+	return InvalidOid;			/* not reached */
+}
+
+/* An operator as SQL: OPERATOR(schema.name). */
+static char *
+operator_sql(Oid op)
+{
+	HeapTuple	tuple = SearchSysCache1(OPEROID, ObjectIdGetDatum(op));
+	Form_pg_operator form;
+	char	   *result;
+
+	if (!HeapTupleIsValid(tuple))
+		elog(ERROR, "cache lookup failed for operator %u", op);
+	form = (Form_pg_operator) GETSTRUCT(tuple);
+	result = psprintf("OPERATOR(%s.%s)", quote_identifier(get_namespace_name(form->oprnamespace)),
+					  NameStr(form->oprname));
+	ReleaseSysCache(tuple);
+	return result;
+}
+
+/* The equality operator of the unique index on column i, for SQL text. */
+static char *
+equality_sql(Relation index, int i)
+{
+	return operator_sql(btree_equality(index->rd_opfamily[i], index->rd_opcintype[i]));
+}
+
+/*
+ * prepare_plans
+ *		The statements a trigger runs on the side table, kept; inside the
+ *		owner's scope, where search_path is pinned.
+ */
+static void
+prepare_plans(RowCache *entry, const char *schema, const char *table)
+{
+	const char *side = quote_qualified_identifier(schema, table);
+	Relation	index = index_open(entry->index, AccessShareLock);
+	StringInfoData ins;
+	StringInfoData del;
+	MemoryContext old = MemoryContextSwitchTo(row_cache_context);
+
+	initStringInfo(&ins);
+	initStringInfo(&del);
+	appendStringInfo(&ins, "INSERT INTO %s (", side);
+	appendStringInfo(&del, "DELETE FROM %s WHERE ", side);
+	for (int i = 0; i < entry->ncols; i++)
+	{
+		appendStringInfo(&ins, "%s, ", quote_identifier(entry->columns[i]));
+		appendStringInfo(&del, "%s %s $%d AND ", quote_identifier(entry->columns[i]),
+						 equality_sql(index, i), i + 1);
+	}
+	appendStringInfoString(&ins, "child) VALUES (");
+	for (int i = 0; i <= entry->ncols; i++)
+		appendStringInfo(&ins, "%s$%d", i > 0 ? ", " : "", i + 1);
+	appendStringInfoChar(&ins, ')');
+	appendStringInfo(&del, "child OPERATOR(pg_catalog.=) $%d", entry->ncols + 1);
+	index_close(index, AccessShareLock);
+
+	entry->insert_plan = partmgr_spi_keep_plan(ins.data, entry->ncols + 1, entry->types);
+	entry->delete_plan = partmgr_spi_keep_plan(del.data, entry->ncols + 1, entry->types);
+	{
+		Oid			tid = TIDOID;
+
+		entry->delete_tid_plan =
+			partmgr_spi_keep_plan(psprintf("DELETE FROM %s WHERE ctid OPERATOR(pg_catalog.=) $1", side),
+					  1, &tid);
+	}
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * plain_side
+ *		Whether the side table runs no code of anyone when it is written --
+ *		no trigger (a foreign key referencing it has some), rule, row
+ *		security or CHECK, and indexes on plain columns only, at most
+ *		lengthof(entry->indexes) -- so that entries are written in C, with
+ *		heap and index calls, without SPI or a change of user; their
+ *		indexes go to entry.  Any other side table is written by SQL
+ *		statements with the owner's rights.
+ */
+static bool
+plain_side(Relation side, RowCache *entry)
+{
+	List	   *indexes;
+	ListCell   *lc;
+
+	if (side->trigdesc != NULL || side->rd_rules != NULL || side->rd_rel->relrowsecurity ||
+		(side->rd_att->constr != NULL && side->rd_att->constr->num_check > 0))
+		return false;
+	indexes = RelationGetIndexList(side);
+	if (list_length(indexes) > lengthof(entry->indexes))
+		return false;
+	entry->nindexes = 0;
+	foreach(lc, indexes)
+	{
+		Relation	index = index_open(lfirst_oid(lc), AccessShareLock);
+		bool		plain = RelationGetIndexExpressions(index) == NIL &&
+			RelationGetIndexPredicate(index) == NIL;
+
+		index_close(index, AccessShareLock);
+		if (!plain)
+			return false;
+		entry->indexes[entry->nindexes++] = lfirst_oid(lc);
+	}
+	return true;
+}
+
+/*
+ * row_cache_entry
+ *		What the trigger needs on its leaf, built on first use: the set's
+ *		top parent and owner, the side table (checked: the owner's, its
+ *		columns those of the key), its unique index.  The plans are
+ *		prepared later, inside the owner's scope.
+ */
+static RowCache *
+row_cache_entry(Relation leaf, const Trigger *trigger)
+{
+	RowKey		key;
+	RowCache   *entry;
+	bool		found;
+	Relation	side;
+	TupleDesc	desc;
+	TupleDesc	leafdesc = RelationGetDescr(leaf);
+	MemoryContext old;
+
+	if (row_cache_stale && row_depth <= 1 && row_cache != NULL)
+		flush_row_cache();
+	if (row_cache_context == NULL)
+	{
+		row_cache_context = AllocSetContextCreate(TopMemoryContext,
+												  "pg_partmgr global unique triggers",
+												  ALLOCSET_SMALL_SIZES);
+		CacheRegisterRelcacheCallback(forget_row_cache, (Datum) 0);
+	}
+	if (row_cache == NULL)
+	{
+		HASHCTL		ctl;
+
+		ctl.keysize = sizeof(RowKey);
+		ctl.entrysize = sizeof(RowCache);
+		ctl.hcxt = row_cache_context;
+		row_cache = hash_create("pg_partmgr global unique triggers", 16, &ctl,
+								HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	}
+
+	memset(&key, 0, sizeof(key));
+	key.leaf = RelationGetRelid(leaf);
+	key.tgoid = trigger->tgoid;
+	entry = hash_search(row_cache, &key, HASH_FIND, NULL);
+	if (entry != NULL)
+		return entry;
+
+	if (trigger->tgnargs < 3 || trigger->tgnargs - 2 > INDEX_MAX_KEYS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("trigger \"%s\" on %s does not name a side table and key columns",
+						trigger->tgname, rel_display(key.leaf)),
+				 errhint("Global unique constraints are made with partmgr.create_global_unique().")));
+
+	/* all checks before the entry exists: an error leaves none half made */
+	{
+		RowCache	proto;
+
+		memset(&proto, 0, sizeof(proto));
+		proto.key = key;
+		proto.root = partmgr_unique_top(key.leaf);
+		proto.owner = rel_owner(proto.root);
+		proto.side = side_table(trigger->tgname, trigger->tgargs[0], trigger->tgargs[1],
+								proto.owner);
+		proto.ncols = trigger->tgnargs - 2;
+		proto.name = trigger->tgname;
+		side = table_open(proto.side, AccessShareLock);
+		desc = RelationGetDescr(side);
+		if (desc->natts != proto.ncols + 1)
+			mismatch(trigger->tgname, proto.side, "its columns are not the key and the child");
+		for (int i = 0; i < proto.ncols; i++)
+		{
+			const char *column = trigger->tgargs[i + 2];
+			AttrNumber	attnum = get_attnum(key.leaf, column);
+			Form_pg_attribute sideatt = TupleDescAttr(desc, i);
+
+			if (attnum <= 0 || TupleDescAttr(leafdesc, attnum - 1)->attisdropped)
+				ereport(ERROR,
+						(errcode(ERRCODE_UNDEFINED_COLUMN),
+						 errmsg("column \"%s\" of global unique constraint \"%s\" does not exist in %s",
+								column, trigger->tgname, rel_display(key.leaf))));
+			if (sideatt->attisdropped || strcmp(NameStr(sideatt->attname), column) != 0 ||
+				sideatt->atttypid != TupleDescAttr(leafdesc, attnum - 1)->atttypid)
+				mismatch(trigger->tgname, proto.side,
+						 psprintf("column \"%s\" differs from the table's", column));
+			proto.attnums[i] = attnum;
+			proto.types[i] = sideatt->atttypid;
+			proto.typlen[i] = sideatt->attlen;
+			proto.typbyval[i] = sideatt->attbyval;
+		}
+		if (TupleDescAttr(desc, proto.ncols)->atttypid != REGCLASSOID ||
+			strcmp(NameStr(TupleDescAttr(desc, proto.ncols)->attname), "child") != 0)
+			mismatch(trigger->tgname, proto.side, "its last column is not child regclass");
+		proto.types[proto.ncols] = REGCLASSOID;
+		proto.index = find_unique_index(side, &proto);
+		proto.direct = plain_side(side, &proto);
+		table_close(side, AccessShareLock);
+
+		entry = hash_search(row_cache, &key, HASH_ENTER, &found);
+		memcpy(entry, &proto, sizeof(RowCache));
+	}
+	old = MemoryContextSwitchTo(row_cache_context);
+	entry->name = pstrdup(trigger->tgname);
+	entry->columns = palloc(sizeof(char *) * entry->ncols);
+	for (int i = 0; i < entry->ncols; i++)
+		entry->columns[i] = pstrdup(trigger->tgargs[i + 2]);
+	MemoryContextSwitchTo(old);
+	return entry;
+}
+
+/*
+ * may_see_key
+ *		Whether the role may see the key values of a row of rel in an error,
+ *		by PostgreSQL's own rule for a unique violation: no row security on
+ *		it, and SELECT on the table or on every key column.
+ */
+static bool
+may_see_key(Oid relid, Oid role, const RowCache *entry)
+{
+	if (check_enable_rls(relid, role, true) == RLS_ENABLED)
+		return false;
+	if (pg_class_aclcheck(relid, role, ACL_SELECT) == ACLCHECK_OK)
+		return true;
+	for (int i = 0; i < entry->ncols; i++)
+	{
+		if (pg_attribute_aclcheck(relid, entry->attnums[i], role, ACL_SELECT) != ACLCHECK_OK)
+			return false;
+	}
+	return true;
+}
+
+static char *
+key_text(const RowCache *entry, const Datum *values)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '(');
+	for (int i = 0; i < entry->ncols; i++)
+		appendStringInfo(&buf, "%s%s", i > 0 ? ", " : "", quote_identifier(entry->columns[i]));
+	appendStringInfoString(&buf, ")=(");
+	for (int i = 0; i < entry->ncols; i++)
+	{
+		Oid			out;
+		bool		varlena;
+
+		getTypeOutputInfo(entry->types[i], &out, &varlena);
+		appendStringInfo(&buf, "%s%s", i > 0 ? ", " : "",
+						 OidOutputFunctionCall(out, values[i]));
+	}
+	appendStringInfoChar(&buf, ')');
+	return buf.data;
+}
+
+static void
+report_duplicate(const RowCache *entry, Relation leaf, const Datum *values, Oid holder,
+				 Oid caller)
+{
+	bool		show = may_see_key(RelationGetRelid(leaf), caller, entry);
+
+	ereport(ERROR,
+			(errcode(ERRCODE_UNIQUE_VIOLATION),
+			 errmsg("duplicate key value violates global unique constraint \"%s\"", entry->name),
+			 show ? errdetail("Key %s already exists in partition %s.",
+							  key_text(entry, values), rel_display(holder)) :
+			 errdetail("The key already exists in partition %s.", rel_display(holder)),
+			 errtableconstraint(leaf, entry->name)));
+}
+
+static uint32
+key_hash(const RowCache *entry, const Datum *values)
+{
+	uint32		h = 0;
+
+	for (int i = 0; i < entry->ncols; i++)
+		h = hash_combine(h, datum_image_hash(values[i], entry->typbyval[i], entry->typlen[i]));
+	return h;
+}
+
+/*
+ * direct_insert
+ *		Insert the entry (key, child) into the side table and each of its
+ *		indexes, the unique one checking as it does for any insert.
+ */
+static void
+direct_insert(RowCache *entry, Relation side, const Datum *values, Oid child)
+{
+	Datum		row[INDEX_MAX_KEYS + 1];
+	bool		nulls[INDEX_MAX_KEYS + 1] = {0};
+	HeapTuple	tuple;
+
+	memcpy(row, values, sizeof(Datum) * entry->ncols);
+	row[entry->ncols] = ObjectIdGetDatum(child);
+	tuple = heap_form_tuple(RelationGetDescr(side), row, nulls);
+	simple_heap_insert(side, tuple);
+	for (int i = 0; i < entry->nindexes; i++)
+	{
+		Relation	index = index_open(entry->indexes[i], RowExclusiveLock);
+		IndexInfo  *info;
+		Datum		keys[INDEX_MAX_KEYS];
+		bool		keynulls[INDEX_MAX_KEYS] = {0};
+
+		if (!index->rd_index->indisready)
+		{
+			index_close(index, NoLock);
+			continue;
+		}
+		if (entry->infos[i] == NULL)
+		{
+			MemoryContext old = MemoryContextSwitchTo(row_cache_context);
+
+			entry->infos[i] = BuildIndexInfo(index);
+			MemoryContextSwitchTo(old);
+		}
+		info = entry->infos[i];
+		for (int k = 0; k < info->ii_NumIndexAttrs; k++)
+			keys[k] = row[info->ii_IndexAttrNumbers[k] - 1];
+		(void) index_insert(index, keys, keynulls, &tuple->t_self, side,
+							index->rd_index->indisunique ? UNIQUE_CHECK_YES : UNIQUE_CHECK_NO,
+							false, info);
+		index_close(index, NoLock);
+	}
+}
+
+/*
+ * direct_delete
+ *		Delete one entry by its TID; one another transaction deleted first
+ *		(waited for) is gone already.
+ */
+static void
+direct_delete(Relation side, ItemPointer tid)
+{
+	TM_FailureData tmfd;
+	TM_Result	result;
+
+	result = heap_delete(side, tid, GetCurrentCommandId(true), InvalidSnapshot, true,
+						 &tmfd, false);
+	if (result != TM_Ok && result != TM_Deleted && result != TM_SelfModified)
+		ereport(ERROR,
+				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+				 errmsg("could not remove an entry of side table \"%s\": it changed meanwhile",
+						RelationGetRelationName(side))));
+}
+
+/*
+ * enter_key
+ *		Enter the key values of a row of leaf (see the file header).
+ */
+static void
+enter_key(RowCache *entry, Relation leaf, Datum *values, Oid caller)
+{
+	LOCKTAG		tag;
+	Relation	side;
+	Relation	index;
+	ScanKeyData skeys[INDEX_MAX_KEYS];
+	List	   *stale;
+	ListCell   *lc;
+	Datum		args[INDEX_MAX_KEYS + 1];
+
+	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, entry->side, key_hash(entry, values),
+						 KEY_LOCK_FIELD4);
+	(void) LockAcquire(&tag, ExclusiveLock, false, false);
+	side = table_open(entry->side, RowExclusiveLock);
+	index = index_open(entry->index, RowExclusiveLock);
+	for (int i = 0; i < entry->ncols; i++)
+		ScanKeyEntryInitialize(&skeys[i], 0, i + 1, BTEqualStrategyNumber, InvalidOid,
+							   entry->collation[i], entry->eqproc[i], values[i]);
+
+	for (;;)
+	{
+		SnapshotData dirty;
+		IndexScanDesc scan;
+		TupleTableSlot *slot = table_slot_create(side, NULL);
+		TransactionId xwait = InvalidTransactionId;
+		ItemPointerData waited;
+
+		stale = NIL;
+		InitDirtySnapshot(dirty);
+		scan = index_beginscan(side, index, &dirty, entry->ncols, 0);
+		index_rescan(scan, skeys, entry->ncols, NULL, 0);
+		while (index_getnext_slot(scan, ForwardScanDirection, slot))
+		{
+			bool		isnull;
+			Oid			holder;
+
+			xwait = TransactionIdIsValid(dirty.xmin) ? dirty.xmin : dirty.xmax;
+			if (TransactionIdIsValid(xwait))
+			{
+				waited = slot->tts_tid;
+				break;
+			}
+			holder = DatumGetObjectId(slot_getattr(slot, entry->ncols + 1, &isnull));
+			if (!isnull && partmgr_unique_in_set(holder, entry->root))
+				report_duplicate(entry, leaf, values, holder, caller);
+			{
+				ItemPointer tid = palloc(sizeof(ItemPointerData));
+
+				ItemPointerCopy(&slot->tts_tid, tid);
+				stale = lappend(stale, tid);
+			}
+		}
+		index_endscan(scan);
+		ExecDropSingleTupleTableSlot(slot);
+		if (!TransactionIdIsValid(xwait))
+			break;
+		/* an entry being written or removed: wait for it, then look again */
+		XactLockTableWait(xwait, side, &waited, XLTW_InsertIndex);
+	}
+
+	foreach(lc, stale)
+	{
+		Datum		tid = PointerGetDatum(lfirst(lc));
+
+		if (entry->direct)
+			direct_delete(side, (ItemPointer) lfirst(lc));
+		else
+			partmgr_spi_table_exec_plan(entry->delete_tid_plan,
+										"removal of a global unique entry of a child no longer in the set",
+										&tid, NULL, SPI_OK_DELETE);
+	}
+	if (entry->direct)
+		direct_insert(entry, side, values, RelationGetRelid(leaf));
+	else
+	{
+		memcpy(args, values, sizeof(Datum) * entry->ncols);
+		args[entry->ncols] = ObjectIdGetDatum(RelationGetRelid(leaf));
+		partmgr_spi_table_exec_plan(entry->insert_plan, "insert of a global unique entry",
+									args, NULL, SPI_OK_INSERT);
+	}
+	index_close(index, NoLock);
+	table_close(side, NoLock);
+	LockRelease(&tag, ExclusiveLock, false);
+}
+
+static void
+remove_key(RowCache *entry, Relation leaf, Datum *values)
+{
+	Datum		args[INDEX_MAX_KEYS + 1];
+
+	if (entry->direct)
+	{
+		Relation	side = table_open(entry->side, RowExclusiveLock);
+		Relation	index = index_open(entry->index, RowExclusiveLock);
+		ScanKeyData skeys[INDEX_MAX_KEYS];
+		IndexScanDesc scan;
+		TupleTableSlot *slot = table_slot_create(side, NULL);
+
+		for (int i = 0; i < entry->ncols; i++)
+			ScanKeyEntryInitialize(&skeys[i], 0, i + 1, BTEqualStrategyNumber, InvalidOid,
+								   entry->collation[i], entry->eqproc[i], values[i]);
+		scan = index_beginscan(side, index, SnapshotSelf, entry->ncols, 0);
+		index_rescan(scan, skeys, entry->ncols, NULL, 0);
+		while (index_getnext_slot(scan, ForwardScanDirection, slot))
+		{
+			bool		isnull;
+
+			if (DatumGetObjectId(slot_getattr(slot, entry->ncols + 1, &isnull)) ==
+				RelationGetRelid(leaf) && !isnull)
+			{
+				direct_delete(side, &slot->tts_tid);
+				break;
+			}
+		}
+		index_endscan(scan);
+		ExecDropSingleTupleTableSlot(slot);
+		index_close(index, NoLock);
+		table_close(side, NoLock);
+		return;
+	}
+	memcpy(args, values, sizeof(Datum) * entry->ncols);
+	args[entry->ncols] = ObjectIdGetDatum(RelationGetRelid(leaf));
+	partmgr_spi_table_exec_plan(entry->delete_plan, "removal of a global unique entry",
+								args, NULL, SPI_OK_DELETE);
+}
+
+/* The key of a row; false when a column is NULL (no entry). */
+static bool
+slot_key(const RowCache *entry, TupleTableSlot *slot, Datum *values)
+{
+	return partmgr_slot_key(slot, entry->ncols, entry->attnums, entry->typlen, values);
+}
+
+static bool
+same_key(const RowCache *entry, const Datum *a, const Datum *b)
+{
+	for (int i = 0; i < entry->ncols; i++)
+	{
+		if (!DatumGetBool(OidFunctionCall2Coll(entry->eqproc[i], entry->collation[i],
+											   a[i], b[i])))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * partmgr_unique_row
+ *		The row trigger (AFTER INSERT, UPDATE or DELETE, for each row, on a
+ *		leaf): the row's old key leaves the side table, its new one enters,
+ *		with the rights of the set's owner.
+ */
+void
+partmgr_unique_row(TriggerData *trigdata)
+{
+	Relation	leaf = trigdata->tg_relation;
+	TriggerEvent event = trigdata->tg_event;
+	Oid			caller = GetUserId();
+
+	row_depth++;
+	PG_TRY();
+	{
+		RowCache   *entry = row_cache_entry(leaf, trigdata->tg_trigger);
+		PartmgrRights rights;
+		Datum		old_key[INDEX_MAX_KEYS];
+		Datum		new_key[INDEX_MAX_KEYS];
+		bool		has_old = false;
+		bool		has_new = false;
+
+		if (TRIGGER_FIRED_BY_DELETE(event) || TRIGGER_FIRED_BY_UPDATE(event))
+			has_old = slot_key(entry, trigdata->tg_trigslot, old_key);
+		if (TRIGGER_FIRED_BY_INSERT(event))
+			has_new = slot_key(entry, trigdata->tg_trigslot, new_key);
+		else if (TRIGGER_FIRED_BY_UPDATE(event))
+			has_new = slot_key(entry, trigdata->tg_newslot, new_key);
+		if (has_old && has_new && same_key(entry, old_key, new_key))
+			has_old = has_new = false;
+
+		if ((has_old || has_new) && entry->direct)
+		{
+			/* nobody's code runs: no change of user, no SPI */
+			if (has_old)
+				remove_key(entry, leaf, old_key);
+			if (has_new)
+				enter_key(entry, leaf, new_key, caller);
+		}
+		else if (has_old || has_new)
+		{
+			partmgr_rights_enter_trigger(entry->owner, entry->name, &rights);
+			SPI_connect();
+			if (entry->insert_plan == NULL)
+				prepare_plans(entry, trigdata->tg_trigger->tgargs[0],
+							  trigdata->tg_trigger->tgargs[1]);
+			if (has_old)
+				remove_key(entry, leaf, old_key);
+			if (has_new)
+				enter_key(entry, leaf, new_key, caller);
+			SPI_finish();
+			partmgr_rights_leave(&rights);
+		}
+	}
+	PG_FINALLY();
+	{
+		row_depth--;
+	}
+	PG_END_TRY();
+}
+
+/*
+ * partmgr_unique_forget_child
+ *		Remove every entry of child, with the rights of the scope the caller
+ *		is in (the owner's).
+ */
+void
+partmgr_unique_forget_child(const PartmgrUnique *u, Oid child)
+{
+	partmgr_spi_table_exec(partmgr_ddl_unique_forget(u->side_schema, u->side_name,
+													 list_make1_oid(child)),
+						   0, NULL, NULL, NULL, false, SPI_OK_DELETE);
+}
+
+/*
+ * partmgr_unique_truncate
+ *		The TRUNCATE trigger of a leaf: the leaf's entries go, with the
+ *		rights of the set's owner.
+ */
+void
+partmgr_unique_truncate(TriggerData *trigdata)
+{
+	Trigger    *trigger = trigdata->tg_trigger;
+	Oid			leaf = RelationGetRelid(trigdata->tg_relation);
+	Oid			root;
+	Oid			owner;
+	Relation	rel;
+	PartmgrUnique *u;
+	PartmgrRights rights;
+
+	if (trigger->tgnargs < 3)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("trigger \"%s\" on %s does not name a side table and key columns",
+						trigger->tgname, rel_display(leaf))));
+
+	/*
+	 * A table that left the set keeps the trigger (DETACH removes only
+	 * cloned triggers): its entries count no longer, so there is nothing
+	 * to do, and nothing when the constraint is gone either.
+	 */
+	root = partmgr_unique_top(leaf);
+	if (root == leaf)
+		return;
+	rel = table_open(root, AccessShareLock);
+	u = partmgr_unique_find(rel, trigger->tgargs[1]);
+	table_close(rel, NoLock);
+	if (u == NULL)
+		return;
+	owner = rel_owner(root);
+	partmgr_unique_check_side(u, owner);
+	partmgr_rights_enter_trigger(owner, u->name, &rights);
+	SPI_connect();
+	partmgr_unique_forget_child(u, leaf);
+	SPI_finish();
+	partmgr_rights_leave(&rights);
+}
+
+/* ----------------------------------------------------------------
+ * Whole tables: making a constraint, attaching a table
+ * ----------------------------------------------------------------
+ */
+
+static Datum
+oid_array(List *oids)
+{
+	Datum	   *elems = palloc(sizeof(Datum) * Max(list_length(oids), 1));
+	int			n = 0;
+	ListCell   *lc;
+
+	foreach(lc, oids)
+		elems[n++] = ObjectIdGetDatum(lfirst_oid(lc));
+	return PointerGetDatum(construct_array(elems, n, REGCLASSOID, sizeof(Oid), true,
+										   TYPALIGN_INT));
+}
+
+/* The leaves of a table's partition tree (the table itself if a leaf). */
+static List *
+leaves_of(Oid relid)
+{
+	List	   *result = NIL;
+	ListCell   *lc;
+
+	foreach(lc, find_all_inheritors(relid, NoLock, NULL))
+	{
+		char		kind = get_rel_relkind(lfirst_oid(lc));
+
+		if (kind == RELKIND_RELATION || kind == RELKIND_FOREIGN_TABLE)
+			result = lappend_oid(result, lfirst_oid(lc));
+	}
+	return result;
+}
+
+/*
+ * column_eq_sql
+ *		The equality operator of the default btree operator class of a key
+ *		column's type, as SQL (search_path is pinned to pg_catalog).
+ */
+static char *
+column_eq_sql(const PartmgrUnique *u, int i)
+{
+	Oid			type = get_atttype(u->root, get_attnum(u->root, u->columns[i]));
+	Oid			opclass = GetDefaultOpClass(type, BTREE_AM_OID);
+
+	return operator_sql(btree_equality(get_opclass_family(opclass),
+									   get_opclass_input_type(opclass)));
+}
+
+typedef struct FillArgs
+{
+	const char *insert_sql;
+	const char *then_sql;
+} FillArgs;
+
+static void
+fill_statements(void *arg)
+{
+	FillArgs   *args = arg;
+
+	partmgr_spi_table_exec(args->insert_sql, 0, NULL, NULL, NULL, false, SPI_OK_INSERT);
+	if (args->then_sql != NULL)
+		partmgr_spi_table_utility(args->then_sql);
+}
+
+/*
+ * duplicates_detail
+ *		Up to five keys held twice, with the children holding them: within
+ *		the table, and (attaching) between the table and the entries of the
+ *		children already in the set.
+ */
+static char *
+duplicates_detail(const PartmgrUnique *u, const char *table, bool attach)
+{
+	StringInfoData sql;
+	StringInfoData keycols;
+	StringInfoData eq;
+	StringInfoData notnull;
+	StringInfoData detail;
+	StringInfoData names;
+	const char *side = quote_qualified_identifier(u->side_schema, u->side_name);
+	uint64		n;
+
+	initStringInfo(&sql);
+	initStringInfo(&keycols);
+	initStringInfo(&eq);
+	initStringInfo(&notnull);
+	initStringInfo(&detail);
+	initStringInfo(&names);
+	for (int i = 0; i < u->ncols; i++)
+	{
+		const char *c = quote_identifier(u->columns[i]);
+
+		appendStringInfo(&keycols, "%sk.%s", i > 0 ? ", " : "", c);
+		appendStringInfo(&eq, "s.%s %s k.%s AND ", c, column_eq_sql(u, i), c);
+		appendStringInfo(&notnull, "k.%s IS NOT NULL AND ", c);
+		appendStringInfo(&names, "%s%s", i > 0 ? ", " : "", c);
+	}
+	appendStringInfo(&sql,
+					 "SELECT ROW(%s)::pg_catalog.text, "
+					 "pg_catalog.min(k.tableoid::pg_catalog.regclass::pg_catalog.text), "
+					 "pg_catalog.max(k.tableoid::pg_catalog.regclass::pg_catalog.text) "
+					 "FROM %s k WHERE %strue GROUP BY %s "
+					 "HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 1",
+					 keycols.data, table, notnull.data, keycols.data);
+	if (attach)
+		appendStringInfo(&sql,
+						 " UNION ALL SELECT ROW(%s)::pg_catalog.text, "
+						 "s.child::pg_catalog.text, k.tableoid::pg_catalog.regclass::pg_catalog.text "
+						 "FROM %s k JOIN %s s ON %strue",
+						 keycols.data, table, side, eq.data);
+	appendStringInfoString(&sql, " LIMIT 5");
+	n = partmgr_spi_table_exec(sql.data, 0, NULL, NULL, NULL, false, SPI_OK_SELECT);
+	for (uint64 r = 0; r < n; r++)
+		appendStringInfo(&detail, "%sKey (%s)=%s is held by %s and by %s.",
+						 r > 0 ? "\n" : "", names.data, partmgr_spi_text(r, 1),
+						 partmgr_spi_text(r, 2), partmgr_spi_text(r, 3));
+	return detail.data;
+}
+
+/*
+ * partmgr_unique_fill
+ *		Enter the keys of every row of table, inside the owner's scope: at
+ *		creation the side table is empty and its unique constraint is added
+ *		after the rows (then_sql), attaching a table its entries left from
+ *		before (a table detached and attached again) and the stale entries
+ *		its keys meet are removed first.  A duplicate raises 23505 naming up
+ *		to five keys and the children that hold them.
+ */
+void
+partmgr_unique_fill(const PartmgrUnique *u, Oid table, bool attach)
+{
+	const char *side = quote_qualified_identifier(u->side_schema, u->side_name);
+	const char *tbl = rel_display(table);
+	StringInfoData keycols;
+	StringInfoData kcols;
+	StringInfoData eq;
+	StringInfoData notnull;
+	FillArgs	args;
+	ErrorData  *error;
+
+	initStringInfo(&keycols);
+	initStringInfo(&kcols);
+	initStringInfo(&eq);
+	initStringInfo(&notnull);
+	for (int i = 0; i < u->ncols; i++)
+	{
+		const char *c = quote_identifier(u->columns[i]);
+
+		appendStringInfo(&keycols, "%s, ", c);
+		appendStringInfo(&kcols, "k.%s, ", c);
+		appendStringInfo(&eq, "s.%s %s k.%s AND ", c, column_eq_sql(u, i), c);
+		appendStringInfo(&notnull, "k.%s IS NOT NULL AND ", c);
+	}
+	if (attach)
+	{
+		Oid			types[1] = {REGCLASSARRAYOID};
+		Datum		values[1];
+
+		values[0] = oid_array(leaves_of(table));
+		partmgr_spi_table_exec(psprintf("DELETE FROM %s WHERE child OPERATOR(pg_catalog.=) ANY ($1)",
+										side), 1, types, values, NULL, false, SPI_OK_DELETE);
+		/* the leaves in the set now, the attached table's among them */
+		values[0] = oid_array(leaves_of(u->root));
+		partmgr_spi_table_exec(psprintf("DELETE FROM %s s USING %s k WHERE %s"
+										"s.child OPERATOR(pg_catalog.<>) ALL ($1)",
+										side, tbl, eq.data),
+							   1, types, values, NULL, false, SPI_OK_DELETE);
+	}
+	args.insert_sql = psprintf("INSERT INTO %s (%schild) SELECT %sk.tableoid::pg_catalog.regclass "
+							   "FROM %s k WHERE %strue",
+							   side, keycols.data, kcols.data, tbl, notnull.data);
+	args.then_sql = attach ? NULL :
+		partmgr_ddl_unique_key(u->side_schema, u->side_name, u->name, u->ncols, u->columns);
+	if (partmgr_run_subxact(fill_statements, &args, &error))
+		return;
+	if (error->sqlerrcode != ERRCODE_UNIQUE_VIOLATION)
+		ReThrowError(error);
+	if (attach)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNIQUE_VIOLATION),
+				 errmsg("%s cannot join the set: it would violate global unique constraint \"%s\"",
+						tbl, u->name),
+				 errdetail_internal("%s", duplicates_detail(u, tbl, true)),
+				 errhint("Remove the duplicate rows from %s, then attach it again.", tbl)));
+	ereport(ERROR,
+			(errcode(ERRCODE_UNIQUE_VIOLATION),
+			 errmsg("could not create global unique constraint \"%s\": %s holds duplicate keys",
+					u->name, tbl),
+			 errdetail_internal("%s", duplicates_detail(u, tbl, false)),
+			 errhint("Remove or change the duplicate rows, then create the constraint again.")));
+}
+
+/* ----------------------------------------------------------------
+ * Entries of children that left the set
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * partmgr_unique_children
+ *		The children the side table's entries name, one index probe each
+ *		(a skip scan of the child index), as OIDs.
+ */
+List *
+partmgr_unique_children(const PartmgrUnique *u)
+{
+	const char *side = quote_qualified_identifier(u->side_schema, u->side_name);
+	List	   *result = NIL;
+	uint64		n;
+
+	n = partmgr_spi_table_exec(psprintf("WITH RECURSIVE c(child) AS ("
+										"(SELECT s.child FROM %s s ORDER BY s.child LIMIT 1) "
+										"UNION ALL SELECT (SELECT s.child FROM %s s "
+										"WHERE s.child OPERATOR(pg_catalog.>) c.child "
+										"ORDER BY s.child LIMIT 1) FROM c WHERE c.child IS NOT NULL) "
+										"SELECT c.child::pg_catalog.oid FROM c WHERE c.child IS NOT NULL",
+										side, side),
+							   0, NULL, NULL, NULL, false, SPI_OK_SELECT);
+	for (uint64 r = 0; r < n; r++)
+	{
+		bool		isnull;
+
+		result = lappend_oid(result, DatumGetObjectId(partmgr_spi_value(r, 1, &isnull)));
+	}
+	return result;
+}
+
+/*
+ * partmgr_unique_count_of
+ *		How many entries of one child the side table holds (inside the
+ *		owner's scope).
+ */
+int64
+partmgr_unique_count_of(const PartmgrUnique *u, Oid child)
+{
+	Oid			type = REGCLASSOID;
+	Datum		value = ObjectIdGetDatum(child);
+	bool		isnull;
+
+	partmgr_spi_table_exec(psprintf("SELECT pg_catalog.count(*) FROM %s "
+									"WHERE child OPERATOR(pg_catalog.=) $1",
+									quote_qualified_identifier(u->side_schema, u->side_name)),
+						   1, &type, &value, NULL, true, SPI_OK_SELECT);
+	return DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
+}
+
+/*
+ * partmgr_unique_waiting
+ *		How many entries name a child no longer in the set: they wait for
+ *		cleanup.  Inside the owner's scope.
+ */
+int64
+partmgr_unique_waiting(const PartmgrUnique *u)
+{
+	int64		total = 0;
+	ListCell   *lc;
+
+	foreach(lc, partmgr_unique_children(u))
+	{
+		Oid			child = lfirst_oid(lc);
+
+		if (!partmgr_unique_in_set(child, u->root))
+			total += partmgr_unique_count_of(u, child);
+	}
+	return total;
+}
+
+/*
+ * partmgr_unique_leaves_unguarded
+ *		How many leaves of the set lack the constraint's TRUNCATE trigger
+ *		(*no_truncate), and how many have its row trigger disabled
+ *		(*disabled); read from the catalogs with the caller's rights.
+ */
+void
+partmgr_unique_leaves_unguarded(const PartmgrUnique *u, int64 *no_truncate, int64 *disabled)
+{
+	Oid			types[3] = {REGCLASSOID, TEXTOID, TEXTOID};
+	Datum		values[3];
+	bool		isnull;
+
+	values[0] = ObjectIdGetDatum(u->root);
+	values[1] = CStringGetTextDatum(u->name);
+	values[2] = CStringGetTextDatum(psprintf("%s_truncate", u->name));
+	partmgr_spi_exec("SELECT pg_catalog.count(*) FILTER (WHERE t.oid IS NULL), "
+					 "pg_catalog.count(*) FILTER (WHERE r.tgenabled OPERATOR(pg_catalog.=) 'D') "
+					 "FROM pg_catalog.pg_partition_tree($1) p "
+					 "LEFT JOIN pg_catalog.pg_trigger t ON t.tgrelid OPERATOR(pg_catalog.=) p.relid "
+					 " AND t.tgname OPERATOR(pg_catalog.=) $3 "
+					 "LEFT JOIN pg_catalog.pg_trigger r ON r.tgrelid OPERATOR(pg_catalog.=) p.relid "
+					 " AND r.tgname OPERATOR(pg_catalog.=) $2 "
+					 "WHERE p.isleaf",
+					 3, types, values, NULL, true, SPI_OK_SELECT);
+	*no_truncate = DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
+	*disabled = DatumGetInt64(partmgr_spi_value(0, 2, &isnull));
+}
+
+/*
+ * partmgr_unique_referenced
+ *		Whether a foreign key references the side table: the entries of a
+ *		retired child must then go with it, for the key's action to run.
+ */
+bool
+partmgr_unique_referenced(const PartmgrUnique *u)
+{
+	Oid			type = OIDOID;
+	Datum		value = ObjectIdGetDatum(u->side);
+
+	if (!OidIsValid(u->side))
+		return false;
+	return partmgr_spi_exec("SELECT 1 FROM pg_catalog.pg_constraint "
+							"WHERE confrelid OPERATOR(pg_catalog.=) $1 AND contype OPERATOR(pg_catalog.=) 'f'",
+							1, &type, &value, NULL, true, SPI_OK_SELECT) > 0;
+}
