@@ -82,7 +82,7 @@ run_top_level(const char *sql)
 	StartTransactionCommand();
 	parsetree = linitial_node(RawStmt, pg_parse_query(sql));
 	plantrees = pg_plan_queries(pg_analyze_and_rewrite_fixedparams(parsetree, sql,
-																  NULL, 0, NULL),
+																   NULL, 0, NULL),
 								sql, CURSOR_OPT_PARALLEL_OK, NULL);
 	portal = CreatePortal("", true, true);
 	portal->visible = false;
@@ -133,9 +133,9 @@ partmgr_retire_concurrently(const PartmgrPlan *plan, const PartmgrAction *action
 
 		/*
 		 * The detach commits in the middle, so it cannot run inside a
-		 * security-restricted operation (which lives in one transaction);
-		 * it runs as the owner, and evaluates nothing the owner defined.
-		 * What follows runs in a scope of the owner's rights as usual.
+		 * security-restricted operation (which lives in one transaction); it
+		 * runs as the owner, and evaluates nothing the owner defined. What
+		 * follows runs in a scope of the owner's rights as usual.
 		 */
 		partmgr_check_may_act_on(set->parent_owner, set->key);
 		SetUserIdAndSecContext(set->parent_owner,
@@ -148,8 +148,8 @@ partmgr_retire_concurrently(const PartmgrPlan *plan, const PartmgrAction *action
 		StartTransactionCommand();
 		SPI_connect();
 		PushActiveSnapshot(GetTransactionSnapshot());
-		forget = get_rel_relkind(action->relid) == RELKIND_PARTITIONED_TABLE ?
-			partmgr_sub_parents_below(action->relid) : NIL;
+		forget = (get_rel_relkind(action->relid) == RELKIND_PARTITIONED_TABLE ?
+				  partmgr_sub_parents_below(action->relid) : NIL);
 		partmgr_rights_enter_set(set, PARTMGR_RIGHTS_ACT, &rights);
 		memset(&work, 0, sizeof(work));
 		work.owner = set->parent_owner;
@@ -197,8 +197,8 @@ partmgr_retire_concurrently(const PartmgrPlan *plan, const PartmgrAction *action
 
 	if (edata != NULL)
 	{
-		bool		kept = partmgr_explain_failure(plan, action, edata) ||
-			edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE;
+		bool		kept = (partmgr_explain_failure(plan, action, edata) ||
+							edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE);
 
 		if (detached)
 			edata->detail = psprintf("The partition was detached; what retention does next with it failed.%s%s",

@@ -381,7 +381,11 @@ execute_action(void *arg)
 	memset(&work, 0, sizeof(work));
 	work.take_locks = true;
 	partmgr_action_work(ctx->plan, action, &work);
-	/* on Citus, the statements run on the workers too: bound their waits there */
+
+	/*
+	 * on Citus, the statements run on the workers too: bound their waits
+	 * there
+	 */
 	if (work.statements != NIL && partmgr_citus_sequential(ctx->plan->set->parent_oid))
 	{
 		partmgr_citus_propagate_set_local();
@@ -411,7 +415,11 @@ execute_action(void *arg)
 				ctx->plan->register_sub_set(ctx->plan, action, ctx->run_by);
 				break;
 			case PARTMGR_STMT_FORGET:
-				/* stmt->sql says it for the log; the keys travel as a parameter */
+
+				/*
+				 * stmt->sql says it for the log; the keys travel as a
+				 * parameter
+				 */
 				partmgr_config_forget(stmt->keys);
 				break;
 			case PARTMGR_STMT_UNIQUE_FORGET:
@@ -476,11 +484,11 @@ execute_action(void *arg)
 							 errhint("Drop or change the trigger, or move the rows with a statement of your own.")));
 				ctx->rows += n;
 				{
-					const char *from = moved_in_c && stmt->kind == PARTMGR_STMT_DELETE ?
-						psprintf("%s in one pass", stmt->rows_from) : stmt->rows_from;
+					const char *from = (moved_in_c && stmt->kind == PARTMGR_STMT_DELETE ?
+										psprintf("%s in one pass", stmt->rows_from) : stmt->rows_from);
 
-					ctx->rows_from = ctx->rows_from == NULL ? from :
-						psprintf("%s and %s", ctx->rows_from, from);
+					ctx->rows_from = (ctx->rows_from == NULL ? from :
+									  psprintf("%s and %s", ctx->rows_from, from));
 				}
 				break;
 		}

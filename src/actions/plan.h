@@ -48,16 +48,15 @@ typedef enum PartmgrActionKind
 									 * child, NOT VALID */
 	PARTMGR_ACTION_VALIDATE_CONSTRAINT, /* validate one of them */
 	PARTMGR_ACTION_DROP_CONSTRAINTS,	/* drop derived CHECK constraints */
-	PARTMGR_ACTION_ALTER_CHILD,	/* make a child's properties what the
-								 * set says */
+	PARTMGR_ACTION_ALTER_CHILD, /* make a child's properties what the set says */
 	PARTMGR_ACTION_ATTACH_CHILD,	/* attach a child made unattached, after
 									 * moving in the rows of its range the
 									 * default partition still holds */
 	PARTMGR_ACTION_UNIQUE_CLEANUP,	/* remove entries of children no longer in
-									 * the set from a global unique side
-									 * table (statements) */
-	PARTMGR_ACTION_ANALYZE,		/* ANALYZE the parent: statistics of the
-								 * whole partition tree */
+									 * the set from a global unique side table
+									 * (statements) */
+	PARTMGR_ACTION_ANALYZE,		/* ANALYZE the parent: statistics of the whole
+								 * partition tree */
 	/* a reshape's steps (reshape.c), each on action->reshape */
 	PARTMGR_ACTION_RESHAPE_PREPARE, /* create the change log and the staging
 									 * table */
@@ -86,8 +85,8 @@ typedef struct PartmgrReshapeTables
 {
 	int64		id;				/* reshape_operation.operation_id */
 	const char *schema;			/* the parent's, where everything lives */
-	char	   *stage;			/* partitioned like the parent, routing
-								 * rows into the new children */
+	char	   *stage;			/* partitioned like the parent, routing rows
+								 * into the new children */
 	char	   *log;			/* the change log */
 	char	   *trigger;		/* the capture trigger on each old child */
 	char	   *exclusion;		/* the default partition's CHECK, or NULL */
@@ -112,12 +111,11 @@ typedef struct PartmgrReshapeTables
 	char	  **key_equals;		/* OPERATOR(schema.=) of each */
 	Oid			default_oid;	/* range sets: the default partition */
 	List	   *referenced;		/* of Oid: tables the set's foreign keys
-								 * reference (ATTACH adopts the new
-								 * children's keys, locking them) */
-	TransactionId settled_xid;	/* the transaction of the last step: every
-								 * row of the new children but those the
-								 * swap replays was written by it or
-								 * before */
+								 * reference (ATTACH adopts the new children's
+								 * keys, locking them) */
+	TransactionId settled_xid;	/* the transaction of the last step: every row
+								 * of the new children but those the swap
+								 * replays was written by it or before */
 } PartmgrReshapeTables;
 
 /* What happens to a child once retention has detached it. */
@@ -157,8 +155,8 @@ typedef struct PartmgrAction
 	List	   *checks;			/* ADD_CONSTRAINTS: the CHECK expression of
 								 * each */
 	List	   *statements;		/* ALTER_CHILD: of char *, what to run */
-	List	   *caller_statements;	/* ALTER_CHILD: of char *, run first with the
-									 * caller's rights: giving a table of
+	List	   *caller_statements;	/* ALTER_CHILD: of char *, run first with
+									 * the caller's rights: giving a table of
 									 * another role to the owner, which only
 									 * the caller may do */
 	bool		gives_back;		/* ALTER_CHILD: caller_statements give the
@@ -167,8 +165,8 @@ typedef struct PartmgrAction
 	List	   *index_sql;		/* CREATE_CHILD, CREATE_DEFAULT: of char *,
 								 * the template's indexes for the new table */
 	bool		skip_locked;	/* ANALYZE: (SKIP_LOCKED) */
-	bool		plain_indexes;	/* none of them evaluates code of the
-								 * owner's (no expression, no predicate) */
+	bool		plain_indexes;	/* none of them evaluates code of the owner's
+								 * (no expression, no predicate) */
 	List	   *property_sql;	/* CREATE_CHILD, CREATE_DEFAULT: of char *,
 								 * what the template and the parent give the
 								 * new table before it holds a row */
@@ -179,8 +177,8 @@ typedef struct PartmgrAction
 								 * schema), before property_sql */
 	List	   *statistics_owner_sql;	/* of char *: for each, ALTER
 										 * STATISTICS ... OWNER TO the
-										 * parent's owner, run when the
-										 * caller made them */
+										 * parent's owner, run when the caller
+										 * made them */
 	int			modulus;		/* CREATE_CHILD of a hash set: its bounds */
 	int			remainder;
 	const PartmgrReshapeTables *reshape;	/* RESHAPE_*: the reshape */
@@ -206,13 +204,14 @@ typedef struct PartmgrPlan
 	PartmgrSet *set;
 	PartmgrTree *tree;			/* children when the plan was made */
 	List	   *actions;		/* of PartmgrAction *, in execution order */
-	bool		moving_data;	/* partition_data: a new child takes every
-								 * row of its range from the default
-								 * partition, however many, and an action
-								 * that fails is an error, never skipped */
-	char	   *stage_name;		/* staged children: the partitioned table,
-								 * in the parent's schema, that routes rows
-								 * into them before they are attached */
+	bool		moving_data;	/* partition_data: a new child takes every row
+								 * of its range from the default partition,
+								 * however many, and an action that fails is
+								 * an error, never skipped */
+	char	   *stage_name;		/* staged children: the partitioned table, in
+								 * the parent's schema, that routes rows into
+								 * them before they are attached */
+
 	/*
 	 * What the tables it creates get beyond CREATE TABLE (LIKE parent),
 	 * filled in by the job that makes the plan (partmgr_plan_tables) once
@@ -231,8 +230,8 @@ typedef struct PartmgrPlan
 								 * may retire; 0: no limit */
 	int			ncreated;		/* children it creates */
 	int			nretired;		/* children it retires */
-	bool		truncated;		/* a child was left out for the limit: more
-								 * is left for another transaction */
+	bool		truncated;		/* a child was left out for the limit: more is
+								 * left for another transaction */
 } PartmgrPlan;
 
 /* Outcome of asking for one child range. */
@@ -256,7 +255,7 @@ extern void partmgr_plan_add_move(PartmgrPlan *plan, const PartmgrRowSource *fro
 								  const char *to_schema, const char *to_name,
 								  PartmgrPoint lower, PartmgrPoint upper);
 extern void partmgr_plan_add_fill_staged(PartmgrPlan *plan, const PartmgrRowSource *from,
-										PartmgrPoint lower, PartmgrPoint upper);
+										 PartmgrPoint lower, PartmgrPoint upper);
 extern void partmgr_plan_add_default(PartmgrPlan *plan);
 extern PartmgrAction *partmgr_plan_add_on_child(PartmgrPlan *plan, PartmgrActionKind kind,
 												const PartmgrChild *child);

@@ -343,10 +343,10 @@ count_in_default(const PartmgrSet *set, const PartmgrAction *action, Oid default
 	bool		isnull;
 
 	partmgr_spi_table_exec(partmgr_ddl_count_range(set,
-											 get_namespace_name(get_rel_namespace(default_oid)),
-											 get_rel_name(default_oid),
-											 action->lower, action->upper, limit),
-					 0, NULL, NULL, NULL, false, SPI_OK_SELECT);
+												   get_namespace_name(get_rel_namespace(default_oid)),
+												   get_rel_name(default_oid),
+												   action->lower, action->upper, limit),
+						   0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 	return DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
 }
 
@@ -568,11 +568,12 @@ partmgr_work_retire(PartmgrActionWork *work, const PartmgrAction *action)
 												action->retire.rename_to));
 	if (action->retire.schema != NULL)
 	{
-		PartmgrStatementKind kind = action->retire.schema_by_caller ?
-			PARTMGR_STMT_CALLER_UTILITY : PARTMGR_STMT_UTILITY;
+		PartmgrStatementKind kind = (action->retire.schema_by_caller ?
+									 PARTMGR_STMT_CALLER_UTILITY : PARTMGR_STMT_UTILITY);
 
 		work_sql(work, partmgr_ddl_set_schema(action->schema, action->name,
 											  action->retire.schema))->kind = kind;
+
 		/*
 		 * the child's statistics objects go with it: its owner's (another
 		 * role's stays where it is, as with SET SCHEMA alone)
@@ -724,8 +725,8 @@ work_new_statistics(PartmgrActionWork *work, const PartmgrAction *action, bool o
 	ListCell   *lc;
 
 	foreach(lc, action->statistics_sql)
-		work_sql(work, (char *) lfirst(lc))->kind = owner_creates ? PARTMGR_STMT_UTILITY :
-			PARTMGR_STMT_CALLER_UTILITY;
+		work_sql(work, (char *) lfirst(lc))->kind = (owner_creates ? PARTMGR_STMT_UTILITY :
+													 PARTMGR_STMT_CALLER_UTILITY);
 	if (owner_creates)
 		return;
 	foreach(lc, action->statistics_owner_sql)
@@ -760,10 +761,14 @@ work_create_table(PartmgrActionWork *work, const PartmgrPlan *plan,
 				 errdetail("An expression or partial index evaluates code of the owner's, so only the owner may build it."),
 				 errhint("GRANT CREATE ON SCHEMA %s TO %s.", quote_identifier(action->schema),
 						 quote_identifier(GetUserNameFromId(plan->set->parent_owner, false)))));
-	/* a plain index evaluates nothing: built with the caller's rights if need be */
+
+	/*
+	 * a plain index evaluates nothing: built with the caller's rights if need
+	 * be
+	 */
 	foreach(lc, action->index_sql)
-		work_sql(work, (char *) lfirst(lc))->kind = owner_creates ? PARTMGR_STMT_UTILITY :
-			PARTMGR_STMT_CALLER_UTILITY;
+		work_sql(work, (char *) lfirst(lc))->kind = (owner_creates ? PARTMGR_STMT_UTILITY :
+													 PARTMGR_STMT_CALLER_UTILITY);
 	work_new_statistics(work, action, owner_creates);
 	foreach(lc, action->property_sql)
 		work_sql(work, (char *) lfirst(lc));
@@ -848,8 +853,8 @@ stage_move_in_c(const PartmgrPlan *plan, const PartmgrAction *fill, PartmgrActio
 		if (!child->staged)
 			continue;
 		nsp = get_namespace_oid(child->schema, true);
-		copy->move_targets[n].relid = OidIsValid(nsp) ? get_relname_relid(child->name, nsp) :
-			InvalidOid;
+		copy->move_targets[n].relid = (OidIsValid(nsp) ? get_relname_relid(child->name, nsp) :
+									   InvalidOid);
 		copy->move_targets[n].lower = child->lower;
 		copy->move_targets[n].upper = child->upper;
 		n++;
@@ -1155,11 +1160,11 @@ work_reshape_swap(const PartmgrPlan *plan, const PartmgrAction *action,
 	char	   *pids;
 
 	/*
-	 * A snapshot older than the last step does not see every row of the
-	 * new children, and the old ones are about to go: a transaction holding
-	 * one (REPEATABLE READ, say) that reads the set after the swap would
-	 * miss rows.  Such transactions end first, as CREATE INDEX
-	 * CONCURRENTLY waits for them.
+	 * A snapshot older than the last step does not see every row of the new
+	 * children, and the old ones are about to go: a transaction holding one
+	 * (REPEATABLE READ, say) that reads the set after the swap would miss
+	 * rows.  Such transactions end first, as CREATE INDEX CONCURRENTLY waits
+	 * for them.
 	 */
 	if (work->take_locks && TransactionIdIsNormal(r->settled_xid) &&
 		partmgr_older_snapshots(r->settled_xid, &pids) > 0)
@@ -1308,9 +1313,9 @@ work_reshape(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrAction
 				PartmgrWorkStatement *check;
 
 				check = work_sql(work, partmgr_ddl_hash_check_text(set, r->schema,
-																  r->work_names[i],
-																  r->moduli[i],
-																  r->remainders[i]));
+																   r->work_names[i],
+																   r->moduli[i],
+																   r->remainders[i]));
 				check->kind = PARTMGR_STMT_HASH_CHECK;
 				check->schema = r->schema;
 				check->name = r->work_names[i];
@@ -1429,10 +1434,11 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 			break;
 
 		case PARTMGR_ACTION_ATTACH_CHILD:
+
 			/*
-			 * the rows of its range that reached the default partition
-			 * since the last batch, then the attach, which checks the
-			 * default partition under the same lock
+			 * the rows of its range that reached the default partition since
+			 * the last batch, then the attach, which checks the default
+			 * partition under the same lock
 			 */
 			work_lock(work, set->parent_oid, ShareUpdateExclusiveLock);
 			default_oid = get_default_partition_oid(set->parent_oid);
@@ -1471,9 +1477,10 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 			break;
 
 		case PARTMGR_ACTION_ALTER_CHILD:
+
 			/*
-			 * ALTER OWNER, SET LOGGED and the like: the child alone; one
-			 * that another role owns only when it is given back first
+			 * ALTER OWNER, SET LOGGED and the like: the child alone; one that
+			 * another role owns only when it is given back first
 			 */
 			add_lock(work, action->relid, AccessExclusiveLock, false, !action->gives_back);
 			foreach(lc, action->caller_statements)
@@ -1511,10 +1518,10 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 		case PARTMGR_ACTION_ANALYZE:
 
 			/*
-			 * What ANALYZE of a partitioned table locks, taken first, in
-			 * its order: SHARE UPDATE EXCLUSIVE on the parent, then ACCESS
-			 * SHARE on every table below it (all levels), so that a table
-			 * held by another session is named when the wait is given up
+			 * What ANALYZE of a partitioned table locks, taken first, in its
+			 * order: SHARE UPDATE EXCLUSIVE on the parent, then ACCESS SHARE
+			 * on every table below it (all levels), so that a table held by
+			 * another session is named when the wait is given up
 			 */
 			work_lock(work, set->parent_oid, ShareUpdateExclusiveLock);
 			foreach(lc, find_all_inheritors(set->parent_oid, NoLock, NULL))

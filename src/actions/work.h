@@ -33,8 +33,8 @@ typedef enum PartmgrStatementKind
 {
 	PARTMGR_STMT_UTILITY,		/* DDL */
 	PARTMGR_STMT_CALLER_UTILITY,	/* DDL with the caller's rights: a new
-									 * table, for an owner that may not
-									 * create it (see work_new_table) */
+									 * table, for an owner that may not create
+									 * it (see work_new_table) */
 	PARTMGR_STMT_MOVE,			/* one statement that moves rows */
 	PARTMGR_STMT_COPY,			/* copies rows ... */
 	PARTMGR_STMT_DELETE,		/* ... then deletes as many from the source */
@@ -50,11 +50,10 @@ typedef enum PartmgrStatementKind
 	PARTMGR_STMT_HASH_CHECK,	/* the CHECK a new child of a hash set is
 								 * attached behind, added in C (see
 								 * partmgr_add_hash_check): sql says it */
-	PARTMGR_STMT_PRIVATE		/* leave a table of pg_partmgr's own with
-								 * its owner's privileges alone: sql says
-								 * what default privileges give it, the run
-								 * revokes what it has (see
-								 * partmgr_private_table_sql) */
+	PARTMGR_STMT_PRIVATE		/* leave a table of pg_partmgr's own with its
+								 * owner's privileges alone: sql says what
+								 * default privileges give it, the run revokes
+								 * what it has (see partmgr_private_table_sql) */
 } PartmgrStatementKind;
 
 typedef struct PartmgrWorkStatement
@@ -64,9 +63,8 @@ typedef struct PartmgrWorkStatement
 	const char *rows_from;		/* MOVE, COPY, DELETE: the source */
 	List	   *keys;			/* FORGET: the sets */
 	int			expected;		/* ROWS: SPI_OK_INSERT, _UPDATE, _DELETE */
-	const char *counted_as;		/* ROWS: the rows it touches are the
-								 * action's, in these words ("rows copied"),
-								 * or NULL */
+	const char *counted_as;		/* ROWS: the rows it touches are the action's,
+								 * in these words ("rows copied"), or NULL */
 	char	   *on_duplicate;	/* ROWS: run instead when sql fails on a
 								 * unique violation (sql runs in a
 								 * subtransaction then), or NULL */
@@ -76,6 +74,7 @@ typedef struct PartmgrWorkStatement
 	Oid			parent;			/* the parent it will be attached to, */
 	int			modulus;		/* and its bounds there */
 	int			remainder;
+
 	/*
 	 * COPY of a staged fill: the move mover.c makes in one pass, with the
 	 * DELETE that follows, when it does not decline

@@ -61,9 +61,9 @@ pg_partmgr_run_analyze(PG_FUNCTION_ARGS)
 	bool		skip_locked = !PG_ARGISNULL(0) && PG_GETARG_BOOL(0);
 	bool		quiet = !PG_ARGISNULL(1) && PG_GETARG_BOOL(1);
 	char	   *table = partmgr_text_arg_or_null(fcinfo, 2);
-	bool		nonatomic = fcinfo->context != NULL &&
-		IsA(fcinfo->context, CallContext) &&
-		!castNode(CallContext, fcinfo->context)->atomic;
+	bool		nonatomic = (fcinfo->context != NULL &&
+							 IsA(fcinfo->context, CallContext) &&
+							 !castNode(CallContext, fcinfo->context)->atomic);
 	List	   *keys;
 	ListCell   *lc;
 

@@ -33,6 +33,7 @@ extern void partmgr_check_not_hash(const PartmgrSet *set, const char *needs);
 extern PartmgrSet *partmgr_load_set_of_kind(const char *table, PartmgrKeyKind kind,
 											const char *other_function,
 											PartmgrRights *rights);
+
 /* sub_parent.c: whether the sub-sets' settings fit a set (create_sub_parent) */
 extern void partmgr_check_sub_args(const PartmgrSet *set, const PartmgrCreateArgs *a);
 

@@ -264,15 +264,15 @@ reapply_and_commit(const char *table, Oid child, char what, bool dryrun, bool no
 Datum
 pg_partmgr_reapply_constraints_proc(PG_FUNCTION_ARGS)
 {
-	int			shift = PG_NARGS() > 5 ? 1 : 0;	/* after p_analyze */
+	int			shift = PG_NARGS() > 5 ? 1 : 0; /* after p_analyze */
 	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
 	bool		drop = !PG_ARGISNULL(1) && PG_GETARG_BOOL(1);
 	bool		apply = !PG_ARGISNULL(2) && PG_GETARG_BOOL(2);
 	bool		analyze = shift == 0 || PG_ARGISNULL(3) || PG_GETARG_BOOL(3);
 	int			wait = PG_ARGISNULL(3 + shift) ? 0 : PG_GETARG_INT32(3 + shift);
 	bool		dryrun = !PG_ARGISNULL(4 + shift) && PG_GETARG_BOOL(4 + shift);
-	bool		nonatomic = fcinfo->context != NULL && IsA(fcinfo->context, CallContext) &&
-		!castNode(CallContext, fcinfo->context)->atomic;
+	bool		nonatomic = (fcinfo->context != NULL && IsA(fcinfo->context, CallContext) &&
+							 !castNode(CallContext, fcinfo->context)->atomic);
 	PartmgrSet *set;
 	PartmgrTree *tree;
 	List	   *all = NIL;
@@ -403,8 +403,8 @@ pg_partmgr_part_config_check(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
 				 errmsg("partmgr.part_config_check() must be fired for each row on INSERT or UPDATE")));
-	tuple = TRIGGER_FIRED_BY_UPDATE(trigdata->tg_event) ? trigdata->tg_newtuple :
-		trigdata->tg_trigtuple;
+	tuple = (TRIGGER_FIRED_BY_UPDATE(trigdata->tg_event) ? trigdata->tg_newtuple :
+			 trigdata->tg_trigtuple);
 	desc = trigdata->tg_relation->rd_att;
 	cols = heap_getattr(tuple, config_column(trigdata->tg_relation, "constraint_cols", TEXTARRAYOID),
 						desc, &isnull);

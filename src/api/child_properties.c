@@ -146,11 +146,12 @@ reapply(FunctionCallInfo fcinfo, bool privileges, const char *caller)
 		foreach(dc, partmgr_child_drift(set, &props, child->relid, privileges))
 		{
 			PartmgrDrift *drift = (PartmgrDrift *) lfirst(dc);
-			bool		is_privilege = drift->kind == PARTMGR_DRIFT_OWNER ||
-				drift->kind == PARTMGR_DRIFT_GRANTS;
+			bool		is_privilege = (drift->kind == PARTMGR_DRIFT_OWNER ||
+										drift->kind == PARTMGR_DRIFT_GRANTS);
 
 			if (is_privilege != privileges)
 				continue;
+
 			/*
 			 * Only a replica identity that names the parent's index comes
 			 * without a fix: when the child has no partition of that index.
@@ -169,6 +170,7 @@ reapply(FunctionCallInfo fcinfo, bool privileges, const char *caller)
 								quote_qualified_identifier(child->schema, child->name)),
 						 errdetail("It should be \"%s\"; it is \"%s\".",
 								   drift->expected, drift->actual)));
+
 			/*
 			 * another role's table is given to the owner by the caller, not
 			 * the owner; so are statistics objects the caller makes where the

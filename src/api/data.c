@@ -185,9 +185,9 @@ partition_data(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 				 errmsg("p_batch_count must be at least 1, not %d", batch_count)));
 	descending = is_descending(PG_ARGISNULL(4) ? "ASC" : partmgr_text_arg(fcinfo, 4, "p_order"));
 	if (!PG_ARGISNULL(2))
-		batch_text = kind == PARTMGR_KEY_TIME ?
-			DatumGetCString(DirectFunctionCall1(interval_out, PG_GETARG_DATUM(2))) :
-			psprintf(INT64_FORMAT, PG_GETARG_INT64(2));
+		batch_text = (kind == PARTMGR_KEY_TIME ?
+					  DatumGetCString(DirectFunctionCall1(interval_out, PG_GETARG_DATUM(2))) :
+					  psprintf(INT64_FORMAT, PG_GETARG_INT64(2)));
 
 	SPI_connect();
 	/* names the caller gives are looked up with the caller's search_path */
@@ -216,7 +216,8 @@ partition_data(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 		total += rows;
 		batches += done;
 		if (last)
-			break;				/* no scan of the emptied source to find that out */
+			break;				/* no scan of the emptied source to find that
+								 * out */
 	}
 	if (analyze && batches > 0)
 		(void) partmgr_analyze_set(set, false, kind == PARTMGR_KEY_TIME ?
@@ -277,8 +278,8 @@ undo_step(PartmgrSet *set, const PartmgrUndo *undo, const char *run_by, uint64 *
 	if (OidIsValid(moved_from) && !retired_here)
 	{
 		PartmgrPlan *next = partmgr_plan_undo_step(set, partmgr_read_tree(set), undo);
-		PartmgrAction *action = next->actions != NIL ?
-			(PartmgrAction *) linitial(next->actions) : NULL;
+		PartmgrAction *action = (next->actions != NIL ?
+								 (PartmgrAction *) linitial(next->actions) : NULL);
 
 		if (list_length(next->actions) == 1 && action->kind != PARTMGR_ACTION_MOVE_ROWS &&
 			action->relid == moved_from)
@@ -479,8 +480,8 @@ data_procedure(FunctionCallInfo fcinfo, bool async)
 	char	   *source = async ? NULL : partmgr_text_arg_or_null(fcinfo, 7);
 	List	   *ignored = partmgr_text_array_arg(fcinfo, after);
 	bool		quiet = !PG_ARGISNULL(after + 1) && PG_GETARG_BOOL(after + 1);
-	bool		ignore_infinity = !async && PG_NARGS() > 10 && !PG_ARGISNULL(10) &&
-		PG_GETARG_BOOL(10);
+	bool		ignore_infinity = (!async && PG_NARGS() > 10 && !PG_ARGISNULL(10) &&
+								   PG_GETARG_BOOL(10));
 	bool		nonatomic = nonatomic_call(fcinfo);
 	ProcBatch	proto;
 	PartmgrDataMove move;
@@ -749,7 +750,8 @@ pg_partmgr_undo_partition_proc(PG_FUNCTION_ARGS)
 									   proto.set->parent_name, false);
 	partmgr_rights_leave(&rights);
 	if (nonatomic)
-		SPI_commit();			/* maintenance leaves the set alone from now on */
+		SPI_commit();			/* maintenance leaves the set alone from now
+								 * on */
 	run_batches(&proto, nonatomic, loop_count, lock_wait_tries, wait, quiet,
 				rows_at_start, "undo_partition_proc", &total, &retired);
 	if (!ActiveSnapshotSet())

@@ -365,6 +365,7 @@ pg_partmgr_global_unique_cleanup(PG_FUNCTION_ARGS)
 		const char *key = lfirst(lc);
 		PartmgrSet *set = partmgr_config_load(key, true);
 		PartmgrRights rights;
+
 		if (table != NULL)
 			set = top_set(table, &rights);
 		else if (set == NULL || !OidIsValid(set->parent_oid) ||
@@ -456,7 +457,8 @@ pg_partmgr_global_unique_info(PG_FUNCTION_ARGS)
 			continue;			/* dropped meanwhile */
 		owner = partmgr_unique_owner(parent);
 		if (!partmgr_may_act_on(owner))
-			continue;			/* another owner's: its names and keys are not shown */
+			continue;			/* another owner's: its names and keys are not
+								 * shown */
 		foreach(uc, partmgr_unique_list_of(parent))
 		{
 			PartmgrUnique *u = lfirst(uc);

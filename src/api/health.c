@@ -383,7 +383,10 @@ assess_set_as_owner(HealthRun *run, PartmgrSet *set)
 			h->default_rows = partmgr_count_rows(tree->default_schema, tree->default_name, true);
 		else
 		{
-			/* the planner's estimate; at least one if it has never been counted */
+			/*
+			 * the planner's estimate; at least one if it has never been
+			 * counted
+			 */
 			PartmgrChild def;
 
 			memset(&def, 0, sizeof(def));
@@ -420,7 +423,7 @@ assess_set_as_owner(HealthRun *run, PartmgrSet *set)
 		 * intervals as the later run made children: that is the pace.
 		 */
 		double		per_interval = (double) (facts->created[0] - facts->created[1]) /
-			facts->latest_children;
+		facts->latest_children;
 
 		h->runs_out_at = now + (TimestampTz) (h->intervals_left * per_interval);
 		h->have_runs_out = true;

@@ -170,7 +170,10 @@ import_set(void *arg)
 	run->children = tree->nchildren;
 	if (run->disable)
 	{
-		/* pg_partman's table: written with the caller's rights, so no foreign trigger */
+		/*
+		 * pg_partman's table: written with the caller's rights, so no foreign
+		 * trigger
+		 */
 		partmgr_check_table_triggers(run->config_oid, get_extension_oid("pg_partman", true));
 		values[0] = CStringGetTextDatum(run->key);
 		partmgr_spi_exec(psprintf("UPDATE %s.part_config SET automatic_maintenance = 'off'"
@@ -203,8 +206,8 @@ pg_partmgr_import_partman_config(PG_FUNCTION_ARGS)
 	ListCell   *lc;
 	uint64		n;
 	Oid			nspid = get_namespace_oid(schema, true);
-	Oid			config_oid = OidIsValid(nspid) ? get_relname_relid("part_config", nspid) :
-		InvalidOid;
+	Oid			config_oid = (OidIsValid(nspid) ? get_relname_relid("part_config", nspid) :
+							  InvalidOid);
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1];
 

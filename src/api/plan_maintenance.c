@@ -197,8 +197,8 @@ dry_premake(void *arg)
 		PlanRow    *row = palloc0(sizeof(PlanRow));
 
 		row->action = "maintain set";
-		row->note = dry->set->undo_in_progress ? "skipped: undo_partition is in progress" :
-			"skipped: partition_data_async is filling a child";
+		row->note = (dry->set->undo_in_progress ? "skipped: undo_partition is in progress" :
+					 "skipped: partition_data_async is filling a child");
 		dry->out->rows = lappend(dry->out->rows, row);
 		dry->set = NULL;
 		return;

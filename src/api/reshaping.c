@@ -449,6 +449,7 @@ run_step(void *arg)
 	{
 		tree = partmgr_read_tree(set);
 		plan = partmgr_plan_reshape_step(set, tree, op, run->opts->batch_rows, &run->step);
+
 		/*
 		 * Only the swap changes which children the set has: it alone keeps
 		 * maintenance off the set, which a long copy would starve.
@@ -624,10 +625,10 @@ read_options(FunctionCallInfo fcinfo, int first, const char *run_by, ReshapeOpti
 static PartmgrSet *
 set_of_child(Oid child, PartmgrRights *rights)
 {
-	Oid			parent = get_rel_relispartition(child) ? get_partition_parent(child, true) :
-		InvalidOid;
-	PartmgrSet *set = OidIsValid(parent) ?
-		partmgr_config_load(partmgr_table_key(parent), true) : NULL;
+	Oid			parent = (get_rel_relispartition(child) ? get_partition_parent(child, true) :
+						  InvalidOid);
+	PartmgrSet *set = (OidIsValid(parent) ?
+					   partmgr_config_load(partmgr_table_key(parent), true) : NULL);
 
 	if (set == NULL)
 		ereport(ERROR,

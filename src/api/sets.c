@@ -388,9 +388,9 @@ Datum
 pg_partmgr_run_maintenance_proc(PG_FUNCTION_ARGS)
 {
 	int			wait = PG_ARGISNULL(0) ? 0 : PG_GETARG_INT32(0);
-	bool		nonatomic = fcinfo->context != NULL &&
-		IsA(fcinfo->context, CallContext) &&
-		!castNode(CallContext, fcinfo->context)->atomic;
+	bool		nonatomic = (fcinfo->context != NULL &&
+							 IsA(fcinfo->context, CallContext) &&
+							 !castNode(CallContext, fcinfo->context)->atomic);
 	PartmgrRunOptions opts;
 
 	if (wait < 0)
@@ -851,10 +851,10 @@ pg_partmgr_check_default(PG_FUNCTION_ARGS)
 		schema = get_namespace_name(get_rel_namespace(default_oid));
 		name = get_rel_name(default_oid);
 		/* the set (for its key) is read with the caller's rights */
-		sql = ignore_infinity ?
-			partmgr_ddl_count_finite_rows(partmgr_config_load((char *) lfirst(lc), false),
-										  schema, name, exact) :
-			partmgr_ddl_count_rows(schema, name, exact, true);
+		sql = (ignore_infinity ?
+			   partmgr_ddl_count_finite_rows(partmgr_config_load((char *) lfirst(lc), false),
+											 schema, name, exact) :
+			   partmgr_ddl_count_rows(schema, name, exact, true));
 		partmgr_rights_enter_table(parent_oid, parent.owner, PARTMGR_RIGHTS_ACT,
 								   (char *) lfirst(lc), &rights);
 		partmgr_spi_table_exec(sql, 0, NULL, NULL, NULL, true, SPI_OK_SELECT);

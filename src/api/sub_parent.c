@@ -97,7 +97,7 @@ partmgr_check_sub_args(const PartmgrSet *set, const PartmgrCreateArgs *a)
 		return;
 	if (kind == PARTMGR_KEY_ID ? step.id >= set->step.id :
 		DatumGetInt32(DirectFunctionCall2(interval_cmp, IntervalPGetDatum(&step.time),
-										   IntervalPGetDatum((Interval *) &set->step.time))) >= 0)
+										  IntervalPGetDatum((Interval *) &set->step.time))) >= 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("sub-partition interval \"%s\" is not smaller than the interval \"%s\" of \"%s\"",
@@ -218,7 +218,11 @@ pg_partmgr_create_sub_parent(PG_FUNCTION_ARGS)
 	a->encoder = partmgr_function_name(partmgr_text_arg_or_null(fcinfo, 13), TIMESTAMPTZOID);
 	a->decoder = partmgr_function_name(partmgr_text_arg_or_null(fcinfo, 14), TEXTOID);
 	a->automatic = "on";
-	/* part_config_sub's defaults for what create_sub_parent takes no parameter for */
+
+	/*
+	 * part_config_sub's defaults for what create_sub_parent takes no
+	 * parameter for
+	 */
 	spec.retention_keep_index = true;
 	spec.retention_keep_table = true;
 	spec.optimize_constraint = 30;
@@ -259,7 +263,7 @@ pg_partmgr_create_sub_parent(PG_FUNCTION_ARGS)
 		{
 			PartmgrParentInfo info;
 			PartmgrSubLimits within = {set->parent_oid,
-				set->strategy == PARTITION_STRATEGY_RANGE, set->control, child->lower, child->upper};
+			set->strategy == PARTITION_STRATEGY_RANGE, set->control, child->lower, child->upper};
 
 			partmgr_read_parent(child->relid, &info);
 			if (info.nkeys != 1 || info.key_attnum != get_attnum(child->relid, a->control))

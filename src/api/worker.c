@@ -76,7 +76,8 @@ typedef struct WorkerArgs
 {
 	Oid			dboid;
 	Oid			roleoid;
-	bool		first_run;		/* the database's first since the launcher started */
+	bool		first_run;		/* the database's first since the launcher
+								 * started */
 } WorkerArgs;
 
 /* A database the launcher maintains, and its worker when one runs. */

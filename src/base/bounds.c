@@ -729,6 +729,7 @@ partmgr_point_from_datum(const PartmgrAxis *axis, Datum value)
 
 		getTypeOutputInfo(axis->column_typid, &output, &varlena);
 		text = OidOutputFunctionCall(output, value);
+
 		return DatumGetTimestampTz(partmgr_call_owner_function(axis->decoder,
 															   CStringGetTextDatum(text)));
 	}
@@ -906,7 +907,7 @@ partmgr_point_literal(const PartmgrAxis *axis, PartmgrPoint point)
 		Oid			output;
 		bool		varlena;
 		Datum		encoded = partmgr_call_owner_function(axis->encoder,
-															  TimestampTzGetDatum(point));
+														  TimestampTzGetDatum(point));
 
 		getTypeOutputInfo(get_func_rettype(axis->encoder), &output, &varlena);
 		return quote_literal_cstr(OidOutputFunctionCall(output, encoded));
@@ -932,9 +933,9 @@ partmgr_steps_between(const PartmgrAxis *axis, const PartmgrStep *step,
 		return ((double) to - (double) from) / (double) step->id;
 
 	/*
-	 * infinity and -infinity (a time column's, or MAXVALUE/MINVALUE) are
-	 * more steps away than partmgr_point_add takes: the walk below would
-	 * never end.  Give a count it turns into PARTMGR_POINT_MAX (_MIN).
+	 * infinity and -infinity (a time column's, or MAXVALUE/MINVALUE) are more
+	 * steps away than partmgr_point_add takes: the walk below would never
+	 * end.  Give a count it turns into PARTMGR_POINT_MAX (_MIN).
 	 */
 	if (to == PARTMGR_POINT_MAX || from == PARTMGR_POINT_MIN)
 		return (double) PG_INT32_MAX + 1.0;
@@ -990,8 +991,8 @@ partmgr_time_suffix(const PartmgrAxis *axis, PartmgrPoint point,
 		dst = tt.tm_isdst > 0;
 		/* read back, the wall-clock time gives the later instant */
 		tzoff = DetermineTimeZoneOffset(&tt, axis->zone);
-		repeated = tm2timestamp(&tt, fsec, &tzoff, &again) == 0 &&
-			again != point && strstr(datetime_string, "HH") != NULL;
+		repeated = (tm2timestamp(&tt, fsec, &tzoff, &again) == 0 &&
+					again != point && strstr(datetime_string, "HH") != NULL);
 	}
 	suffix = text_to_cstring(DatumGetTextPP(DirectFunctionCall2(timestamp_to_char,
 																TimestampGetDatum(local),
@@ -1063,9 +1064,9 @@ static PartmgrPoint
 era_grid(const PartmgrAxis *axis, const PartmgrEra *era, PartmgrPoint value,
 		 PartmgrPoint *upper)
 {
-	PartmgrPoint base = era->aligned ?
-		partmgr_point_align(axis, &era->step, era->date_trunc_interval, era->start) :
-		era->start;
+	PartmgrPoint base = (era->aligned ?
+						 partmgr_point_align(axis, &era->step, era->date_trunc_interval, era->start) :
+						 era->start);
 	int64		k = (int64) floor(partmgr_steps_between(axis, &era->step, base, value));
 	PartmgrPoint lower = partmgr_point_add(axis, &era->step, base, k);
 
@@ -1213,9 +1214,9 @@ on_grid(const PartmgrAxis *axis, const PartmgrEra *era, PartmgrPoint point)
 
 	if (era->start == PARTMGR_POINT_MIN)
 		return true;
-	base = era->aligned ?
-		partmgr_point_align(axis, &era->step, era->date_trunc_interval, era->start) :
-		era->start;
+	base = (era->aligned ?
+			partmgr_point_align(axis, &era->step, era->date_trunc_interval, era->start) :
+			era->start);
 	k = partmgr_steps_between(axis, &era->step, base, point);
 	return k == floor(k);
 }
@@ -1292,14 +1293,14 @@ partmgr_eras_reshape(const PartmgrSet *set, const PartmgrEra *pieces, int npiece
 		PartmgrEra *era = &out[i];
 		bool		join;
 
-		join = (prev->end <= lowest && prev->start == PARTMGR_POINT_MIN) ||
-			(partmgr_same_step(&prev->step, &era->step) &&
-			 same_text(prev->datetime_string, era->datetime_string) &&
-			 same_text(prev->date_trunc_interval, era->date_trunc_interval) &&
-			 on_grid(&set->axis, prev, era->start) &&
-			 (!era->aligned ||
-			  partmgr_point_align(&set->axis, &era->step, era->date_trunc_interval,
-								  era->start) == era->start));
+		join = ((prev->end <= lowest && prev->start == PARTMGR_POINT_MIN) ||
+				(partmgr_same_step(&prev->step, &era->step) &&
+				 same_text(prev->datetime_string, era->datetime_string) &&
+				 same_text(prev->date_trunc_interval, era->date_trunc_interval) &&
+				 on_grid(&set->axis, prev, era->start) &&
+				 (!era->aligned ||
+				  partmgr_point_align(&set->axis, &era->step, era->date_trunc_interval,
+									  era->start) == era->start)));
 		if (join && prev->start == PARTMGR_POINT_MIN && prev->end <= lowest)
 		{
 			/* nothing below lowest: the era above starts at MIN */

@@ -63,7 +63,7 @@ extern PartmgrPoint partmgr_point_align(const PartmgrAxis *axis,
 extern PartmgrPoint partmgr_point_now(const PartmgrAxis *axis, TimestampTz now);
 extern PartmgrPoint partmgr_point_parse(const PartmgrAxis *axis, const char *text);
 extern PartmgrPoint partmgr_point_from_timestamptz(const PartmgrAxis *axis,
-												  TimestampTz ts);
+												   TimestampTz ts);
 extern TimestampTz partmgr_point_to_timestamptz(const PartmgrAxis *axis,
 												PartmgrPoint point);
 extern PartmgrPoint partmgr_point_from_datum(const PartmgrAxis *axis, Datum value);

@@ -78,7 +78,7 @@ typedef struct CitusFacts
 {
 	LocalTransactionId lxid;
 	bool		present;
-	Oid			dist_partition;	/* pg_catalog.pg_dist_partition */
+	Oid			dist_partition; /* pg_catalog.pg_dist_partition */
 	Oid			dist_partition_index;	/* its index on logicalrelid */
 	PartmgrCitusNode node;
 	bool		node_known;

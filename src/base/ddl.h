@@ -32,8 +32,8 @@ typedef struct PartmgrRowSource
 	char	   *name;
 	List	   *columns;		/* of char *: the columns that travel */
 	List	   *computed;		/* of char *: columns of the target given a
-								 * value computed per row, not taken from
-								 * the source */
+								 * value computed per row, not taken from the
+								 * source */
 	List	   *computed_exprs; /* of char *: the SQL expression for each */
 } PartmgrRowSource;
 
@@ -43,8 +43,8 @@ typedef struct PartmgrShardLockAsk
 	const char *schema;
 	const char *name;
 	const char *label;			/* what the answer calls it */
-	const char *modes;			/* pg_locks' names of the modes that
-								 * conflict, a text[] literal */
+	const char *modes;			/* pg_locks' names of the modes that conflict,
+								 * a text[] literal */
 } PartmgrShardLockAsk;
 
 /* name of the temporary CHECK that lets a loaded child attach without a scan */
@@ -95,7 +95,7 @@ extern char *partmgr_ddl_drop_from_publication(const char *publication,
 											   const char *schema,
 											   const char *name);
 extern char *partmgr_ddl_statistics_set_schema(const char *schema, const char *name,
-												const char *new_schema);
+											   const char *new_schema);
 extern char *partmgr_ddl_set_schema(const char *schema, const char *name,
 									const char *new_schema);
 extern char *partmgr_ddl_move_rows(const PartmgrSet *set, const PartmgrRowSource *from,
@@ -146,7 +146,7 @@ extern char *partmgr_ddl_max_control(const PartmgrSet *set, const char *schema,
 extern char *partmgr_ddl_count_rows(const char *schema, const char *name,
 									bool exact, bool only);
 extern char *partmgr_ddl_distribute_like_parent(const PartmgrSet *set, const char *schema,
-											   const char *name, const char *column);
+												const char *name, const char *column);
 extern char *partmgr_ddl_shard_lock_probe(List *asks);
 extern char *partmgr_ddl_remote_lock_timeout(int ms);
 extern char *partmgr_ddl_finite_key(const PartmgrSet *set);

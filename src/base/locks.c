@@ -232,7 +232,7 @@ partmgr_lock_relations_in_order(const Oid *relids, int n, LOCKMODE mode)
 	for (int i = 0; i < n; i++)
 	{
 		long		left = partmgr_lock_timeout -
-			TimestampDifferenceMilliseconds(start, GetCurrentTimestamp());
+		TimestampDifferenceMilliseconds(start, GetCurrentTimestamp());
 
 		if (!lock_conditionally(relids[i], mode, (int) Max(left, 0)))
 			return i;
@@ -451,7 +451,7 @@ void
 partmgr_pause_seconds(int seconds)
 {
 	TimestampTz until = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
-												   seconds * 1000L);
+													seconds * 1000L);
 
 	for (;;)
 	{

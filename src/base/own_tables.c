@@ -75,7 +75,7 @@ typedef struct OwnRelation
 static OwnRelation own[MAX_OWN_RELATIONS];
 static int	n_own = 0;
 static Oid	own_ext = InvalidOid;
-static bool own_valid = false;		/* own[] is current */
+static bool own_valid = false;	/* own[] is current */
 static bool triggers_checked = false;	/* and none has a foreign trigger */
 
 static void

@@ -69,11 +69,11 @@ typedef struct PartmgrStep
 typedef struct PartmgrAxis
 {
 	PartmgrKeyKind kind;
-	Oid			typid;			/* type of the control column; timestamptz
-								 * for an epoch set */
+	Oid			typid;			/* type of the control column; timestamptz for
+								 * an epoch set */
 	Oid			column_typid;	/* the control column's own type */
-	int64		epoch_unit;		/* epoch sets: units of the column per
-								 * second (1, 1000, ...); 0 otherwise */
+	int64		epoch_unit;		/* epoch sets: units of the column per second
+								 * (1, 1000, ...); 0 otherwise */
 	Oid			encoder;		/* text/uuid keys: function(timestamptz)
 								 * giving the column's value for a time, or
 								 * InvalidOid */
@@ -101,8 +101,8 @@ typedef struct PartmgrEra
 {
 	PartmgrPoint start;
 	PartmgrPoint end;
-	char	   *end_text;		/* part_config_interval.interval_end; NULL
-								 * for the current era */
+	char	   *end_text;		/* part_config_interval.interval_end; NULL for
+								 * the current era */
 	PartmgrStep step;
 	char	   *interval_text;
 	char	   *datetime_string;
@@ -129,10 +129,10 @@ typedef struct PartmgrSet
 	/* partition key */
 	char	   *control;		/* control column name */
 	AttrNumber	control_attnum;
-	char		strategy;		/* PARTITION_STRATEGY_RANGE, _LIST or _HASH
-								 * (a hash set's step.id is the modulus it
-								 * was made with; its axis holds only the
-								 * key's type) */
+	char		strategy;		/* PARTITION_STRATEGY_RANGE, _LIST or _HASH (a
+								 * hash set's step.id is the modulus it was
+								 * made with; its axis holds only the key's
+								 * type) */
 	PartmgrAxis axis;
 	PartmgrStep step;
 	char	   *interval_text;	/* part_config.partition_interval */
@@ -175,9 +175,9 @@ typedef struct PartmgrSet
 	int			maintenance_order;
 
 	/*
-	 * eras, by start ascending: one per earlier interval (part_config_interval)
-	 * and the current one last, which holds step, interval_text,
-	 * datetime_string and date_trunc_interval as above
+	 * eras, by start ascending: one per earlier interval
+	 * (part_config_interval) and the current one last, which holds step,
+	 * interval_text, datetime_string and date_trunc_interval as above
 	 */
 	int			neras;
 	PartmgrEra *eras;

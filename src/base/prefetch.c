@@ -472,7 +472,11 @@ read_classes(Prefetch *p)
 {
 	Relation	rel = table_open(RelationRelationId, AccessShareLock);
 	SysScanDesc scan = systable_beginscan(rel, InvalidOid, false, NULL, 0, NULL);
-	/* large enough that a bound's parse fits in its first block, kept on reset */
+
+	/*
+	 * large enough that a bound's parse fits in its first block, kept on
+	 * reset
+	 */
 	MemoryContext scratch = AllocSetContextCreate(CurrentMemoryContext,
 												  "pg_partmgr partition bound",
 												  ALLOCSET_DEFAULT_SIZES);
@@ -550,7 +554,11 @@ read_keys(Prefetch *p, PartmgrKnownRel **partitioned, int npartitioned, int nset
 
 		if (known->key_attnum <= 0)
 			continue;			/* an expression, or a system column */
-		/* index column numbers; pg_attribute's index compares as its columns do */
+
+		/*
+		 * index column numbers; pg_attribute's index compares as its columns
+		 * do
+		 */
 		ScanKeyInit(&keys[0], 1, BTEqualStrategyNumber, F_OIDEQ,
 					ObjectIdGetDatum(known->relid));
 		ScanKeyInit(&keys[1], 2, BTEqualStrategyNumber, F_INT2EQ,
@@ -639,9 +647,9 @@ read_inherits(Prefetch *p)
 		if (parent->nchildren == parent->children_room)
 		{
 			parent->children_room = Max(16, parent->children_room * 2);
-			parent->children = parent->children == NULL ?
-				palloc(sizeof(PartmgrKnownChild) * parent->children_room) :
-				repalloc(parent->children, sizeof(PartmgrKnownChild) * parent->children_room);
+			parent->children = (parent->children == NULL ?
+								palloc(sizeof(PartmgrKnownChild) * parent->children_room) :
+								repalloc(parent->children, sizeof(PartmgrKnownChild) * parent->children_room));
 		}
 		child = &parent->children[parent->nchildren++];
 		child->relid = form->inhrelid;
@@ -722,10 +730,10 @@ partmgr_prefetch_begin(int nsets)
 
 	/*
 	 * From here on, every invalidation taken in marks what it names.  One
-	 * taken in while the catalogs were read marks it now: the scans may
-	 * have read it before the change.  Those of changes the scans did not
-	 * see come after the scans' catalog snapshots, so nothing read is left
-	 * unmarked when it changes.
+	 * taken in while the catalogs were read marks it now: the scans may have
+	 * read it before the change.  Those of changes the scans did not see come
+	 * after the scans' catalog snapshots, so nothing read is left unmarked
+	 * when it changes.
 	 */
 	p->reading = false;
 	foreach(lc, p->early)

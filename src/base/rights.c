@@ -246,9 +246,9 @@ rights_enter(Oid owner, PartmgrRightsMode mode, const char *what, PartmgrRights 
 							 true, 0, false);
 
 	/*
-	 * Acting on a set, a statement must see and write every row: one that
-	 * row security would filter for the owner (FORCE ROW LEVEL SECURITY)
-	 * fails instead, naming the table, and nothing is moved or dropped.
+	 * Acting on a set, a statement must see and write every row: one that row
+	 * security would filter for the owner (FORCE ROW LEVEL SECURITY) fails
+	 * instead, naming the table, and nothing is moved or dropped.
 	 */
 	if (mode == PARTMGR_RIGHTS_ACT)
 		(void) set_config_option("row_security", "off",

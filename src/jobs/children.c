@@ -157,8 +157,8 @@ static bool
 current_point(const PartmgrSet *set, const PartmgrTree *tree, PartmgrPoint now,
 			  PartmgrPoint count_to, PartmgrPoint *current)
 {
-	bool		infinite = set->axis.kind == PARTMGR_KEY_TIME &&
-		set->infinite_time_partitions;
+	bool		infinite = (set->axis.kind == PARTMGR_KEY_TIME &&
+							set->infinite_time_partitions);
 	PartmgrPoint from_default = 0;
 	bool		have_default = default_slot(set, tree, &from_default);
 	bool		found = false;
@@ -305,8 +305,8 @@ partmgr_plan_initial(PartmgrSet *set, PartmgrTree *tree, bool have_start,
 	if (set->has_limits && plan->actions == NIL && tree->nchildren == 0)
 	{
 		/*
-		 * A sub-set whose first children would all lie outside the range
-		 * its table covers: start at the bottom of that range instead, as
+		 * A sub-set whose first children would all lie outside the range its
+		 * table covers: start at the bottom of that range instead, as
 		 * pg_partman does
 		 */
 		PartmgrPoint lower = partmgr_point_align(&set->axis, &set->step,

@@ -257,7 +257,7 @@ plan_child(PartmgrPlan *plan, List *existing, const PartmgrChild *child, bool va
 									  1, &type, true));
 	}
 	partmgr_spi_table_exec(partmgr_ddl_column_ranges(child->schema, child->name, missing, by_aggregate),
-					 0, NULL, NULL, NULL, false, SPI_OK_SELECT);
+						   0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 
 	action = partmgr_plan_add_on_child(plan, PARTMGR_ACTION_ADD_CONSTRAINTS, child);
 	foreach(lc, missing)

@@ -415,7 +415,7 @@ analyze_set(SetRun *run)
  *		it is returned (NULL: done).  The caller is in the scope of the
  *		owner's rights.
  */
-ErrorData *
+ErrorData  *
 partmgr_analyze_set(PartmgrSet *set, bool skip_locked, const char *run_by, bool raise)
 {
 	PartmgrPlan *plan = partmgr_plan_new(set, NULL);
@@ -532,8 +532,8 @@ partmgr_maintain_set(const char *key, PartmgrSet *read, const PartmgrMaintainOpt
 
 	/*
 	 * Entries of children that left the set (retired by earlier runs,
-	 * detached by hand), before retention, so that the time it takes is
-	 * not added to the ACCESS EXCLUSIVE locks retention holds.
+	 * detached by hand), before retention, so that the time it takes is not
+	 * added to the ACCESS EXCLUSIVE locks retention holds.
 	 */
 	started = GetCurrentTimestamp();
 	if (!partmgr_unique_none(run.set->parent_oid) &&
@@ -549,8 +549,8 @@ partmgr_maintain_set(const char *key, PartmgrSet *read, const PartmgrMaintainOpt
 	/*
 	 * Retention last (pg_partman 5.2): DETACH and DROP hold ACCESS EXCLUSIVE
 	 * on the parent to the end of the transaction, and nothing after them
-	 * should make that longer -- not the scans of derived constraints, not
-	 * an ANALYZE of the whole tree.
+	 * should make that longer -- not the scans of derived constraints, not an
+	 * ANALYZE of the whole tree.
 	 */
 	if (run.set->retention != NULL && run.set->strategy != PARTITION_STRATEGY_HASH)
 	{

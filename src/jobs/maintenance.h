@@ -32,8 +32,8 @@ typedef struct PartmgrSetOutcome
 								 * maintaining it again in a new transaction
 								 * goes on */
 	ErrorData  *error;			/* why it stopped, or NULL */
-	TimestampTz finished;		/* when it succeeded (for maintenance_last_run),
-								 * or 0 */
+	TimestampTz finished;		/* when it succeeded (for
+								 * maintenance_last_run), or 0 */
 	bool		to_validate;	/* derived constraints were added NOT VALID: a
 								 * caller that can commit validates them in a
 								 * transaction of their own
@@ -50,9 +50,9 @@ typedef struct PartmgrMaintainOptions
 	bool		concurrent_detach;	/* retention detaches CONCURRENTLY where
 									 * PostgreSQL allows it, after the caller
 									 * has committed (outcome->deferred) */
-	bool		lock_first;		/* take the set's advisory lock before
-								 * looking (the caller's transaction goes
-								 * on after the run), not only to act */
+	bool		lock_first;		/* take the set's advisory lock before looking
+								 * (the caller's transaction goes on after the
+								 * run), not only to act */
 	bool		read_earlier;	/* the configuration passed was read in an
 								 * earlier transaction: check it is still
 								 * current (partmgr_config_reload) */

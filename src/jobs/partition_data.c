@@ -133,11 +133,12 @@ check_columns(const PartmgrSet *set, Oid other, List *columns, List *ignored,
 					 errmsg("target table %s has no column \"%s\", which \"%s\" has",
 							other_name, name, set->key),
 					 errhint("Add the column, or name it in p_ignored_columns to leave it out.")));
+
 		/*
 		 * Other columns take the value with an assignment cast, as INSERT
-		 * does (and pg_partman's INSERT ... SELECT); a value the cast
-		 * refuses fails its batch, which moves nothing.  The key decides
-		 * which child a row goes to, so it must be of the same type.
+		 * does (and pg_partman's INSERT ... SELECT); a value the cast refuses
+		 * fails its batch, which moves nothing.  The key decides which child
+		 * a row goes to, so it must be of the same type.
 		 */
 		if (have != want &&
 			(strcmp(name, set->control) == 0 ||
@@ -720,7 +721,7 @@ partmgr_count_rows(const char *schema, const char *name, bool only)
 	bool		isnull;
 
 	partmgr_spi_table_exec(partmgr_ddl_count_rows(schema, name, true, only), 0, NULL, NULL,
-					 NULL, false, SPI_OK_SELECT);
+						   NULL, false, SPI_OK_SELECT);
 	return DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
 }
 
@@ -854,7 +855,11 @@ partmgr_plan_undo_step(PartmgrSet *set, PartmgrTree *tree, const PartmgrUndo *un
 		source.schema = current.schema;
 		source.name = current.name;
 		source.columns = undo->columns;
-		/* without a batch width, the default partition goes one interval at a time */
+
+		/*
+		 * without a batch width, the default partition goes one interval at a
+		 * time
+		 */
 		if (undo->have_batch || current.relid == tree->default_oid)
 		{
 			PartmgrPoint to = batch_end(set, undo->have_batch ? &undo->batch : &set->step,
@@ -871,7 +876,8 @@ partmgr_plan_undo_step(PartmgrSet *set, PartmgrTree *tree, const PartmgrUndo *un
 			partmgr_plan_add_move(plan, &source, undo->target_schema,
 								  undo->target_name, PARTMGR_POINT_MIN, to);
 			if (to <= current.upper || current.upper == PARTMGR_POINT_MAX)
-				return plan;	/* the child may hold more: look again next step */
+				return plan;	/* the child may hold more: look again next
+								 * step */
 		}
 		else
 			partmgr_plan_add_move(plan, &source, undo->target_schema,

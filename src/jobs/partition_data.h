@@ -26,7 +26,8 @@ typedef struct PartmgrDataMove
 	bool		from_default;	/* the source is the set's default partition */
 	PartmgrStep batch;			/* how much key range one batch covers */
 	bool		descending;		/* newest rows first */
-	bool		ignore_infinity;	/* rows keyed at +-infinity stay (time sets) */
+	bool		ignore_infinity;	/* rows keyed at +-infinity stay (time
+									 * sets) */
 } PartmgrDataMove;
 
 /* An undo of a set into a plain table, as undo_partition asks for it. */

@@ -123,6 +123,7 @@ partmgr_drop_unused_template(const PartmgrSet *set)
 			return;
 		}
 	}
+
 	/*
 	 * The owner's own table, dropped with the caller's rights like the one
 	 * create_parent made in schema partmgr (where the owner need have no
@@ -350,7 +351,10 @@ quoted_options(List *list, HeapTuple reltup, const char *prefix)
 		char	   *option = TextDatumGetCString(elems[i]);
 		char	   *eq = strchr(option, '=');
 
-		/* reloptions always holds name=value; a bare name is taken as its own value */
+		/*
+		 * reloptions always holds name=value; a bare name is taken as its own
+		 * value
+		 */
 		if (eq != NULL)
 			*eq = '\0';
 		list = lappend(list, psprintf("%s%s=%s", prefix, option,
@@ -427,7 +431,7 @@ read_columns(Oid relid)
 	for (int attnum = 1; attnum <= natts; attnum++)
 	{
 		HeapTuple	tuple = SearchSysCache2(ATTNUM, ObjectIdGetDatum(relid),
-										   Int16GetDatum(attnum));
+											Int16GetDatum(attnum));
 		Form_pg_attribute att;
 		PartmgrColumn *column;
 
@@ -441,11 +445,11 @@ read_columns(Oid relid)
 		}
 		column = palloc(sizeof(PartmgrColumn));
 		column->name = pstrdup(NameStr(att->attname));
-		column->compression = att->attcompression == 'p' ? "pglz" :
-			att->attcompression == 'l' ? "lz4" : "default";
-		column->storage = att->attstorage == TYPSTORAGE_PLAIN ? "plain" :
-			att->attstorage == TYPSTORAGE_EXTERNAL ? "external" :
-			att->attstorage == TYPSTORAGE_MAIN ? "main" : "extended";
+		column->compression = (att->attcompression == 'p' ? "pglz" :
+							   att->attcompression == 'l' ? "lz4" : "default");
+		column->storage = (att->attstorage == TYPSTORAGE_PLAIN ? "plain" :
+						   att->attstorage == TYPSTORAGE_EXTERNAL ? "external" :
+						   att->attstorage == TYPSTORAGE_MAIN ? "main" : "extended");
 #if PG_VERSION_NUM >= 170000
 		{
 			bool		isnull;
@@ -674,7 +678,7 @@ replica_index_name(const PartmgrUniqueIndex *index, const char *child)
  */
 static List *
 child_index_statements(const PartmgrProperties *props, const char *schema,
-							   const char *name, bool *plain)
+					   const char *name, bool *plain)
 {
 	List	   *statements = NIL;
 	ListCell   *lc;
@@ -711,7 +715,7 @@ child_index_statements(const PartmgrProperties *props, const char *schema,
  */
 static List *
 child_property_statements(const PartmgrSet *set, const PartmgrProperties *props,
-								  const char *schema, const char *name)
+						  const char *schema, const char *name)
 {
 	List	   *statements = NIL;
 
@@ -775,8 +779,8 @@ partmgr_plan_table_properties(PartmgrPlan *plan)
 			continue;
 		}
 		action->index_sql = child_index_statements(&props, action->schema,
-														   action->name,
-														   &action->plain_indexes);
+												   action->name,
+												   &action->plain_indexes);
 		action->property_sql = list_concat(action->property_sql,
 										   child_property_statements(plan->set, &props,
 																	 action->schema,
@@ -792,7 +796,7 @@ partmgr_plan_table_properties(PartmgrPlan *plan)
  */
 static List *
 grant_statements(const PartmgrProperties *props, const char *schema,
-						 const char *name)
+				 const char *name)
 {
 	List	   *statements = NIL;
 	ListCell   *lc;
@@ -1228,9 +1232,10 @@ partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props, Oid c
 			new_drift(&drifts, PARTMGR_DRIFT_GRANTS, "grants", grants_text(props->grants),
 					  grants_text(have))->fix = fix;
 	}
+
 	/*
-	 * the parent's columns and extended statistics, for a sub-parent too:
-	 * its own children are made like it
+	 * the parent's columns and extended statistics, for a sub-parent too: its
+	 * own children are made like it
 	 */
 	{
 		List	   *have = read_columns(child);
@@ -1275,8 +1280,8 @@ partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props, Oid c
 															   u->side_schema, u->ncols,
 															   u->columns));
 	}
-	index = props->replica_identity == REPLICA_IDENTITY_INDEX ?
-		child_index_of(child, props->replica_index_oid) : InvalidOid;
+	index = (props->replica_identity == REPLICA_IDENTITY_INDEX ?
+			 child_index_of(child, props->replica_index_oid) : InvalidOid);
 	if (state.replica_identity != props->replica_identity ||
 		(props->replica_identity == REPLICA_IDENTITY_INDEX && state.replica_index != index))
 	{
@@ -1307,8 +1312,8 @@ partmgr_template_statements(const PartmgrSet *set, const PartmgrProperties *prop
 	const char *schema = get_namespace_name(get_rel_namespace(child));
 	const char *name = get_rel_name(child);
 	List	   *statements = NIL;
-	bool		has_primary = props->parent_has_primary ||
-		OidIsValid(get_primary_key_index(child));
+	bool		has_primary = (props->parent_has_primary ||
+							   OidIsValid(get_primary_key_index(child)));
 	ListCell   *lc;
 
 	if (!OidIsValid(props->template_oid))

@@ -29,8 +29,8 @@ typedef struct PartmgrUniqueIndex
 	char	   *definition;		/* "USING btree (a, b) WHERE ...", as
 								 * pg_get_indexdef() ends */
 	char	   *tablespace;		/* quoted, or NULL: the default */
-	bool		plain;			/* no expression and no predicate: building
-								 * it evaluates nothing its owner wrote */
+	bool		plain;			/* no expression and no predicate: building it
+								 * evaluates nothing its owner wrote */
 } PartmgrUniqueIndex;
 
 /* The grants of one grantee on a table. */
@@ -58,8 +58,8 @@ typedef struct PartmgrProperties
 								 * "toast.autovacuum_enabled='false'", ... */
 	List	   *unique_indexes; /* of PartmgrUniqueIndex *: the template's the
 								 * parent lacks */
-	bool		parent_has_primary; /* then the template's primary key becomes a
-									 * unique index */
+	bool		parent_has_primary; /* then the template's primary key becomes
+									 * a unique index */
 	char		replica_identity;	/* the parent's: 'd', 'f', 'n' or 'i' */
 	PartmgrUniqueIndex *replica_index;	/* for 'i': its index */
 	Oid			replica_index_oid;
@@ -87,8 +87,8 @@ typedef enum PartmgrDriftKind
 	PARTMGR_DRIFT_STORAGE,
 	PARTMGR_DRIFT_STATISTICS_TARGET,
 	PARTMGR_DRIFT_EXTENDED_STATISTICS,
-	PARTMGR_DRIFT_GLOBAL_UNIQUE	/* a leaf without a global unique
-								 * constraint's TRUNCATE trigger */
+	PARTMGR_DRIFT_GLOBAL_UNIQUE /* a leaf without a global unique constraint's
+								 * TRUNCATE trigger */
 } PartmgrDriftKind;
 
 typedef struct PartmgrDrift
@@ -99,10 +99,10 @@ typedef struct PartmgrDrift
 	char	   *actual;
 	List	   *fix;			/* of char *: the statements that fix it; NIL
 								 * when none can */
-	List	   *caller_fix;		/* of char *: run before fix with the
-								 * caller's rights: objects the owner may not
-								 * create in the child's schema, made by the
-								 * caller and given to the owner */
+	List	   *caller_fix;		/* of char *: run before fix with the caller's
+								 * rights: objects the owner may not create in
+								 * the child's schema, made by the caller and
+								 * given to the owner */
 } PartmgrDrift;
 
 extern List *partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props,

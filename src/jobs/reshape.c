@@ -1049,7 +1049,7 @@ reshape_tables(const PartmgrSet *set, const PartmgrTree *tree, const PartmgrResh
 								op->id, set->key, partmgr_key_display(op->sources[i])),
 						 errhint("Undo the reshape with SELECT partmgr.cancel_reshape(%s).",
 								 quote_literal_cstr(set->key))));
-			r->source_oids[i] = InvalidOid;	/* a cancel leaves it alone */
+			r->source_oids[i] = InvalidOid; /* a cancel leaves it alone */
 		}
 	}
 	r->ntargets = op->ntargets;
@@ -1411,10 +1411,11 @@ partmgr_plan_reshape_step(PartmgrSet *set, PartmgrTree *tree, PartmgrReshapeOp *
 					return plan;
 				}
 			}
+
 			/*
-			 * Changes are applied right before each try of the swap (one
-			 * that failed leaves its error): the swap applies only what
-			 * comes between, and a snapshot taken meanwhile misses only that
+			 * Changes are applied right before each try of the swap (one that
+			 * failed leaves its error): the swap applies only what comes
+			 * between, and a snapshot taken meanwhile misses only that
 			 */
 			backlog = log_backlog(r, SWAP_BACKLOG);
 			if (backlog > SWAP_BACKLOG || (backlog > 0 && op->last_error != NULL))

@@ -33,16 +33,15 @@ typedef struct PartmgrReshapeRequest
 /* The kinds of step of a reshape (one transaction each). */
 typedef enum PartmgrReshapeStep
 {
-	PARTMGR_RESHAPE_STEP_BUILD,		/* working tables, new children, capture */
-	PARTMGR_RESHAPE_STEP_COPY,		/* a batch of blocks copied */
+	PARTMGR_RESHAPE_STEP_BUILD, /* working tables, new children, capture */
+	PARTMGR_RESHAPE_STEP_COPY,	/* a batch of blocks copied */
 	PARTMGR_RESHAPE_STEP_COPIED,	/* every block copied (no action) */
 	PARTMGR_RESHAPE_STEP_RESTART,	/* copying again after a TRUNCATE */
-	PARTMGR_RESHAPE_STEP_INDEX,		/* changes applied, indexes and the rest
-									 * built */
+	PARTMGR_RESHAPE_STEP_INDEX, /* changes applied, indexes and the rest built */
 	PARTMGR_RESHAPE_STEP_EXCLUDE,	/* the default's CHECK added */
 	PARTMGR_RESHAPE_STEP_VALIDATE,	/* and validated */
 	PARTMGR_RESHAPE_STEP_REPLAY,	/* captured changes applied */
-	PARTMGR_RESHAPE_STEP_SWAP		/* the new children swapped in */
+	PARTMGR_RESHAPE_STEP_SWAP	/* the new children swapped in */
 } PartmgrReshapeStep;
 
 /* longest list of children one reshape makes */

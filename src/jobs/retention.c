@@ -296,8 +296,8 @@ partmgr_plan_retention(PartmgrSet *set, PartmgrTree *tree,
 
 		if (child->detach_pending || child->upper == PARTMGR_POINT_MAX)
 			continue;
-		expired = set->axis.kind == PARTMGR_KEY_TIME ?
-			partmgr_time_child_expired(child->upper, horizon) : child->upper <= horizon;
+		expired = (set->axis.kind == PARTMGR_KEY_TIME ?
+				   partmgr_time_child_expired(child->upper, horizon) : child->upper <= horizon);
 		if (!expired)
 			break;				/* children are sorted: the rest are younger */
 		if (being_reshaped(set, child))

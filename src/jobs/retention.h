@@ -20,10 +20,12 @@
 /* A retention policy: how old a child may get, and what happens then. */
 typedef struct PartmgrRetention
 {
-	PartmgrStep age;			/* an interval (time sets) or a distance (id sets) */
+	PartmgrStep age;			/* an interval (time sets) or a distance (id
+								 * sets) */
 	PartmgrRetirement retire;
 	bool		have_reference;
-	TimestampTz reference;		/* "now" for time sets; default: transaction start */
+	TimestampTz reference;		/* "now" for time sets; default: transaction
+								 * start */
 	bool		quiet;			/* no WARNING for an expired last child kept:
 								 * a plan that only says what would go */
 } PartmgrRetention;

@@ -77,8 +77,8 @@ typedef enum SetStep
 	SET_DONE,
 	SET_MORE,					/* it needs another transaction */
 	SET_STOP,					/* the extension is gone: stop the run */
-	SET_GIVE_UP					/* DDL holds pg_partmgr's tables: stop the
-								 * run (said in the log) */
+	SET_GIVE_UP					/* DDL holds pg_partmgr's tables: stop the run
+								 * (said in the log) */
 } SetStep;
 
 /*
@@ -266,9 +266,10 @@ maintain_once(PartmgrSet *read, const PartmgrRunOptions *opts, MemoryContext cxt
 	mopts.all_sets = opts->table == NULL;
 	mopts.concurrent_detach = opts->transactions == PARTMGR_RUN_OWN_TRANSACTIONS;
 	mopts.lock_first = opts->transactions == PARTMGR_RUN_IN_CALLERS;
+
 	/*
-	 * the configuration read with the list is current in that transaction;
-	 * in a later one it is checked first (partmgr_config_reload)
+	 * the configuration read with the list is current in that transaction; in
+	 * a later one it is checked first (partmgr_config_reload)
 	 */
 	mopts.read_earlier = opts->transactions != PARTMGR_RUN_IN_CALLERS;
 	partmgr_maintain_set(key, read, &mopts, &outcome);
@@ -594,7 +595,10 @@ partmgr_run_sets(List *sets, const PartmgrRunOptions *opts)
 			CHECK_FOR_INTERRUPTS();
 			if (opts->transactions == PARTMGR_RUN_OWN_TRANSACTIONS)
 			{
-				/* between two transactions, a background process rereads its settings */
+				/*
+				 * between two transactions, a background process rereads its
+				 * settings
+				 */
 				if (ConfigReloadPending)
 				{
 					ConfigReloadPending = false;

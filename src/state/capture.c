@@ -75,8 +75,8 @@ typedef struct CaptureEntry
 {
 	CaptureKey	key;
 	bool		broken;			/* the table's key columns changed since the
-								 * log was made: every change is logged as
-								 * a TRUNCATE's mark */
+								 * log was made: every change is logged as a
+								 * TRUNCATE's mark */
 	Oid			log;
 	int			ncols;
 	AttrNumber	attnums[INDEX_MAX_KEYS];	/* in the captured table */
@@ -187,8 +187,8 @@ capture_entry(Relation rel, const Trigger *trigger)
 		{
 			/*
 			 * the table's column was retyped (or renamed) since: the
-			 * application's writes go on, and the reshape starts again,
-			 * then stops to be undone (reshape.c checks the columns)
+			 * application's writes go on, and the reshape starts again, then
+			 * stops to be undone (reshape.c checks the columns)
 			 */
 			proto.broken = true;
 			continue;

@@ -82,6 +82,7 @@ extern const PartmgrChild *partmgr_tree_find_overlap(const PartmgrTree *tree,
 													 PartmgrPoint upper);
 extern const PartmgrChild *partmgr_tree_find_child(const PartmgrTree *tree, Oid relid);
 extern List *partmgr_movable_columns(Oid relid, List *ignored);
+
 /* An extended statistics object defined on a table (pg_statistic_ext). */
 typedef struct PartmgrStatistics
 {
@@ -106,6 +107,6 @@ extern void partmgr_add_hash_check(Oid relid, Oid parent, int modulus, int remai
 extern List *partmgr_private_table_plan(Oid nspid, const char *name, Oid creator, Oid owner);
 extern List *partmgr_private_table_sql(Oid relid);
 extern bool partmgr_read_limits(const PartmgrSet *set, PartmgrPoint *lower,
-							   PartmgrPoint *upper);
+								PartmgrPoint *upper);
 
 #endif							/* PARTMGR_CATALOG_H */

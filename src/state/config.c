@@ -296,7 +296,8 @@ row_unchanged(const PartmgrSet *read)
 	bool		same = false;
 
 	if (!OidIsValid(read->row_rel) || read->row_rel != config_relid)
-		return false;			/* not read from a row, or the extension is new */
+		return false;			/* not read from a row, or the extension is
+								 * new */
 	rel = table_open(config_relid, AccessShareLock);
 	/* VACUUM may have cut the table short after a change to the row */
 	if (ItemPointerGetBlockNumber(&read->row_tid) < RelationGetNumberOfBlocks(rel))
@@ -849,12 +850,12 @@ partmgr_stamps_add(PartmgrRunStamps *stamps, const char *key, TimestampTz when)
 	if (stamps->n == stamps->size)
 	{
 		stamps->size = Max(16, stamps->size * 2);
-		stamps->keys = stamps->keys ?
-			repalloc(stamps->keys, sizeof(Datum) * stamps->size) :
-			palloc(sizeof(Datum) * stamps->size);
-		stamps->times = stamps->times ?
-			repalloc(stamps->times, sizeof(Datum) * stamps->size) :
-			palloc(sizeof(Datum) * stamps->size);
+		stamps->keys = (stamps->keys ?
+						repalloc(stamps->keys, sizeof(Datum) * stamps->size) :
+						palloc(sizeof(Datum) * stamps->size));
+		stamps->times = (stamps->times ?
+						 repalloc(stamps->times, sizeof(Datum) * stamps->size) :
+						 palloc(sizeof(Datum) * stamps->size));
 	}
 	stamps->keys[stamps->n] = CStringGetTextDatum(key);
 	stamps->times[stamps->n] = TimestampTzGetDatum(when);

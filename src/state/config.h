@@ -43,6 +43,7 @@ extern bool partmgr_config_template_in_use(const char *template_table);
 extern List *partmgr_config_list(bool automatic_only);
 extern List *partmgr_config_list_sets(bool automatic_only);
 extern bool partmgr_config_present(void);
+
 /* maintenance_last_run of the sets a run maintained, written once at its end */
 typedef struct PartmgrRunStamps
 {
@@ -127,6 +128,7 @@ extern void partmgr_config_set_async(const char *key, const char *child);
 
 /* the sets a call with an optional p_parent_table works on */
 extern List *partmgr_config_keys(const char *table, bool automatic_only);
+
 /* what config_cleanup and import_partman_config write */
 extern void partmgr_config_clear_template(const char *key);
 extern void partmgr_config_insert_from_partman(const char *partman_row, bool default_table);

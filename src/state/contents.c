@@ -61,13 +61,13 @@
  */
 bool
 partmgr_max_control(const PartmgrSet *set, const char *schema, const char *name,
-			bool only, PartmgrPoint *result)
+					bool only, PartmgrPoint *result)
 {
 	bool		isnull;
 	Datum		value;
 
 	partmgr_spi_table_exec(partmgr_ddl_max_control(set, schema, name, only), 0, NULL,
-					 NULL, NULL, false, SPI_OK_SELECT);
+						   NULL, NULL, false, SPI_OK_SELECT);
 	value = partmgr_spi_value(0, 1, &isnull);
 	if (isnull)
 		return false;
@@ -189,7 +189,7 @@ look_into(const PartmgrChild *child)
 	if (child->relkind != RELKIND_RELATION || partmgr_citus_table(child->relid))
 	{
 		partmgr_spi_table_exec(partmgr_ddl_count_rows(child->schema, child->name, false, true),
-						 0, NULL, NULL, NULL, false, SPI_OK_SELECT);
+							   0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 		return DatumGetInt64(partmgr_spi_value(0, 1, &found)) > 0;
 	}
 	if (partmgr_has_no_blocks(child->relid))

@@ -198,7 +198,7 @@ partmgr_log_batch_write(PartmgrLogBatch *batch)
 	Oid			types[16] = {TEXTOID, TEXTOID, TEXTARRAYOID, REGROLEOID,
 		TEXTARRAYOID, TEXTARRAYOID, TEXTARRAYOID, TIMESTAMPTZARRAYOID,
 		TIMESTAMPTZARRAYOID, TEXTARRAYOID, TEXTARRAYOID, TEXTARRAYOID,
-		TEXTARRAYOID, TEXTARRAYOID, INT4ARRAYOID, INT4ARRAYOID};
+	TEXTARRAYOID, TEXTARRAYOID, INT4ARRAYOID, INT4ARRAYOID};
 	Datum		values[16];
 	char		nulls[16];
 	int			n = list_length(batch->rows);
@@ -256,7 +256,11 @@ partmgr_log_batch_write(PartmgrLogBatch *batch)
 	values[0] = CStringGetTextDatum(batch->parent_key);
 	values[1] = CStringGetTextDatum(batch->run_by);
 	values[2] = text_array(statements, statement_nulls, nstatements);
-	/* the rows belong to the set's owner: only roles with its privileges see them */
+
+	/*
+	 * the rows belong to the set's owner: only roles with its privileges see
+	 * them
+	 */
 	parent = partmgr_key_relid(batch->parent_key);
 	if (OidIsValid(parent))
 	{
@@ -348,6 +352,7 @@ partmgr_log_read_facts(void)
 	"       coalesce(sqlstate || ': ', '') || coalesce(error, action), outcome, finished_at"
 	"  FROM partmgr.maintenance_log WHERE outcome <> 'done'"
 	" ORDER BY parent_table, log_id DESC";
+
 	/* children made less than a second apart were made by one run */
 	static const char *const created_sql =
 	"SELECT parent_table, finished_at, children FROM ("

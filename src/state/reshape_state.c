@@ -63,7 +63,7 @@ phase_of(const char *name)
 			return (PartmgrReshapePhase) i;
 	}
 	elog(ERROR, "unknown reshape phase \"%s\"", name);
-	return PARTMGR_RESHAPE_PLANNED;	/* keep compiler quiet */
+	return PARTMGR_RESHAPE_PLANNED; /* keep compiler quiet */
 }
 
 /* A text[] of n strings. */
@@ -158,8 +158,8 @@ partmgr_reshape_insert(const PartmgrReshapeOp *op)
 	Datum		values[8];
 	char		nulls[8] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
 	bool		isnull;
-	int			nbounds = strcmp(op->kind, "hash split") == 0 ||
-		strcmp(op->kind, "hash merge") == 0 ? op->ntargets : op->ntargets + 1;
+	int			nbounds = (strcmp(op->kind, "hash split") == 0 ||
+						   strcmp(op->kind, "hash merge") == 0 ? op->ntargets : op->ntargets + 1);
 
 	values[0] = CStringGetTextDatum(op->key);
 	values[1] = CStringGetTextDatum(op->kind);

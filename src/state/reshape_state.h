@@ -40,8 +40,8 @@ typedef struct PartmgrReshapeOp
 	char	  **targets;		/* final names, in the parent's schema */
 	char	  **bounds;			/* range: ntargets + 1 points as text; hash:
 								 * "modulus/remainder" per target */
-	char	   *interval;		/* the targets' interval (their era), or
-								 * NULL: each its own width */
+	char	   *interval;		/* the targets' interval (their era), or NULL:
+								 * each its own width */
 	char	   *format;			/* datetime_string of the targets' era */
 	bool		aligned;		/* that era's grid is aligned (PartmgrEra) */
 	PartmgrReshapePhase phase;

@@ -445,11 +445,11 @@ find_unique_index(Relation side, RowCache *entry)
 	{
 		Relation	index = index_open(lfirst_oid(lc), AccessShareLock);
 		Form_pg_index form = index->rd_index;
-		bool		fits = form->indisunique && form->indisvalid && form->indimmediate &&
-			form->indnkeyatts == entry->ncols &&
-			RelationGetIndexExpressions(index) == NIL &&
-			RelationGetIndexPredicate(index) == NIL &&
-			index->rd_rel->relam == BTREE_AM_OID;
+		bool		fits = (form->indisunique && form->indisvalid && form->indimmediate &&
+							form->indnkeyatts == entry->ncols &&
+							RelationGetIndexExpressions(index) == NIL &&
+							RelationGetIndexPredicate(index) == NIL &&
+							index->rd_rel->relam == BTREE_AM_OID);
 
 		for (int i = 0; fits && i < entry->ncols; i++)
 			fits = form->indkey.values[i] == i + 1;
@@ -534,7 +534,7 @@ prepare_plans(RowCache *entry, const char *schema, const char *table)
 
 		entry->delete_tid_plan =
 			partmgr_spi_keep_plan(psprintf("DELETE FROM %s WHERE ctid OPERATOR(pg_catalog.=) $1", side),
-					  1, &tid);
+								  1, &tid);
 	}
 	MemoryContextSwitchTo(old);
 }
@@ -565,8 +565,8 @@ plain_side(Relation side, RowCache *entry)
 	foreach(lc, indexes)
 	{
 		Relation	index = index_open(lfirst_oid(lc), AccessShareLock);
-		bool		plain = RelationGetIndexExpressions(index) == NIL &&
-			RelationGetIndexPredicate(index) == NIL;
+		bool		plain = (RelationGetIndexExpressions(index) == NIL &&
+							 RelationGetIndexPredicate(index) == NIL);
 
 		index_close(index, AccessShareLock);
 		if (!plain)
@@ -1066,9 +1066,9 @@ partmgr_unique_truncate(TriggerData *trigdata)
 						trigger->tgname, rel_display(leaf))));
 
 	/*
-	 * A table that left the set keeps the trigger (DETACH removes only
-	 * cloned triggers): its entries count no longer, so there is nothing
-	 * to do, and nothing when the constraint is gone either.
+	 * A table that left the set keeps the trigger (DETACH removes only cloned
+	 * triggers): its entries count no longer, so there is nothing to do, and
+	 * nothing when the constraint is gone either.
 	 */
 	root = partmgr_unique_top(leaf);
 	if (root == leaf)
@@ -1260,8 +1260,8 @@ partmgr_unique_fill(const PartmgrUnique *u, Oid table, bool attach)
 	args.insert_sql = psprintf("INSERT INTO %s (%schild) SELECT %sk.tableoid::pg_catalog.regclass "
 							   "FROM %s k WHERE %strue",
 							   side, keycols.data, kcols.data, tbl, notnull.data);
-	args.then_sql = attach ? NULL :
-		partmgr_ddl_unique_key(u->side_schema, u->side_name, u->name, u->ncols, u->columns);
+	args.then_sql = (attach ? NULL :
+					 partmgr_ddl_unique_key(u->side_schema, u->side_name, u->name, u->ncols, u->columns));
 	if (partmgr_run_subxact(fill_statements, &args, &error))
 		return;
 	if (error->sqlerrcode != ERRCODE_UNIQUE_VIOLATION)
