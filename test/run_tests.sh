@@ -3,8 +3,9 @@
 # Run every pg_partmgr test suite on throwaway PostgreSQL clusters:
 #   pg_regress (sql/, expected/), isolationtester (test/specs, test/expected),
 #   pgTAP (test/pgtap, run with pg_prove), TAP (test/t, run with prove and
-#   PostgreSQL::Test::Cluster: the background worker, standbys, pg_cron) and
-#   the tests of the layer check (test/layers) and of META.json (test/meta).
+#   PostgreSQL::Test::Cluster: the background worker, standbys, pg_cron), the
+#   tests of the layer check (test/layers) and of META.json (test/meta), and
+#   the check that the C code is formatted (.ci/pgindent --check).
 #
 # Run it as root: it installs the Debian packages the tests need if they are
 # missing (.ci/install-deps), builds and installs the extension, then runs
@@ -14,8 +15,9 @@
 #
 #   bash test/run_tests.sh                      every suite
 #   bash test/run_tests.sh --suite tap          one suite (repeat for more):
-#                                               layers, meta, regress,
-#                                               isolation, pgtap, tap
+#                                               layers, meta, format,
+#                                               regress, isolation, pgtap,
+#                                               tap
 #   bash test/run_tests.sh --file 013           the files whose name holds
 #   bash test/run_tests.sh --suite pgtap --file owner_rights
 #                                               the text, in the suites
@@ -35,8 +37,8 @@ while [ $# -gt 0 ]; do
 	--suite)
 		[ $# -ge 2 ] || usage 2
 		case "$2" in
-		layers | meta | regress | isolation | pgtap | tap) suites+=("$2") ;;
-		*) echo "unknown suite \"$2\" (layers, meta, regress, isolation, pgtap, tap)" >&2; exit 2 ;;
+		layers | meta | format | regress | isolation | pgtap | tap) suites+=("$2") ;;
+		*) echo "unknown suite \"$2\" (layers, meta, format, regress, isolation, pgtap, tap)" >&2; exit 2 ;;
 		esac
 		shift 2 ;;
 	--file)
@@ -47,7 +49,7 @@ while [ $# -gt 0 ]; do
 	*) echo "unknown argument \"$1\"" >&2; usage 2 ;;
 	esac
 done
-[ ${#suites[@]} -eq 0 ] && suites=(layers meta regress isolation pgtap tap)
+[ ${#suites[@]} -eq 0 ] && suites=(layers meta format regress isolation pgtap tap)
 wanted() {
 	local s
 	for s in "${suites[@]}"; do [ "$s" = "$1" ] && return 0; done
@@ -87,6 +89,15 @@ fi
 if wanted meta && [ -z "$pattern" ]; then
 	echo "== meta"
 	bash "$top/test/meta/run.sh" || failed+=(meta)
+fi
+
+if wanted format && [ -z "$pattern" ]; then
+	echo "== format"
+	if PG_CONFIG=$PG_CONFIG perl "$top/.ci/pgindent" --check "$top"; then
+		echo "the C code is formatted (.ci/pgindent)"
+	else
+		failed+=(format)
+	fi
 fi
 
 echo "== build and install"
