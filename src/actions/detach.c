@@ -53,7 +53,7 @@
 
 #include "catalog.h"
 #include "config.h"
-#include "ddl.h"
+#include "statements.h"
 #include "detach.h"
 #include "execute.h"
 #include "work.h"

@@ -77,7 +77,7 @@
 #include "catalog.h"
 #include "citus.h"
 #include "config.h"
-#include "ddl.h"
+#include "statements.h"
 #include "execute.h"
 #include "locks.h"
 #include "log.h"
@@ -323,7 +323,7 @@ wait_for_worker_shards(void *arg)
 	}
 	if (asks == NIL)
 		return;
-	probe = partmgr_ddl_shard_lock_probe(asks);
+	probe = partmgr_query_shard_lock_probe(asks);
 
 	for (;;)
 	{

@@ -321,7 +321,7 @@ partmgr_plan_unique_cleanup(PartmgrSet *set, int64 limit)
 			action->schema = u->side_schema;
 			action->name = u->side_name;
 			action->relid = u->side;
-			action->statements = list_make1(partmgr_ddl_unique_cleanup(u->side_schema,
+			action->statements = list_make1(partmgr_dml_unique_cleanup(u->side_schema,
 																	   u->side_name,
 																	   child, left));
 			plan->actions = lappend(plan->actions, action);

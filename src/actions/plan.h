@@ -28,7 +28,7 @@
 #define PARTMGR_PLAN_H
 
 #include "catalog.h"
-#include "ddl.h"
+#include "statements.h"
 #include "pg_partmgr.h"
 
 typedef enum PartmgrActionKind

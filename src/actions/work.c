@@ -11,7 +11,7 @@
  * so that decisions that depend on the data (rows of a new child's range
  * in the default partition, rows to move) are made under the locks; the
  * dry run lists the same without taking them, but ACCESS SHARE where a
- * table's contents decide.  The statements come from ddl.c and, for what
+ * table's contents decide.  The statements come from statements.c and, for what
  * a new table gets, from the plan (the job filled it in).  Runs in the
  * caller's transaction, inside the scope of the set owner's rights.
  *
@@ -68,7 +68,7 @@
 #include "compat.h"
 #include "config.h"
 #include "contents.h"
-#include "ddl.h"
+#include "statements.h"
 #include "locks.h"
 #include "rights.h"
 #include "spi_util.h"
@@ -315,12 +315,12 @@ work_move(PartmgrActionWork *work, const PartmgrSet *set, const PartmgrRowSource
 	{
 		moves[0] = work_sql(work, partmgr_ddl_copy_rows(set, from, to_schema, to_name, lower, upper));
 		moves[0]->kind = PARTMGR_STMT_COPY;
-		moves[1] = work_sql(work, partmgr_ddl_delete_rows(set, from->schema, from->name, lower, upper));
+		moves[1] = work_sql(work, partmgr_dml_delete_rows(set, from->schema, from->name, lower, upper));
 		moves[1]->kind = PARTMGR_STMT_DELETE;
 	}
 	else
 	{
-		moves[0] = work_sql(work, partmgr_ddl_move_rows(set, from, to_schema, to_name, lower, upper));
+		moves[0] = work_sql(work, partmgr_dml_move_rows(set, from, to_schema, to_name, lower, upper));
 		moves[0]->kind = PARTMGR_STMT_MOVE;
 	}
 	for (int i = 0; i < lengthof(moves) && moves[i] != NULL; i++)
@@ -342,10 +342,10 @@ count_in_default(const PartmgrSet *set, const PartmgrAction *action, Oid default
 {
 	bool		isnull;
 
-	partmgr_spi_table_exec(partmgr_ddl_count_range(set,
-												   get_namespace_name(get_rel_namespace(default_oid)),
-												   get_rel_name(default_oid),
-												   action->lower, action->upper, limit),
+	partmgr_spi_table_exec(partmgr_query_count_range(set,
+													 get_namespace_name(get_rel_namespace(default_oid)),
+													 get_rel_name(default_oid),
+													 action->lower, action->upper, limit),
 						   0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 	return DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
 }
@@ -543,7 +543,7 @@ partmgr_work_unique_forget(PartmgrActionWork *work, Oid parent, Oid child)
 			continue;
 		if (leaves == NIL)
 			leaves = find_all_inheritors(child, NoLock, NULL);
-		work_sql(work, partmgr_ddl_unique_forget(u->side_schema, u->side_name,
+		work_sql(work, partmgr_dml_unique_forget(u->side_schema, u->side_name,
 												 leaves))->kind = PARTMGR_STMT_UNIQUE_FORGET;
 	}
 }
@@ -605,7 +605,7 @@ work_forget_sub_sets(PartmgrActionWork *work, Oid child)
 	if (get_rel_relkind(child) != RELKIND_PARTITIONED_TABLE)
 		return;
 	keys = partmgr_sub_parents_below(child);
-	stmt = work_sql(work, partmgr_ddl_forget_sets(keys));
+	stmt = work_sql(work, partmgr_dml_forget_sets(keys));
 	stmt->kind = PARTMGR_STMT_FORGET;
 	stmt->keys = keys;
 }
@@ -934,8 +934,8 @@ work_distribute(PartmgrActionWork *work, const PartmgrSet *set, const PartmgrAct
 	char	   *column = partmgr_citus_distribution_column(set->parent_oid);
 
 	if (column != NULL)
-		work_rows(work, partmgr_ddl_distribute_like_parent(set, action->schema, action->name,
-														   column),
+		work_rows(work, partmgr_query_distribute_like_parent(set, action->schema, action->name,
+															 column),
 				  SPI_OK_SELECT, NULL);
 }
 
@@ -998,9 +998,9 @@ work_create(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrActionW
 		work_new_statistics(work, action, owner_creates);
 		foreach(lc, action->property_sql)
 			work_sql(work, (char *) lfirst(lc));
-		work_sql(work, partmgr_ddl_describe_sub_set(action->schema, action->name,
-													sub->args.control, sub->args.interval,
-													sub->args.type))->kind = PARTMGR_STMT_SUB_SET;
+		work_sql(work, partmgr_query_describe_sub_set(action->schema, action->name,
+													  sub->args.control, sub->args.interval,
+													  sub->args.type))->kind = PARTMGR_STMT_SUB_SET;
 	}
 	else
 		work_create_table(work, plan, action);
@@ -1054,15 +1054,15 @@ reshape_relid(const PartmgrReshapeTables *r, const char *name)
 /*
  * work_replay
  *		The statements that apply the changes captured so far to the new
- *		children (ddl.c's partmgr_ddl_reshape_claim and the rest), the
+ *		children (statements.c's partmgr_dml_reshape_claim and the rest), the
  *		claimed keys counted as changes applied.
  */
 static void
 work_replay(PartmgrActionWork *work, const PartmgrReshapeTables *r)
 {
-	work_rows(work, partmgr_ddl_reshape_claim(r->schema, r->log), SPI_OK_UPDATE,
+	work_rows(work, partmgr_dml_reshape_claim(r->schema, r->log), SPI_OK_UPDATE,
 			  "changes applied");
-	work_rows(work, partmgr_ddl_reshape_unset(r->schema, r->stage, r->schema, r->log,
+	work_rows(work, partmgr_dml_reshape_unset(r->schema, r->stage, r->schema, r->log,
 											  r->nkeys, r->key_columns, r->key_equals),
 			  SPI_OK_DELETE, NULL);
 	for (int i = 0; i < r->nsources; i++)
@@ -1074,7 +1074,7 @@ work_replay(PartmgrActionWork *work, const PartmgrReshapeTables *r)
 												  r->key_equals),
 				  SPI_OK_INSERT, NULL);
 	}
-	work_rows(work, partmgr_ddl_reshape_forget(r->schema, r->log), SPI_OK_DELETE, NULL);
+	work_rows(work, partmgr_dml_reshape_forget(r->schema, r->log), SPI_OK_DELETE, NULL);
 }
 
 /* The names of a table's indexes, from the catalog. */
@@ -1130,10 +1130,9 @@ work_reshape_renames(PartmgrActionWork *work, const PartmgrReshapeTables *r)
 
 			if (strncmp(name, work_name, len) != 0)
 				continue;
-			work_sql(work, psprintf("ALTER %s %s RENAME TO %s", kind,
-									quote_qualified_identifier(r->schema, name),
-									quote_identifier(partmgr_name_with_suffix(r->final_names[i],
-																			  name + len))));
+			work_sql(work, partmgr_ddl_rename(kind, r->schema, name,
+											  partmgr_name_with_suffix(r->final_names[i],
+																	   name + len)));
 		}
 	}
 }
@@ -1365,7 +1364,7 @@ work_reshape(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrAction
 
 		case PARTMGR_ACTION_RESHAPE_RESTART:
 			{
-				List	   *restart = partmgr_ddl_reshape_restart(r->schema, r->stage,
+				List	   *restart = partmgr_dml_reshape_restart(r->schema, r->stage,
 																  r->schema, r->log);
 
 				work_sql(work, linitial(restart));	/* TRUNCATE */

@@ -38,7 +38,7 @@
 #include "catalog.h"
 #include "config.h"
 #include "constraints.h"
-#include "ddl.h"
+#include "statements.h"
 #include "execute.h"
 #include "locks.h"
 #include "maintenance.h"

@@ -45,7 +45,7 @@
 #include "api.h"
 #include "bounds.h"
 #include "config.h"
-#include "ddl.h"
+#include "statements.h"
 #include "execute.h"
 #include "locks.h"
 #include "maintenance.h"

@@ -7,7 +7,7 @@
  * The configuration is read (config.c), what it does not hold from the
  * catalogs (whether the control column is NOT NULL; the offset of an
  * integer set's grid, from its lowest child), and the text written by
- * ddl.c (partmgr_ddl_dump_definition); then a create_global_unique() call
+ * statements.c (partmgr_query_dump_definition); then a create_global_unique() call
  * per global unique constraint of a top parent (unique.c).  Nothing is run
  * and nothing changes.
  *
@@ -37,7 +37,7 @@
 #include "bounds.h"
 #include "catalog.h"
 #include "config.h"
-#include "ddl.h"
+#include "statements.h"
 #include "rights.h"
 #include "unique.h"
 
@@ -100,7 +100,7 @@ grid_offset(const PartmgrSet *set)
  * pg_partmgr_dump_partitioned_table_definition
  *		dump_partitioned_table_definition(p_parent_table,
  *		p_ignore_template_table): the SQL that registers the set again with
- *		its current configuration (see partmgr_ddl_dump_definition), its
+ *		its current configuration (see partmgr_query_dump_definition), its
  *		earlier intervals and its global unique constraints.
  */
 Datum
@@ -114,8 +114,8 @@ pg_partmgr_dump_partitioned_table_definition(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	set = partmgr_config_load_table(table);
-	sql = partmgr_ddl_dump_definition(set, ignore_template, control_is_not_null(set),
-									  grid_offset(set));
+	sql = partmgr_query_dump_definition(set, ignore_template, control_is_not_null(set),
+										grid_offset(set));
 	eras = partmgr_ddl_dump_eras(set);
 	if (eras != NULL)
 		sql = psprintf("%s\n%s", sql, eras);
@@ -128,8 +128,8 @@ pg_partmgr_dump_partitioned_table_definition(PG_FUNCTION_ARGS)
 			PartmgrUnique *u = lfirst(lc);
 
 			sql = psprintf("%s\n%s", sql,
-						   partmgr_ddl_dump_global_unique(set->parent_schema, set->parent_name,
-														  u->name, u->ncols, u->columns));
+						   partmgr_query_dump_global_unique(set->parent_schema, set->parent_name,
+															u->name, u->ncols, u->columns));
 		}
 	}
 	sql = strcpy(SPI_palloc(strlen(sql) + 1), sql);

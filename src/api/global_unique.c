@@ -61,7 +61,7 @@
 #include "catalog.h"
 #include "citus.h"
 #include "config.h"
-#include "ddl.h"
+#include "statements.h"
 #include "execute.h"
 #include "locks.h"
 #include "plan.h"

@@ -54,6 +54,7 @@
 #include "own_tables.h"
 #include "rights.h"
 #include "spi_util.h"
+#include "statements.h"
 
 PG_FUNCTION_INFO_V1(pg_partmgr_import_partman_config);
 
@@ -100,11 +101,7 @@ import_set(void *arg)
 	PartmgrRights rights;
 
 	values[0] = CStringGetTextDatum(run->key);
-	if (partmgr_spi_exec(psprintf("SELECT to_jsonb(c)::text, c.partition_type,"
-								  "       to_jsonb(c)->>'time_encoder', c.template_table,"
-								  "       to_jsonb(c)->>'time_decoder'"
-								  "  FROM %s.part_config c WHERE c.parent_table = $1",
-								  quote_identifier(run->schema)),
+	if (partmgr_spi_exec(partmgr_query_partman_set(run->schema),
 						 1, types, values, NULL, true, SPI_OK_SELECT) == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
@@ -137,9 +134,7 @@ import_set(void *arg)
 	values[0] = CStringGetTextDatum(run->key);
 	if (OidIsValid(get_relname_relid("part_config_sub",
 									 get_namespace_oid(run->schema, false))) &&
-		partmgr_spi_exec(psprintf("SELECT to_jsonb(s)::text, s.sub_partition_type"
-								  "  FROM %s.part_config_sub s WHERE s.sub_parent = $1",
-								  quote_identifier(run->schema)),
+		partmgr_spi_exec(partmgr_query_partman_sub_set(run->schema),
 						 1, types, values, NULL, true, SPI_OK_SELECT) > 0)
 	{
 		char	   *sub_type = partmgr_spi_text(0, 2);
@@ -176,8 +171,7 @@ import_set(void *arg)
 		 */
 		partmgr_check_table_triggers(run->config_oid, get_extension_oid("pg_partman", true));
 		values[0] = CStringGetTextDatum(run->key);
-		partmgr_spi_exec(psprintf("UPDATE %s.part_config SET automatic_maintenance = 'off'"
-								  " WHERE parent_table = $1", quote_identifier(run->schema)),
+		partmgr_spi_exec(partmgr_dml_partman_maintenance_off(run->schema),
 						 1, types, values, NULL, false, SPI_OK_UPDATE);
 	}
 	run->imported = true;
@@ -233,13 +227,11 @@ pg_partmgr_import_partman_config(PG_FUNCTION_ARGS)
 	if (table != NULL)
 	{
 		values[0] = CStringGetTextDatum(table);
-		n = partmgr_spi_exec(psprintf("SELECT parent_table FROM %s.part_config"
-									  " WHERE parent_table = $1", quote_identifier(schema)),
+		n = partmgr_spi_exec(partmgr_query_partman_sets(schema, true),
 							 1, types, values, NULL, true, SPI_OK_SELECT);
 	}
 	else
-		n = partmgr_spi_exec(psprintf("SELECT parent_table FROM %s.part_config"
-									  " ORDER BY parent_table", quote_identifier(schema)),
+		n = partmgr_spi_exec(partmgr_query_partman_sets(schema, false),
 							 0, NULL, NULL, NULL, true, SPI_OK_SELECT);
 	for (uint64 i = 0; i < n; i++)
 		keys = lappend(keys, partmgr_spi_text(i, 1));

@@ -56,7 +56,7 @@
 #include "children.h"
 #include "config.h"
 #include "constraints.h"
-#include "ddl.h"
+#include "statements.h"
 #include "execute.h"
 #include "api.h"
 #include "locks.h"
@@ -852,9 +852,9 @@ pg_partmgr_check_default(PG_FUNCTION_ARGS)
 		name = get_rel_name(default_oid);
 		/* the set (for its key) is read with the caller's rights */
 		sql = (ignore_infinity ?
-			   partmgr_ddl_count_finite_rows(partmgr_config_load((char *) lfirst(lc), false),
-											 schema, name, exact) :
-			   partmgr_ddl_count_rows(schema, name, exact, true));
+			   partmgr_query_count_finite_rows(partmgr_config_load((char *) lfirst(lc), false),
+											   schema, name, exact) :
+			   partmgr_query_count_rows(schema, name, exact, true));
 		partmgr_rights_enter_table(parent_oid, parent.owner, PARTMGR_RIGHTS_ACT,
 								   (char *) lfirst(lc), &rights);
 		partmgr_spi_table_exec(sql, 0, NULL, NULL, NULL, true, SPI_OK_SELECT);

@@ -45,7 +45,7 @@
 #include "citus.h"
 #include "config.h"
 #include "contents.h"
-#include "ddl.h"
+#include "statements.h"
 #include "execute.h"
 #include "locks.h"
 #include "setup.h"

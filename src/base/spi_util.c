@@ -237,7 +237,7 @@ partmgr_spi_table_exec_plan(SPIPlanPtr plan, const char *what, Datum *values,
 
 /*
  * partmgr_spi_table_utility
- *		Run one utility statement (DDL built by ddl.c) on a set's tables, as
+ *		Run one utility statement (DDL built by statements.c) on a set's tables, as
  *		partmgr_spi_table_exec.
  */
 void

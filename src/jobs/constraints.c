@@ -48,7 +48,7 @@
 #include "bounds.h"
 #include "constraints.h"
 #include "contents.h"
-#include "ddl.h"
+#include "statements.h"
 #include "execute.h"
 #include "spi_util.h"
 
@@ -256,7 +256,7 @@ plan_child(PartmgrPlan *plan, List *existing, const PartmgrChild *child, bool va
 			OidIsValid(LookupFuncName(list_make2(makeString("pg_catalog"), makeString("min")),
 									  1, &type, true));
 	}
-	partmgr_spi_table_exec(partmgr_ddl_column_ranges(child->schema, child->name, missing, by_aggregate),
+	partmgr_spi_table_exec(partmgr_query_column_ranges(child->schema, child->name, missing, by_aggregate),
 						   0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 
 	action = partmgr_plan_add_on_child(plan, PARTMGR_ACTION_ADD_CONSTRAINTS, child);

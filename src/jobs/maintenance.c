@@ -55,7 +55,7 @@
 #include "config.h"
 #include "constraints.h"
 #include "contents.h"
-#include "ddl.h"
+#include "statements.h"
 #include "execute.h"
 #include "locks.h"
 #include "log.h"

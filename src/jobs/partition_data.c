@@ -52,7 +52,7 @@
 #include "children.h"
 #include "config.h"
 #include "contents.h"
-#include "ddl.h"
+#include "statements.h"
 #include "mover.h"
 #include "partition_data.h"
 #include "rights.h"
@@ -720,7 +720,7 @@ partmgr_count_rows(const char *schema, const char *name, bool only)
 {
 	bool		isnull;
 
-	partmgr_spi_table_exec(partmgr_ddl_count_rows(schema, name, true, only), 0, NULL, NULL,
+	partmgr_spi_table_exec(partmgr_query_count_rows(schema, name, true, only), 0, NULL, NULL,
 						   NULL, false, SPI_OK_SELECT);
 	return DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
 }
@@ -737,8 +737,8 @@ partmgr_count_source_rows(const PartmgrSet *set, const PartmgrDataMove *move)
 
 	if (!move->ignore_infinity)
 		return partmgr_count_rows(move->source.schema, move->source.name, true);
-	partmgr_spi_table_exec(partmgr_ddl_count_finite_rows(set, move->source.schema,
-														 move->source.name, true),
+	partmgr_spi_table_exec(partmgr_query_count_finite_rows(set, move->source.schema,
+														   move->source.name, true),
 						   0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 	return DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
 }

@@ -61,7 +61,7 @@
 #include "bounds.h"
 #include "catalog.h"
 #include "config.h"
-#include "ddl.h"
+#include "statements.h"
 #include "execute.h"
 #include "plan.h"
 #include "properties.h"

@@ -52,7 +52,7 @@
  * replica identity, or else the first such index): a reshape needs one.
  *
  * This file decides what happens; work.c says how (locks and statements),
- * ddl.c writes the SQL.  Runs in the caller's transaction, inside the set
+ * statements.c writes the SQL.  Runs in the caller's transaction, inside the set
  * owner's rights scope.
  *
  * Copyright (c) 2026, the pg_partmgr authors
@@ -83,7 +83,7 @@
 #include "capture.h"
 #include "catalog.h"
 #include "config.h"
-#include "ddl.h"
+#include "statements.h"
 #include "locks.h"
 #include "properties.h"
 #include "rights.h"
@@ -1109,9 +1109,7 @@ log_backlog(const PartmgrReshapeTables *r, int64 limit)
 {
 	bool		isnull;
 
-	partmgr_spi_table_exec(psprintf("SELECT count(*) FROM (SELECT 1 FROM ONLY %s LIMIT "
-									INT64_FORMAT ") AS pending",
-									quote_qualified_identifier(r->schema, r->log), limit + 1),
+	partmgr_spi_table_exec(partmgr_query_log_backlog(r->schema, r->log, limit + 1),
 						   0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 	return DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
 }

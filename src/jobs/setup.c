@@ -45,7 +45,7 @@
 #include "children.h"
 #include "config.h"
 #include "constraints.h"
-#include "ddl.h"
+#include "statements.h"
 #include "execute.h"
 #include "locks.h"
 #include "properties.h"

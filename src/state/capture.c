@@ -61,7 +61,7 @@
 
 #include "capture.h"
 #include "catalog.h"
-#include "ddl.h"
+#include "statements.h"
 #include "spi_util.h"
 
 /* What one capture trigger on one table needs, kept until a relation changes. */
@@ -300,9 +300,7 @@ partmgr_capture_fire(TriggerData *trigdata)
 bool
 partmgr_capture_truncated(const char *schema, const char *log)
 {
-	partmgr_spi_table_exec(psprintf("SELECT 1 FROM ONLY %s WHERE %s LIMIT 1",
-									quote_qualified_identifier(schema, log),
-									PARTMGR_CAPTURE_TRUNCATED_COLUMN),
+	partmgr_spi_table_exec(partmgr_query_log_flagged(schema, log, PARTMGR_CAPTURE_TRUNCATED_COLUMN),
 						   0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 	return SPI_processed > 0;
 }

@@ -52,7 +52,7 @@
 
 #include "bounds.h"
 #include "catalog.h"
-#include "ddl.h"
+#include "statements.h"
 #include "locks.h"
 #include "prefetch.h"
 

@@ -48,7 +48,7 @@
 #include "bounds.h"
 #include "citus.h"
 #include "contents.h"
-#include "ddl.h"
+#include "statements.h"
 #include "locks.h"
 #include "prefetch.h"
 #include "rights.h"
@@ -188,7 +188,7 @@ look_into(const PartmgrChild *child)
 
 	if (child->relkind != RELKIND_RELATION || partmgr_citus_table(child->relid))
 	{
-		partmgr_spi_table_exec(partmgr_ddl_count_rows(child->schema, child->name, false, true),
+		partmgr_spi_table_exec(partmgr_query_count_rows(child->schema, child->name, false, true),
 							   0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 		return DatumGetInt64(partmgr_spi_value(0, 1, &found)) > 0;
 	}

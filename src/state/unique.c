@@ -82,7 +82,7 @@
 #include "utils/syscache.h"
 
 #include "catalog.h"
-#include "ddl.h"
+#include "statements.h"
 #include "locks.h"
 #include "pg_partmgr.h"
 #include "prefetch.h"
@@ -504,38 +504,25 @@ equality_sql(Relation index, int i)
 static void
 prepare_plans(RowCache *entry, const char *schema, const char *table)
 {
-	const char *side = quote_qualified_identifier(schema, table);
 	Relation	index = index_open(entry->index, AccessShareLock);
-	StringInfoData ins;
-	StringInfoData del;
 	MemoryContext old = MemoryContextSwitchTo(row_cache_context);
+	char	  **ops = palloc(sizeof(char *) * entry->ncols);
+	Oid			tid = TIDOID;
 
-	initStringInfo(&ins);
-	initStringInfo(&del);
-	appendStringInfo(&ins, "INSERT INTO %s (", side);
-	appendStringInfo(&del, "DELETE FROM %s WHERE ", side);
 	for (int i = 0; i < entry->ncols; i++)
-	{
-		appendStringInfo(&ins, "%s, ", quote_identifier(entry->columns[i]));
-		appendStringInfo(&del, "%s %s $%d AND ", quote_identifier(entry->columns[i]),
-						 equality_sql(index, i), i + 1);
-	}
-	appendStringInfoString(&ins, "child) VALUES (");
-	for (int i = 0; i <= entry->ncols; i++)
-		appendStringInfo(&ins, "%s$%d", i > 0 ? ", " : "", i + 1);
-	appendStringInfoChar(&ins, ')');
-	appendStringInfo(&del, "child OPERATOR(pg_catalog.=) $%d", entry->ncols + 1);
+		ops[i] = equality_sql(index, i);
 	index_close(index, AccessShareLock);
 
-	entry->insert_plan = partmgr_spi_keep_plan(ins.data, entry->ncols + 1, entry->types);
-	entry->delete_plan = partmgr_spi_keep_plan(del.data, entry->ncols + 1, entry->types);
-	{
-		Oid			tid = TIDOID;
-
-		entry->delete_tid_plan =
-			partmgr_spi_keep_plan(psprintf("DELETE FROM %s WHERE ctid OPERATOR(pg_catalog.=) $1", side),
-								  1, &tid);
-	}
+	entry->insert_plan =
+		partmgr_spi_keep_plan(partmgr_dml_side_insert(schema, table, entry->ncols,
+													  entry->columns),
+							  entry->ncols + 1, entry->types);
+	entry->delete_plan =
+		partmgr_spi_keep_plan(partmgr_dml_side_delete_key(schema, table, entry->ncols,
+														  entry->columns, ops),
+							  entry->ncols + 1, entry->types);
+	entry->delete_tid_plan =
+		partmgr_spi_keep_plan(partmgr_dml_side_delete_tid(schema, table), 1, &tid);
 	MemoryContextSwitchTo(old);
 }
 
@@ -1038,7 +1025,7 @@ partmgr_unique_row(TriggerData *trigdata)
 void
 partmgr_unique_forget_child(const PartmgrUnique *u, Oid child)
 {
-	partmgr_spi_table_exec(partmgr_ddl_unique_forget(u->side_schema, u->side_name,
+	partmgr_spi_table_exec(partmgr_dml_unique_forget(u->side_schema, u->side_name,
 													 list_make1_oid(child)),
 						   0, NULL, NULL, NULL, false, SPI_OK_DELETE);
 }
@@ -1137,6 +1124,24 @@ column_eq_sql(const PartmgrUnique *u, int i)
 									   get_opclass_input_type(opclass)));
 }
 
+/* column_eq_sql of every key column */
+static char **
+column_ops(const PartmgrUnique *u)
+{
+	char	  **ops = palloc(sizeof(char *) * u->ncols);
+
+	for (int i = 0; i < u->ncols; i++)
+		ops[i] = column_eq_sql(u, i);
+	return ops;
+}
+
+/* The side table's name, quoted, for SQL text. */
+static const char *
+side_of(const PartmgrUnique *u)
+{
+	return quote_qualified_identifier(u->side_schema, u->side_name);
+}
+
 typedef struct FillArgs
 {
 	const char *insert_sql;
@@ -1162,45 +1167,17 @@ fill_statements(void *arg)
 static char *
 duplicates_detail(const PartmgrUnique *u, const char *table, bool attach)
 {
-	StringInfoData sql;
-	StringInfoData keycols;
-	StringInfoData eq;
-	StringInfoData notnull;
 	StringInfoData detail;
 	StringInfoData names;
-	const char *side = quote_qualified_identifier(u->side_schema, u->side_name);
 	uint64		n;
 
-	initStringInfo(&sql);
-	initStringInfo(&keycols);
-	initStringInfo(&eq);
-	initStringInfo(&notnull);
 	initStringInfo(&detail);
 	initStringInfo(&names);
 	for (int i = 0; i < u->ncols; i++)
-	{
-		const char *c = quote_identifier(u->columns[i]);
-
-		appendStringInfo(&keycols, "%sk.%s", i > 0 ? ", " : "", c);
-		appendStringInfo(&eq, "s.%s %s k.%s AND ", c, column_eq_sql(u, i), c);
-		appendStringInfo(&notnull, "k.%s IS NOT NULL AND ", c);
-		appendStringInfo(&names, "%s%s", i > 0 ? ", " : "", c);
-	}
-	appendStringInfo(&sql,
-					 "SELECT ROW(%s)::pg_catalog.text, "
-					 "pg_catalog.min(k.tableoid::pg_catalog.regclass::pg_catalog.text), "
-					 "pg_catalog.max(k.tableoid::pg_catalog.regclass::pg_catalog.text) "
-					 "FROM %s k WHERE %strue GROUP BY %s "
-					 "HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 1",
-					 keycols.data, table, notnull.data, keycols.data);
-	if (attach)
-		appendStringInfo(&sql,
-						 " UNION ALL SELECT ROW(%s)::pg_catalog.text, "
-						 "s.child::pg_catalog.text, k.tableoid::pg_catalog.regclass::pg_catalog.text "
-						 "FROM %s k JOIN %s s ON %strue",
-						 keycols.data, table, side, eq.data);
-	appendStringInfoString(&sql, " LIMIT 5");
-	n = partmgr_spi_table_exec(sql.data, 0, NULL, NULL, NULL, false, SPI_OK_SELECT);
+		appendStringInfo(&names, "%s%s", i > 0 ? ", " : "", quote_identifier(u->columns[i]));
+	n = partmgr_spi_table_exec(partmgr_query_side_duplicates(side_of(u), table, u->ncols,
+															 u->columns, column_ops(u), attach),
+							   0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 	for (uint64 r = 0; r < n; r++)
 		appendStringInfo(&detail, "%sKey (%s)=%s is held by %s and by %s.",
 						 r > 0 ? "\n" : "", names.data, partmgr_spi_text(r, 1),
@@ -1220,46 +1197,26 @@ duplicates_detail(const PartmgrUnique *u, const char *table, bool attach)
 void
 partmgr_unique_fill(const PartmgrUnique *u, Oid table, bool attach)
 {
-	const char *side = quote_qualified_identifier(u->side_schema, u->side_name);
+	const char *side = side_of(u);
 	const char *tbl = rel_display(table);
-	StringInfoData keycols;
-	StringInfoData kcols;
-	StringInfoData eq;
-	StringInfoData notnull;
 	FillArgs	args;
 	ErrorData  *error;
 
-	initStringInfo(&keycols);
-	initStringInfo(&kcols);
-	initStringInfo(&eq);
-	initStringInfo(&notnull);
-	for (int i = 0; i < u->ncols; i++)
-	{
-		const char *c = quote_identifier(u->columns[i]);
-
-		appendStringInfo(&keycols, "%s, ", c);
-		appendStringInfo(&kcols, "k.%s, ", c);
-		appendStringInfo(&eq, "s.%s %s k.%s AND ", c, column_eq_sql(u, i), c);
-		appendStringInfo(&notnull, "k.%s IS NOT NULL AND ", c);
-	}
 	if (attach)
 	{
 		Oid			types[1] = {REGCLASSARRAYOID};
 		Datum		values[1];
 
 		values[0] = oid_array(leaves_of(table));
-		partmgr_spi_table_exec(psprintf("DELETE FROM %s WHERE child OPERATOR(pg_catalog.=) ANY ($1)",
-										side), 1, types, values, NULL, false, SPI_OK_DELETE);
+		partmgr_spi_table_exec(partmgr_dml_side_delete_children(side), 1, types, values, NULL,
+							   false, SPI_OK_DELETE);
 		/* the leaves in the set now, the attached table's among them */
 		values[0] = oid_array(leaves_of(u->root));
-		partmgr_spi_table_exec(psprintf("DELETE FROM %s s USING %s k WHERE %s"
-										"s.child OPERATOR(pg_catalog.<>) ALL ($1)",
-										side, tbl, eq.data),
+		partmgr_spi_table_exec(partmgr_dml_side_delete_met(side, tbl, u->ncols, u->columns,
+														   column_ops(u)),
 							   1, types, values, NULL, false, SPI_OK_DELETE);
 	}
-	args.insert_sql = psprintf("INSERT INTO %s (%schild) SELECT %sk.tableoid::pg_catalog.regclass "
-							   "FROM %s k WHERE %strue",
-							   side, keycols.data, kcols.data, tbl, notnull.data);
+	args.insert_sql = partmgr_dml_side_fill(side, tbl, u->ncols, u->columns);
 	args.then_sql = (attach ? NULL :
 					 partmgr_ddl_unique_key(u->side_schema, u->side_name, u->name, u->ncols, u->columns));
 	if (partmgr_run_subxact(fill_statements, &args, &error))
@@ -1298,13 +1255,7 @@ partmgr_unique_children(const PartmgrUnique *u)
 	List	   *result = NIL;
 	uint64		n;
 
-	n = partmgr_spi_table_exec(psprintf("WITH RECURSIVE c(child) AS ("
-										"(SELECT s.child FROM %s s ORDER BY s.child LIMIT 1) "
-										"UNION ALL SELECT (SELECT s.child FROM %s s "
-										"WHERE s.child OPERATOR(pg_catalog.>) c.child "
-										"ORDER BY s.child LIMIT 1) FROM c WHERE c.child IS NOT NULL) "
-										"SELECT c.child::pg_catalog.oid FROM c WHERE c.child IS NOT NULL",
-										side, side),
+	n = partmgr_spi_table_exec(partmgr_query_side_children(side),
 							   0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 	for (uint64 r = 0; r < n; r++)
 	{
@@ -1327,9 +1278,7 @@ partmgr_unique_count_of(const PartmgrUnique *u, Oid child)
 	Datum		value = ObjectIdGetDatum(child);
 	bool		isnull;
 
-	partmgr_spi_table_exec(psprintf("SELECT pg_catalog.count(*) FROM %s "
-									"WHERE child OPERATOR(pg_catalog.=) $1",
-									quote_qualified_identifier(u->side_schema, u->side_name)),
+	partmgr_spi_table_exec(partmgr_query_side_child_entries(u->side_schema, u->side_name),
 						   1, &type, &value, NULL, true, SPI_OK_SELECT);
 	return DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
 }

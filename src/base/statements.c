@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * ddl.c
+ * statements.c
  *	  Build the SQL statements pg_partmgr runs.
  *
  * Children are created as standalone tables shaped like the parent and
@@ -15,7 +15,7 @@
  * Licensed under the PostgreSQL License; see LICENSE.
  *
  * IDENTIFICATION
- *	  src/base/ddl.c
+ *	  src/base/statements.c
  *
  *-------------------------------------------------------------------------
  */
@@ -32,7 +32,7 @@
 #include "utils/ruleutils.h"
 
 #include "bounds.h"
-#include "ddl.h"
+#include "statements.h"
 
 static const char *
 parent_name(const PartmgrSet *set)
@@ -444,13 +444,13 @@ partmgr_ddl_analyze(const PartmgrSet *set, bool skip_locked)
 }
 
 /*
- * partmgr_ddl_count_rows
+ * partmgr_query_count_rows
  *		Count the rows of a table (with only, not those of its children);
  *		with exact false, only whether there is one (0 or 1), which stops at
  *		the first row.
  */
 char *
-partmgr_ddl_count_rows(const char *schema, const char *name, bool exact, bool only)
+partmgr_query_count_rows(const char *schema, const char *name, bool exact, bool only)
 {
 	const char *table = only ? only_rel(schema, name) : quote_qualified_identifier(schema, name);
 
@@ -460,15 +460,15 @@ partmgr_ddl_count_rows(const char *schema, const char *name, bool exact, bool on
 }
 
 /*
- * partmgr_ddl_distribute_like_parent
+ * partmgr_query_distribute_like_parent
  *		Have Citus shard a new table by column, co-located with the set's
  *		parent, before rows are copied into it: an INSERT ... SELECT between
  *		co-located tables then runs on each worker, shard by shard, without
  *		the rows passing through the coordinator.
  */
 char *
-partmgr_ddl_distribute_like_parent(const PartmgrSet *set, const char *schema,
-								   const char *name, const char *column)
+partmgr_query_distribute_like_parent(const PartmgrSet *set, const char *schema,
+									 const char *name, const char *column)
 {
 	return psprintf("SELECT pg_catalog.create_distributed_table(%s, %s, colocate_with => %s)",
 					quote_literal_cstr(quote_qualified_identifier(schema, name)),
@@ -476,7 +476,7 @@ partmgr_ddl_distribute_like_parent(const PartmgrSet *set, const char *schema,
 }
 
 /*
- * partmgr_ddl_shard_lock_probe
+ * partmgr_query_shard_lock_probe
  *		Ask every Citus worker at once whether another session holds, on a
  *		shard of one of the tables asks names (of PartmgrShardLockAsk *), a
  *		lock in that table's conflicting modes: one row per worker that has
@@ -487,7 +487,7 @@ partmgr_ddl_distribute_like_parent(const PartmgrSet *set, const char *schema,
  *		backend's global pid) are its own and do not count.
  */
 char *
-partmgr_ddl_shard_lock_probe(List *asks)
+partmgr_query_shard_lock_probe(List *asks)
 {
 	StringInfoData worker;
 	StringInfoData args;
@@ -566,18 +566,18 @@ partmgr_ddl_finite_key(const PartmgrSet *set)
 }
 
 /*
- * partmgr_ddl_count_finite_rows
- *		partmgr_ddl_count_rows (ONLY) of the rows whose key is not infinite
+ * partmgr_query_count_finite_rows
+ *		partmgr_query_count_rows (ONLY) of the rows whose key is not infinite
  *		(see partmgr_ddl_finite_key); all rows when the key cannot be.
  */
 char *
-partmgr_ddl_count_finite_rows(const PartmgrSet *set, const char *schema, const char *name,
-							  bool exact)
+partmgr_query_count_finite_rows(const PartmgrSet *set, const char *schema, const char *name,
+								bool exact)
 {
 	const char *finite = partmgr_ddl_finite_key(set);
 
 	if (finite == NULL)
-		return partmgr_ddl_count_rows(schema, name, exact, true);
+		return partmgr_query_count_rows(schema, name, exact, true);
 	if (exact)
 		return psprintf("SELECT count(*) FROM %s WHERE %s", only_rel(schema, name), finite);
 	return psprintf("SELECT count(*) FROM (SELECT 1 FROM %s WHERE %s LIMIT 1) AS one",
@@ -703,15 +703,15 @@ partmgr_ddl_validate_constraint(const char *schema, const char *name, const char
 }
 
 /*
- * partmgr_ddl_column_ranges
+ * partmgr_query_column_ranges
  *		One query over a table (ONLY) that returns, for each column, its
  *		smallest and largest value as text (NULL when the column is NULL in
  *		every row): min() and max() where the type has them (by_aggregate),
  *		else the first value in the column's btree order each way.
  */
 char *
-partmgr_ddl_column_ranges(const char *schema, const char *name, List *columns,
-						  const bool *by_aggregate)
+partmgr_query_column_ranges(const char *schema, const char *name, List *columns,
+							const bool *by_aggregate)
 {
 	const char *table = only_rel(schema, name);
 	StringInfoData sql;
@@ -768,7 +768,7 @@ bool_word(bool b)
 }
 
 /*
- * partmgr_ddl_dump_definition
+ * partmgr_query_dump_definition
  *		SQL that registers the set again as it is configured: a
  *		create_parent() call with named arguments, then an UPDATE of the
  *		part_config columns create_parent does not set: pg_partman 5's
@@ -781,8 +781,8 @@ bool_word(bool b)
  *		children are made in it, and partition_timezone (pg_partman 5.4.4).
  */
 char *
-partmgr_ddl_dump_definition(const PartmgrSet *set, bool ignore_template,
-							bool control_not_null, int64 offset_id)
+partmgr_query_dump_definition(const PartmgrSet *set, bool ignore_template,
+							  bool control_not_null, int64 offset_id)
 {
 	StringInfoData sql;
 	const char *key = quote_literal_cstr(set->key);
@@ -952,7 +952,7 @@ insert_select(const PartmgrRowSource *from, const char *to_schema, const char *t
 }
 
 /*
- * partmgr_ddl_move_rows
+ * partmgr_dml_move_rows
  *		Move the rows of one table whose keys lie in [lower, upper) into
  *		another in a single statement: the rows leave the source and arrive
  *		in the target in the same snapshot, so nobody sees them twice or not
@@ -962,7 +962,7 @@ insert_select(const PartmgrRowSource *from, const char *to_schema, const char *t
  *		on the target may take fewer), for the executor to compare.
  */
 char *
-partmgr_ddl_move_rows(const PartmgrSet *set, const PartmgrRowSource *from,
+partmgr_dml_move_rows(const PartmgrSet *set, const PartmgrRowSource *from,
 					  const char *to_schema, const char *to_name,
 					  PartmgrPoint lower, PartmgrPoint upper)
 {
@@ -976,7 +976,7 @@ partmgr_ddl_move_rows(const PartmgrSet *set, const PartmgrRowSource *from,
 }
 
 /*
- * partmgr_ddl_copy_rows, partmgr_ddl_delete_rows
+ * partmgr_ddl_copy_rows, partmgr_dml_delete_rows
  *		The same move in two statements, for a source locked in ACCESS
  *		EXCLUSIVE mode (nothing can change it between them): cheaper than
  *		passing every row through the CTE.
@@ -992,7 +992,7 @@ partmgr_ddl_copy_rows(const PartmgrSet *set, const PartmgrRowSource *from,
 }
 
 char *
-partmgr_ddl_delete_rows(const PartmgrSet *set, const char *schema, const char *name,
+partmgr_dml_delete_rows(const PartmgrSet *set, const char *schema, const char *name,
 						PartmgrPoint lower, PartmgrPoint upper)
 {
 	return psprintf("DELETE FROM %s WHERE %s", only_rel(schema, name),
@@ -1000,13 +1000,13 @@ partmgr_ddl_delete_rows(const PartmgrSet *set, const char *schema, const char *n
 }
 
 /*
- * partmgr_ddl_count_range
+ * partmgr_query_count_range
  *		How many rows of one table (ONLY) have keys in [lower, upper), counting
  *		no further than limit + 1.
  */
 char *
-partmgr_ddl_count_range(const PartmgrSet *set, const char *schema, const char *name,
-						PartmgrPoint lower, PartmgrPoint upper, int64 limit)
+partmgr_query_count_range(const PartmgrSet *set, const char *schema, const char *name,
+						  PartmgrPoint lower, PartmgrPoint upper, int64 limit)
 {
 	return psprintf("SELECT count(*) FROM (SELECT 1 FROM %s WHERE %s LIMIT "
 					INT64_FORMAT ") AS found",
@@ -1126,13 +1126,13 @@ partmgr_ddl_min_control(const PartmgrSet *set, const char *schema, const char *n
 }
 
 /*
- * partmgr_ddl_forget_sets
+ * partmgr_dml_forget_sets
  *		The DELETE of the part_config rows of the given sets, as plans and
  *		the log show it (partmgr_config_forget runs it with the keys as a
  *		parameter).
  */
 char *
-partmgr_ddl_forget_sets(List *keys)
+partmgr_dml_forget_sets(List *keys)
 {
 	StringInfoData sql;
 	ListCell   *lc;
@@ -1162,13 +1162,13 @@ partmgr_ddl_create_sub_parent(const PartmgrSet *set, const char *schema, const c
 }
 
 /*
- * partmgr_ddl_describe_sub_set
+ * partmgr_query_describe_sub_set
  *		How a new sub-parent is registered, for plans and the log: the
  *		create_parent() call its part_config_sub row amounts to.
  */
 char *
-partmgr_ddl_describe_sub_set(const char *schema, const char *name, const char *control,
-							 const char *interval, const char *type)
+partmgr_query_describe_sub_set(const char *schema, const char *name, const char *control,
+							   const char *interval, const char *type)
 {
 	return psprintf("SELECT partmgr.create_parent(p_parent_table := %s, p_control := %s,"
 					" p_interval := %s, p_type := %s) -- as partmgr.part_config_sub says",
@@ -1256,6 +1256,234 @@ partmgr_ddl_unique_child_index(const char *schema, const char *name)
 }
 
 /*
+ * The statements on a global unique constraint's side table (state/unique.c):
+ * columns are the key columns, ops the equality operator of each, as SQL
+ * ("OPERATOR(pg_catalog.=)"), side the side table and from a table of the
+ * set, already quoted.  Keys are matched with the operators the side
+ * table's unique index uses.
+ */
+
+/* INSERT of one entry: the keys $1..$n, the child $n+1 */
+char *
+partmgr_dml_side_insert(const char *schema, const char *name, int ncols, char **columns)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "INSERT INTO %s (", quote_qualified_identifier(schema, name));
+	for (int i = 0; i < ncols; i++)
+		appendStringInfo(&buf, "%s, ", quote_identifier(columns[i]));
+	appendStringInfoString(&buf, "child) VALUES (");
+	for (int i = 0; i <= ncols; i++)
+		appendStringInfo(&buf, "%s$%d", i > 0 ? ", " : "", i + 1);
+	appendStringInfoChar(&buf, ')');
+	return buf.data;
+}
+
+/* DELETE of one entry: the keys $1..$n of the child $n+1 */
+char *
+partmgr_dml_side_delete_key(const char *schema, const char *name, int ncols, char **columns,
+							char **ops)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "DELETE FROM %s WHERE ", quote_qualified_identifier(schema, name));
+	for (int i = 0; i < ncols; i++)
+		appendStringInfo(&buf, "%s %s $%d AND ", quote_identifier(columns[i]), ops[i], i + 1);
+	appendStringInfo(&buf, "child OPERATOR(pg_catalog.=) $%d", ncols + 1);
+	return buf.data;
+}
+
+/* DELETE of the entry at ctid $1 */
+char *
+partmgr_dml_side_delete_tid(const char *schema, const char *name)
+{
+	return psprintf("DELETE FROM %s WHERE ctid OPERATOR(pg_catalog.=) $1",
+					quote_qualified_identifier(schema, name));
+}
+
+/* DELETE of the entries of the children $1 (regclass[]) */
+char *
+partmgr_dml_side_delete_children(const char *side)
+{
+	return psprintf("DELETE FROM %s WHERE child OPERATOR(pg_catalog.=) ANY ($1)", side);
+}
+
+/*
+ * DELETE of the entries the keys of from meet that name no child of $1
+ * (regclass[]: the leaves in the set): stale ones, of children gone
+ */
+char *
+partmgr_dml_side_delete_met(const char *side, const char *from, int ncols, char **columns,
+							char **ops)
+{
+	StringInfoData eq;
+
+	initStringInfo(&eq);
+	for (int i = 0; i < ncols; i++)
+	{
+		const char *c = quote_identifier(columns[i]);
+
+		appendStringInfo(&eq, "s.%s %s k.%s AND ", c, ops[i], c);
+	}
+	return psprintf("DELETE FROM %s s USING %s k WHERE %s"
+					"s.child OPERATOR(pg_catalog.<>) ALL ($1)",
+					side, from, eq.data);
+}
+
+/* INSERT of an entry for every row of from whose keys are not NULL */
+char *
+partmgr_dml_side_fill(const char *side, const char *from, int ncols, char **columns)
+{
+	StringInfoData keycols;
+	StringInfoData kcols;
+	StringInfoData notnull;
+
+	initStringInfo(&keycols);
+	initStringInfo(&kcols);
+	initStringInfo(&notnull);
+	for (int i = 0; i < ncols; i++)
+	{
+		const char *c = quote_identifier(columns[i]);
+
+		appendStringInfo(&keycols, "%s, ", c);
+		appendStringInfo(&kcols, "k.%s, ", c);
+		appendStringInfo(&notnull, "k.%s IS NOT NULL AND ", c);
+	}
+	return psprintf("INSERT INTO %s (%schild) SELECT %sk.tableoid::pg_catalog.regclass "
+					"FROM %s k WHERE %strue",
+					side, keycols.data, kcols.data, from, notnull.data);
+}
+
+/*
+ * Up to five keys held twice, each with two tables holding it: within
+ * from, and with attach between from and the side table's entries
+ */
+char *
+partmgr_query_side_duplicates(const char *side, const char *from, int ncols, char **columns,
+							  char **ops, bool attach)
+{
+	StringInfoData sql;
+	StringInfoData keycols;
+	StringInfoData eq;
+	StringInfoData notnull;
+
+	initStringInfo(&sql);
+	initStringInfo(&keycols);
+	initStringInfo(&eq);
+	initStringInfo(&notnull);
+	for (int i = 0; i < ncols; i++)
+	{
+		const char *c = quote_identifier(columns[i]);
+
+		appendStringInfo(&keycols, "%sk.%s", i > 0 ? ", " : "", c);
+		appendStringInfo(&eq, "s.%s %s k.%s AND ", c, ops[i], c);
+		appendStringInfo(&notnull, "k.%s IS NOT NULL AND ", c);
+	}
+	appendStringInfo(&sql,
+					 "SELECT ROW(%s)::pg_catalog.text, "
+					 "pg_catalog.min(k.tableoid::pg_catalog.regclass::pg_catalog.text), "
+					 "pg_catalog.max(k.tableoid::pg_catalog.regclass::pg_catalog.text) "
+					 "FROM %s k WHERE %strue GROUP BY %s "
+					 "HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 1",
+					 keycols.data, from, notnull.data, keycols.data);
+	if (attach)
+		appendStringInfo(&sql,
+						 " UNION ALL SELECT ROW(%s)::pg_catalog.text, "
+						 "s.child::pg_catalog.text, k.tableoid::pg_catalog.regclass::pg_catalog.text "
+						 "FROM %s k JOIN %s s ON %strue",
+						 keycols.data, from, side, eq.data);
+	appendStringInfoString(&sql, " LIMIT 5");
+	return sql.data;
+}
+
+/* How many entries name the child $1 (regclass) */
+char *
+partmgr_query_side_child_entries(const char *schema, const char *name)
+{
+	return psprintf("SELECT pg_catalog.count(*) FROM %s WHERE child OPERATOR(pg_catalog.=) $1",
+					quote_qualified_identifier(schema, name));
+}
+
+/* The children the side table's entries name, each once (a skip scan of its child index) */
+char *
+partmgr_query_side_children(const char *side)
+{
+	return psprintf("WITH RECURSIVE c(child) AS ("
+					"(SELECT s.child FROM %s s ORDER BY s.child LIMIT 1) "
+					"UNION ALL SELECT (SELECT s.child FROM %s s "
+					"WHERE s.child OPERATOR(pg_catalog.>) c.child "
+					"ORDER BY s.child LIMIT 1) FROM c WHERE c.child IS NOT NULL) "
+					"SELECT c.child::pg_catalog.oid FROM c WHERE c.child IS NOT NULL",
+					side, side);
+}
+
+/*
+ * The statements import_partman_config runs on an installed pg_partman's
+ * configuration, in schema: one set's row ($1: its parent_table) as JSON
+ * with the columns read apart; its part_config_sub row; turning its
+ * automatic maintenance off; the sets, all or one ($1).
+ */
+char *
+partmgr_query_partman_set(const char *schema)
+{
+	return psprintf("SELECT to_jsonb(c)::text, c.partition_type,"
+					"       to_jsonb(c)->>'time_encoder', c.template_table,"
+					"       to_jsonb(c)->>'time_decoder'"
+					"  FROM %s.part_config c WHERE c.parent_table = $1",
+					quote_identifier(schema));
+}
+
+char *
+partmgr_query_partman_sub_set(const char *schema)
+{
+	return psprintf("SELECT to_jsonb(s)::text, s.sub_partition_type"
+					"  FROM %s.part_config_sub s WHERE s.sub_parent = $1",
+					quote_identifier(schema));
+}
+
+char *
+partmgr_dml_partman_maintenance_off(const char *schema)
+{
+	return psprintf("UPDATE %s.part_config SET automatic_maintenance = 'off'"
+					" WHERE parent_table = $1", quote_identifier(schema));
+}
+
+char *
+partmgr_query_partman_sets(const char *schema, bool one)
+{
+	return psprintf(one ? "SELECT parent_table FROM %s.part_config WHERE parent_table = $1" :
+					"SELECT parent_table FROM %s.part_config ORDER BY parent_table",
+					quote_identifier(schema));
+}
+
+/* How many changes wait in a reshape's change log, counting to limit */
+char *
+partmgr_query_log_backlog(const char *schema, const char *log, int64 limit)
+{
+	return psprintf("SELECT count(*) FROM (SELECT 1 FROM ONLY %s LIMIT " INT64_FORMAT
+					") AS pending",
+					quote_qualified_identifier(schema, log), limit);
+}
+
+/* Whether a change log holds a row whose flag column is true: one row or none */
+char *
+partmgr_query_log_flagged(const char *schema, const char *log, const char *column)
+{
+	return psprintf("SELECT 1 FROM ONLY %s WHERE %s LIMIT 1",
+					quote_qualified_identifier(schema, log), column);
+}
+
+/* ALTER <kind> ... RENAME TO: an index or statistics object a reshape made */
+char *
+partmgr_ddl_rename(const char *kind, const char *schema, const char *name, const char *new_name)
+{
+	return psprintf("ALTER %s %s RENAME TO %s", kind, quote_qualified_identifier(schema, name),
+					quote_identifier(new_name));
+}
+
+/*
  * trigger_args
  *		The arguments of a trigger of ours that names a table of its own (a
  *		global unique constraint's side table, a reshape's change log) and
@@ -1313,12 +1541,12 @@ partmgr_ddl_drop_trigger(const char *schema, const char *table, const char *trig
 }
 
 /*
- * partmgr_ddl_unique_forget
+ * partmgr_dml_unique_forget
  *		DELETE of the entries of some tables (by OID) from a global unique
  *		constraint's side table.
  */
 char *
-partmgr_ddl_unique_forget(const char *side_schema, const char *side_name, List *tables)
+partmgr_dml_unique_forget(const char *side_schema, const char *side_name, List *tables)
 {
 	StringInfoData buf;
 	ListCell   *lc;
@@ -1333,12 +1561,12 @@ partmgr_ddl_unique_forget(const char *side_schema, const char *side_name, List *
 }
 
 /*
- * partmgr_ddl_unique_cleanup
+ * partmgr_dml_unique_cleanup
  *		DELETE of at most limit entries of one table (by OID) from a global
  *		unique constraint's side table, found through its child index.
  */
 char *
-partmgr_ddl_unique_cleanup(const char *side_schema, const char *side_name, Oid child,
+partmgr_dml_unique_cleanup(const char *side_schema, const char *side_name, Oid child,
 						   int64 limit)
 {
 	const char *side = quote_qualified_identifier(side_schema, side_name);
@@ -1349,13 +1577,13 @@ partmgr_ddl_unique_cleanup(const char *side_schema, const char *side_name, Oid c
 }
 
 /*
- * partmgr_ddl_dump_global_unique
+ * partmgr_query_dump_global_unique
  *		The create_global_unique() call that makes a constraint again, for
  *		dump_partitioned_table_definition.
  */
 char *
-partmgr_ddl_dump_global_unique(const char *schema, const char *table, const char *name,
-							   int ncols, char **columns)
+partmgr_query_dump_global_unique(const char *schema, const char *table, const char *name,
+								 int ncols, char **columns)
 {
 	StringInfoData buf;
 
@@ -1507,7 +1735,7 @@ key_match(const char *a, const char *b, int nkeys, char **columns, char **equals
 }
 
 /*
- * partmgr_ddl_reshape_claim, _unset, _fetch, _forget
+ * partmgr_dml_reshape_claim, _unset, _fetch, _forget
  *		The four statements of a replay of captured changes, run in one
  *		transaction: claim the keys logged so far (not a TRUNCATE's mark,
  *		which the reshape answers by copying again), remove the rows of
@@ -1518,7 +1746,7 @@ key_match(const char *a, const char *b, int nkeys, char **columns, char **equals
  *		replayed next time.
  */
 char *
-partmgr_ddl_reshape_claim(const char *log_schema, const char *log_name)
+partmgr_dml_reshape_claim(const char *log_schema, const char *log_name)
 {
 	return psprintf("UPDATE ONLY %s SET %s = true WHERE NOT %s AND NOT %s",
 					quote_qualified_identifier(log_schema, log_name),
@@ -1527,7 +1755,7 @@ partmgr_ddl_reshape_claim(const char *log_schema, const char *log_name)
 }
 
 char *
-partmgr_ddl_reshape_unset(const char *stage_schema, const char *stage_name,
+partmgr_dml_reshape_unset(const char *stage_schema, const char *stage_name,
 						  const char *log_schema, const char *log_name, int nkeys,
 						  char **columns, char **equals)
 {
@@ -1552,7 +1780,7 @@ partmgr_ddl_reshape_fetch(const PartmgrRowSource *from, const char *stage_schema
 }
 
 char *
-partmgr_ddl_reshape_forget(const char *log_schema, const char *log_name)
+partmgr_dml_reshape_forget(const char *log_schema, const char *log_name)
 {
 	return psprintf("DELETE FROM ONLY %s WHERE %s",
 					quote_qualified_identifier(log_schema, log_name),
@@ -1560,12 +1788,12 @@ partmgr_ddl_reshape_forget(const char *log_schema, const char *log_name)
 }
 
 /*
- * partmgr_ddl_reshape_restart
+ * partmgr_dml_reshape_restart
  *		After a TRUNCATE of an old child: empty the new children (through
  *		the staging table) and the change log, for the copy to start again.
  */
 List *
-partmgr_ddl_reshape_restart(const char *stage_schema, const char *stage_name,
+partmgr_dml_reshape_restart(const char *stage_schema, const char *stage_name,
 							const char *log_schema, const char *log_name)
 {
 	return list_make2(psprintf("TRUNCATE %s", quote_qualified_identifier(stage_schema, stage_name)),

@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
- * ddl.h
+ * statements.h
  *	  The SQL text pg_partmgr runs: the only place that quotes names and
- *	  writes values into statements.
+ *	  writes values into statements.  partmgr_ddl_ builds DDL,
+ *	  partmgr_dml_ statements that change rows, partmgr_query_ queries.
  *
  * Names come from the catalogs and go through quote_identifier; bounds go
  * through partmgr_point_literal (DDL cannot take $n parameters).  A leaf:
@@ -13,12 +14,12 @@
  * Licensed under the PostgreSQL License; see LICENSE.
  *
  * IDENTIFICATION
- *	  src/base/ddl.h
+ *	  src/base/statements.h
  *
  *-------------------------------------------------------------------------
  */
-#ifndef PARTMGR_DDL_H
-#define PARTMGR_DDL_H
+#ifndef PARTMGR_STATEMENTS_H
+#define PARTMGR_STATEMENTS_H
 
 #include "nodes/pg_list.h"
 
@@ -37,7 +38,7 @@ typedef struct PartmgrRowSource
 	List	   *computed_exprs; /* of char *: the SQL expression for each */
 } PartmgrRowSource;
 
-/* A table whose shards' locks partmgr_ddl_shard_lock_probe asks about. */
+/* A table whose shards' locks partmgr_query_shard_lock_probe asks about. */
 typedef struct PartmgrShardLockAsk
 {
 	const char *schema;
@@ -98,18 +99,18 @@ extern char *partmgr_ddl_statistics_set_schema(const char *schema, const char *n
 											   const char *new_schema);
 extern char *partmgr_ddl_set_schema(const char *schema, const char *name,
 									const char *new_schema);
-extern char *partmgr_ddl_move_rows(const PartmgrSet *set, const PartmgrRowSource *from,
+extern char *partmgr_dml_move_rows(const PartmgrSet *set, const PartmgrRowSource *from,
 								   const char *to_schema, const char *to_name,
 								   PartmgrPoint lower, PartmgrPoint upper);
 extern char *partmgr_ddl_copy_rows(const PartmgrSet *set, const PartmgrRowSource *from,
 								   const char *to_schema, const char *to_name,
 								   PartmgrPoint lower, PartmgrPoint upper);
-extern char *partmgr_ddl_delete_rows(const PartmgrSet *set, const char *schema,
+extern char *partmgr_dml_delete_rows(const PartmgrSet *set, const char *schema,
 									 const char *name, PartmgrPoint lower,
 									 PartmgrPoint upper);
-extern char *partmgr_ddl_count_range(const PartmgrSet *set, const char *schema,
-									 const char *name, PartmgrPoint lower,
-									 PartmgrPoint upper, int64 limit);
+extern char *partmgr_query_count_range(const PartmgrSet *set, const char *schema,
+									   const char *name, PartmgrPoint lower,
+									   PartmgrPoint upper, int64 limit);
 extern char *partmgr_ddl_add_bound_check(const PartmgrSet *set, const char *schema,
 										 const char *name, PartmgrPoint lower,
 										 PartmgrPoint upper);
@@ -135,31 +136,31 @@ extern char *partmgr_ddl_add_checks(const char *schema, const char *name, List *
 									List *checks);
 extern char *partmgr_ddl_validate_constraint(const char *schema, const char *name,
 											 const char *constraint);
-extern char *partmgr_ddl_column_ranges(const char *schema, const char *name, List *columns,
-									   const bool *by_aggregate);
+extern char *partmgr_query_column_ranges(const char *schema, const char *name, List *columns,
+										 const bool *by_aggregate);
 extern char *partmgr_ddl_range_check(const char *column, const char *min, const char *max);
-extern char *partmgr_ddl_dump_definition(const PartmgrSet *set, bool ignore_template,
-										 bool control_not_null, int64 offset_id);
+extern char *partmgr_query_dump_definition(const PartmgrSet *set, bool ignore_template,
+										   bool control_not_null, int64 offset_id);
 extern char *partmgr_ddl_analyze(const PartmgrSet *set, bool skip_locked);
 extern char *partmgr_ddl_max_control(const PartmgrSet *set, const char *schema,
 									 const char *name, bool only);
-extern char *partmgr_ddl_count_rows(const char *schema, const char *name,
-									bool exact, bool only);
-extern char *partmgr_ddl_distribute_like_parent(const PartmgrSet *set, const char *schema,
-												const char *name, const char *column);
-extern char *partmgr_ddl_shard_lock_probe(List *asks);
+extern char *partmgr_query_count_rows(const char *schema, const char *name,
+									  bool exact, bool only);
+extern char *partmgr_query_distribute_like_parent(const PartmgrSet *set, const char *schema,
+												  const char *name, const char *column);
+extern char *partmgr_query_shard_lock_probe(List *asks);
 extern char *partmgr_ddl_remote_lock_timeout(int ms);
 extern char *partmgr_ddl_finite_key(const PartmgrSet *set);
-extern char *partmgr_ddl_count_finite_rows(const PartmgrSet *set, const char *schema,
-										   const char *name, bool exact);
+extern char *partmgr_query_count_finite_rows(const PartmgrSet *set, const char *schema,
+											 const char *name, bool exact);
 
-extern char *partmgr_ddl_forget_sets(List *keys);
+extern char *partmgr_dml_forget_sets(List *keys);
 extern char *partmgr_ddl_create_sub_parent(const PartmgrSet *set, const char *schema,
 										   const char *name, const char *type,
 										   const char *control);
-extern char *partmgr_ddl_describe_sub_set(const char *schema, const char *name,
-										  const char *control, const char *interval,
-										  const char *type);
+extern char *partmgr_query_describe_sub_set(const char *schema, const char *name,
+											const char *control, const char *interval,
+											const char *type);
 
 extern char *partmgr_ddl_rename_table(const char *schema, const char *name,
 									  const char *new_name);
@@ -180,9 +181,9 @@ extern char *partmgr_ddl_unique_row_trigger(const char *schema, const char *tabl
 extern char *partmgr_ddl_unique_truncate_trigger(const char *schema, const char *table,
 												 const char *name, const char *side_schema,
 												 int ncols, char **columns);
-extern char *partmgr_ddl_unique_forget(const char *side_schema, const char *side_name,
+extern char *partmgr_dml_unique_forget(const char *side_schema, const char *side_name,
 									   List *tables);
-extern char *partmgr_ddl_unique_cleanup(const char *side_schema, const char *side_name,
+extern char *partmgr_dml_unique_cleanup(const char *side_schema, const char *side_name,
 										Oid child, int64 limit);
 extern char *partmgr_ddl_dump_eras(const PartmgrSet *set);
 
@@ -208,23 +209,46 @@ extern List *partmgr_ddl_capture_triggers(const char *schema, const char *table,
 extern char *partmgr_ddl_reshape_copy(const PartmgrRowSource *from, const char *stage_schema,
 									  const char *stage_name, int64 first, int64 end,
 									  bool skip_existing);
-extern char *partmgr_ddl_reshape_claim(const char *log_schema, const char *log_name);
-extern char *partmgr_ddl_reshape_unset(const char *stage_schema, const char *stage_name,
+extern char *partmgr_dml_reshape_claim(const char *log_schema, const char *log_name);
+extern char *partmgr_dml_reshape_unset(const char *stage_schema, const char *stage_name,
 									   const char *log_schema, const char *log_name,
 									   int nkeys, char **columns, char **equals);
 extern char *partmgr_ddl_reshape_fetch(const PartmgrRowSource *from, const char *stage_schema,
 									   const char *stage_name, const char *log_schema,
 									   const char *log_name, int nkeys, char **columns,
 									   char **equals);
-extern char *partmgr_ddl_reshape_forget(const char *log_schema, const char *log_name);
-extern List *partmgr_ddl_reshape_restart(const char *stage_schema, const char *stage_name,
+extern char *partmgr_dml_reshape_forget(const char *log_schema, const char *log_name);
+extern List *partmgr_dml_reshape_restart(const char *stage_schema, const char *stage_name,
 										 const char *log_schema, const char *log_name);
 extern char *partmgr_ddl_add_range_exclusion_named(const PartmgrSet *set, const char *schema,
 												   const char *name, const char *constraint,
 												   PartmgrPoint lower, PartmgrPoint upper);
-extern char *partmgr_ddl_dump_global_unique(const char *schema, const char *table,
-											const char *name, int ncols, char **columns);
+extern char *partmgr_query_dump_global_unique(const char *schema, const char *table,
+											  const char *name, int ncols, char **columns);
 extern char *partmgr_ddl_drop_trigger(const char *schema, const char *table,
 									  const char *trigger, bool if_exists);
 
-#endif							/* PARTMGR_DDL_H */
+extern char *partmgr_dml_side_insert(const char *schema, const char *name, int ncols,
+									 char **columns);
+extern char *partmgr_dml_side_delete_key(const char *schema, const char *name, int ncols,
+										 char **columns, char **ops);
+extern char *partmgr_dml_side_delete_tid(const char *schema, const char *name);
+extern char *partmgr_dml_side_delete_children(const char *side);
+extern char *partmgr_dml_side_delete_met(const char *side, const char *from, int ncols,
+										 char **columns, char **ops);
+extern char *partmgr_dml_side_fill(const char *side, const char *from, int ncols,
+								   char **columns);
+extern char *partmgr_query_side_duplicates(const char *side, const char *from, int ncols,
+										   char **columns, char **ops, bool attach);
+extern char *partmgr_query_side_child_entries(const char *schema, const char *name);
+extern char *partmgr_query_side_children(const char *side);
+extern char *partmgr_query_partman_set(const char *schema);
+extern char *partmgr_query_partman_sub_set(const char *schema);
+extern char *partmgr_dml_partman_maintenance_off(const char *schema);
+extern char *partmgr_query_partman_sets(const char *schema, bool one);
+extern char *partmgr_query_log_backlog(const char *schema, const char *log, int64 limit);
+extern char *partmgr_query_log_flagged(const char *schema, const char *log, const char *column);
+extern char *partmgr_ddl_rename(const char *kind, const char *schema, const char *name,
+								const char *new_name);
+
+#endif							/* PARTMGR_STATEMENTS_H */
