@@ -5,11 +5,12 @@
  *	  of one set or of every set a run without arguments maintains, worked
  *	  out as the run works it out and not taken (the dry run).
  *
- * A set is planned as a run plans it, step after step -- premake
- * (maintenance.c), then derived constraints (constraints.c), then retention
- * (retention.c), last so that its ACCESS EXCLUSIVE locks are held the
- * least -- each step from the children the step before would leave
- * (partmgr_tree_after).  Each action of the plans becomes a row with the
+ * A set is planned as a run plans it: the steps are the run's own list,
+ * partmgr_maintenance_steps (maintenance.h) -- premake, derived
+ * constraints, the removal of global unique entries of children gone,
+ * retention -- with the run's gates and plans, each step planned from the
+ * children the step before would leave (partmgr_tree_after); then the next
+ * step of each registered reshape.  Each action of the plans becomes a row with the
  * statements it would run, the locks it would take in that order, and the
  * tables it would read in full, as execute.c works them out for a run
  * (partmgr_action_work without taking locks).  Nothing is changed and
@@ -48,18 +49,15 @@
 
 #include "api.h"
 #include "catalog.h"
-#include "children.h"
 #include "citus.h"
 #include "config.h"
-#include "constraints.h"
 #include "execute.h"
 #include "locks.h"
+#include "maintenance.h"
 #include "plan.h"
 #include "reshape.h"
-#include "retention.h"
 #include "rights.h"
 #include "setup.h"
-#include "unique.h"
 #include "work.h"
 
 PG_FUNCTION_INFO_V1(pg_partmgr_plan_maintenance);
@@ -158,6 +156,7 @@ typedef struct SetDryRun
 	PartmgrSet *set;
 	PartmgrTree *tree;			/* the children as the step will find them */
 	TimestampTz now;
+	int			step;			/* of partmgr_maintenance_steps, in dry_step */
 } SetDryRun;
 
 /*
@@ -178,12 +177,16 @@ note_truncated(SetPlans *out, const PartmgrPlan *plan, const char *action)
 	out->rows = lappend(out->rows, row);
 }
 
-/* premake, as the run plans it */
+/*
+ * dry_load
+ *		The set, as a run loads it: left out when the caller may not
+ *		maintain it (all sets), one row when a run would skip it.
+ */
 static void
-dry_premake(void *arg)
+dry_load(void *arg)
 {
 	SetDryRun  *dry = (SetDryRun *) arg;
-	PartmgrPlan *plan;
+	const char *skip;
 	PartmgrRights rights;
 
 	dry->set = partmgr_config_load(dry->out->key, false);
@@ -192,99 +195,70 @@ dry_premake(void *arg)
 		dry->set = NULL;		/* not the caller's: a run leaves it out too */
 		return;
 	}
-	if (dry->set->undo_in_progress || dry->set->async_in_progress != NULL)
+	skip = partmgr_set_skip_reason(dry->set);
+	if (skip != NULL)
 	{
 		PlanRow    *row = palloc0(sizeof(PlanRow));
 
-		row->action = "maintain set";
-		row->note = (dry->set->undo_in_progress ? "skipped: undo_partition is in progress" :
-					 "skipped: partition_data_async is filling a child");
+		row->action = (char *) partmgr_maintenance_steps[PARTMGR_STEP_PREMAKE].name;
+		row->note = psprintf("skipped: %s", skip);
 		dry->out->rows = lappend(dry->out->rows, row);
 		dry->set = NULL;
 		return;
 	}
 	partmgr_rights_enter_set(dry->set, PARTMGR_RIGHTS_ACT, &rights);
 	dry->tree = partmgr_read_tree(dry->set);
-	if (dry->set->strategy == PARTITION_STRATEGY_HASH)
-	{
-		/* every child it needs exists: a run has nothing to premake */
-		partmgr_rights_leave(&rights);
+	partmgr_rights_leave(&rights);
+}
+
+/*
+ * dry_step
+ *		One step of the run (dry->step), planned as the run plans it but from
+ *		the children the steps before would leave, with the notes a run's
+ *		differences need: premake's new tables get what the template gives,
+ *		constraints added NOT VALID are validated later, the worker detaches
+ *		CONCURRENTLY.
+ */
+static void
+dry_step(void *arg)
+{
+	SetDryRun  *dry = (SetDryRun *) arg;
+	const PartmgrMaintenanceStep *step = &partmgr_maintenance_steps[dry->step];
+	const char *note_all = NULL;
+	const char *note_add = NULL;
+	PartmgrStepInput in;
+	PartmgrPlan *plan;
+	PartmgrRights rights;
+
+	if (!step->applies(dry->set))
 		return;
-	}
-	plan = partmgr_plan_premake(dry->set, dry->tree, dry->now,
-								partmgr_children_per_transaction);
-	partmgr_plan_tables(plan);
-	plan_rows(dry->out, plan, NULL, NULL);
-	note_truncated(dry->out, plan, "maintain set");
-	dry->tree = partmgr_tree_after(dry->tree, plan);
-	partmgr_rights_leave(&rights);
-}
-
-/* retention, planned from the children premake leaves: the last step */
-static void
-dry_retention(void *arg)
-{
-	SetDryRun  *dry = (SetDryRun *) arg;
-	PartmgrRetention retention;
-	PartmgrPlan *plan;
-	PartmgrRights rights;
-
-	if (dry->set->strategy == PARTITION_STRATEGY_HASH)
-		return;					/* a run applies no retention to it */
 	partmgr_rights_enter_set(dry->set, PARTMGR_RIGHTS_ACT, &rights);
-	if (partmgr_retention_from_config(dry->set, &retention))
+	in.set = dry->set;
+	in.tree = dry->tree;
+	in.now = dry->now;
+	in.concurrent_detach = false;
+	plan = step->plan(&in);
+	switch (step->kind)
 	{
-		plan = partmgr_plan_retention(dry->set, dry->tree, &retention, dry->now,
-									  partmgr_children_per_transaction);
-		plan_rows(dry->out, plan,
-				  OidIsValid(dry->tree->default_oid) ||
-				  partmgr_citus_table(dry->set->parent_oid) ? NULL :
-				  "the background worker detaches with DETACH ... CONCURRENTLY instead", NULL);
-		note_truncated(dry->out, plan, "apply retention");
-		dry->tree = partmgr_tree_after(dry->tree, plan);
+		case PARTMGR_STEP_PREMAKE:
+			partmgr_plan_tables(plan);
+			break;
+		case PARTMGR_STEP_CONSTRAINTS:
+			if (dry->set->constraint_valid)
+				note_add = "validated in a later transaction (the worker and run_maintenance_proc: right after)";
+			break;
+		case PARTMGR_STEP_UNIQUE_CLEANUP:
+			break;
+		case PARTMGR_STEP_RETENTION:
+			if (!OidIsValid(dry->tree->default_oid) &&
+				!partmgr_citus_table(dry->set->parent_oid))
+				note_all = "the background worker detaches with DETACH ... CONCURRENTLY instead";
+			break;
 	}
-	partmgr_rights_leave(&rights);
-}
-
-/*
- * the entries of children that left the set, removed from global unique
- * side tables before retention (those of children this run's retention
- * retires go in the next run)
- */
-static void
-dry_unique_cleanup(void *arg)
-{
-	SetDryRun  *dry = (SetDryRun *) arg;
-	PartmgrPlan *plan;
-	PartmgrRights rights;
-
-	partmgr_rights_enter_set(dry->set, PARTMGR_RIGHTS_ACT, &rights);
-	plan = partmgr_plan_unique_cleanup(dry->set, PARTMGR_UNIQUE_CLEANUP_PER_RUN);
-	plan_rows(dry->out, plan, NULL, NULL);
-	note_truncated(dry->out, plan, "remove global unique entries");
-	partmgr_rights_leave(&rights);
-}
-
-/*
- * derived constraints, planned from the children premake leaves but those
- * retention then retires, as the run plans them
- */
-static void
-dry_constraints(void *arg)
-{
-	SetDryRun  *dry = (SetDryRun *) arg;
-	PartmgrRights rights;
-
-	if (dry->set->strategy == PARTITION_STRATEGY_HASH)
-		return;					/* a run derives none for it */
-	partmgr_rights_enter_set(dry->set, PARTMGR_RIGHTS_ACT, &rights);
-	plan_rows(dry->out, partmgr_plan_constraints(dry->set,
-												 partmgr_tree_without_expired(dry->set, dry->tree,
-																			  dry->now),
-												 PARTMGR_CONSTRAIN_PASS),
-			  NULL, dry->set->constraint_valid ?
-			  "validated in a later transaction (the worker and run_maintenance_proc: right after)" :
-			  NULL);
+	plan_rows(dry->out, plan, note_all, note_add);
+	note_truncated(dry->out, plan, step->name);
+	if (step->changes_tree)
+		dry->tree = partmgr_tree_after(dry->tree, plan);
 	partmgr_rights_leave(&rights);
 }
 
@@ -323,37 +297,52 @@ dry_reshape(void *arg)
 
 /*
  * plan_set
- *		What a run would do to one set, step by step as the run does it --
- *		premake, then derived constraints, then the removal of global unique
- *		entries of children gone, then retention, each planned from
- *		the children the step before leaves -- each step in a
- *		subtransaction: a step that would fail ends the set with a row that
- *		says so, as it ends the run's work on the set.
+ *		What a run would do to one set: the set loaded as a run loads it,
+ *		then the steps of a run in its order (partmgr_maintenance_steps),
+ *		each planned from the children the step before leaves, then the
+ *		next step of each registered reshape (run_reshape's, not the run's).
+ *		Each in a subtransaction: a step that would fail ends the set with a
+ *		row that says so, as it ends the run's work on the set.
  */
 static void
 plan_set(SetPlans *out, bool all_sets)
 {
-	static void (*const steps[]) (void *) = {dry_premake, dry_constraints, dry_unique_cleanup,
-	dry_retention, dry_reshape};
-	static const char *const names[] = {"maintain set", "apply constraints",
-	"remove global unique entries", "apply retention", "reshape"};
 	SetDryRun	dry;
+	int			nsteps = partmgr_maintenance_nsteps + 2;
 
 	memset(&dry, 0, sizeof(dry));
 	dry.out = out;
 	dry.all_sets = all_sets;
 	dry.now = GetCurrentTransactionStartTimestamp();
-	for (int i = 0; i < lengthof(steps); i++)
+	for (int i = 0; i < nsteps; i++)
 	{
 		ErrorData  *edata = NULL;
+		bool		done;
+		const char *name;
 
 		if (i > 0 && dry.set == NULL)
 			return;
-		if (!partmgr_run_subxact(steps[i], &dry, &edata))
+		if (i == 0)
+		{
+			name = partmgr_maintenance_steps[PARTMGR_STEP_PREMAKE].name;
+			done = partmgr_run_subxact(dry_load, &dry, &edata);
+		}
+		else if (i <= partmgr_maintenance_nsteps)
+		{
+			dry.step = i - 1;
+			name = partmgr_maintenance_steps[dry.step].name;
+			done = partmgr_run_subxact(dry_step, &dry, &edata);
+		}
+		else
+		{
+			name = "reshape";
+			done = partmgr_run_subxact(dry_reshape, &dry, &edata);
+		}
+		if (!done)
 		{
 			PlanRow    *row = palloc0(sizeof(PlanRow));
 
-			row->action = (char *) names[i];
+			row->action = (char *) name;
 			row->note = psprintf("a run would fail (%s): %s",
 								 unpack_sql_state(edata->sqlerrcode), edata->message);
 			out->rows = lappend(out->rows, row);

@@ -78,6 +78,115 @@ typedef struct SetRun
 	PartmgrSetOutcome *outcome;
 } SetRun;
 
+/* premake: none for a hash set, which has every child it needs */
+static bool
+premake_applies(const PartmgrSet *set)
+{
+	return set->strategy != PARTITION_STRATEGY_HASH;
+}
+
+/*
+ * premake's plan: at most pg_partmgr.children_per_transaction children;
+ * none for a full sub-set, which has every child its range can hold
+ * (pg_partman)
+ */
+static PartmgrPlan *
+premake_plan(const PartmgrStepInput *in)
+{
+	if (in->set->sub_partition_set_full)
+		return partmgr_plan_new(in->set, in->tree);
+	return partmgr_plan_premake(in->set, in->tree, in->now,
+								partmgr_children_per_transaction);
+}
+
+static bool
+constraints_apply(const PartmgrSet *set)
+{
+	return set->constraint_cols != NIL && set->strategy != PARTITION_STRATEGY_HASH;
+}
+
+/*
+ * the derived constraints the children need (see constraints.c): none for
+ * a child that retention, after this step, retires
+ */
+static PartmgrPlan *
+constraints_plan(const PartmgrStepInput *in)
+{
+	return partmgr_plan_constraints(in->set,
+									partmgr_tree_without_expired(in->set, in->tree, in->now),
+									PARTMGR_CONSTRAIN_PASS);
+}
+
+static bool
+unique_cleanup_applies(const PartmgrSet *set)
+{
+	return !partmgr_unique_none(set->parent_oid);
+}
+
+/* at most PARTMGR_UNIQUE_CLEANUP_PER_RUN entries of children gone */
+static PartmgrPlan *
+unique_cleanup_plan(const PartmgrStepInput *in)
+{
+	return partmgr_plan_unique_cleanup(in->set, PARTMGR_UNIQUE_CLEANUP_PER_RUN);
+}
+
+static bool
+retention_applies(const PartmgrSet *set)
+{
+	return set->retention != NULL && set->strategy != PARTITION_STRATEGY_HASH;
+}
+
+/* at most pg_partmgr.children_per_transaction children */
+static PartmgrPlan *
+retention_plan(const PartmgrStepInput *in)
+{
+	PartmgrRetention retention;
+
+	if (!partmgr_retention_from_config(in->set, &retention))
+		return partmgr_plan_new(in->set, in->tree);
+	retention.retire.concurrently = in->concurrent_detach;
+	return partmgr_plan_retention(in->set, in->tree, &retention, in->now,
+								  partmgr_children_per_transaction);
+}
+
+const PartmgrMaintenanceStep partmgr_maintenance_steps[] = {
+	{PARTMGR_STEP_PREMAKE, "maintain set", true, premake_applies, premake_plan},
+	{PARTMGR_STEP_CONSTRAINTS, "apply constraints", false, constraints_apply, constraints_plan},
+	{PARTMGR_STEP_UNIQUE_CLEANUP, "remove global unique entries", false, unique_cleanup_applies,
+	unique_cleanup_plan},
+	{PARTMGR_STEP_RETENTION, "apply retention", true, retention_applies, retention_plan},
+};
+const int	partmgr_maintenance_nsteps = lengthof(partmgr_maintenance_steps);
+
+/*
+ * partmgr_set_skip_reason
+ *		Why no step of a set's maintenance runs now, or NULL: an undo or a
+ *		partition_data_async in progress owns the set's children.
+ */
+const char *
+partmgr_set_skip_reason(const PartmgrSet *set)
+{
+	if (set->undo_in_progress)
+		return "undo_partition is in progress";
+	if (set->async_in_progress != NULL)
+		return psprintf("partition_data_async is filling its child from %s",
+						set->async_in_progress);
+	return NULL;
+}
+
+/* A step's plan for the children as a run reads them now. */
+static PartmgrPlan *
+plan_step(const SetRun *run, PartmgrStepKind kind)
+{
+	PartmgrStepInput in;
+
+	in.set = run->set;
+	in.tree = partmgr_read_tree(run->set);
+	in.now = GetCurrentTransactionStartTimestamp();
+	in.concurrent_detach = run->opts->concurrent_detach;
+	return partmgr_maintenance_steps[kind].plan(&in);
+}
+
 /*
  * lock_to_act
  *		The set's advisory lock, before a step acts: taken at the first step
@@ -126,23 +235,6 @@ must_act(SetRun *run, const PartmgrPlan *plan, bool *replan)
 }
 
 /*
- * plan_premake
- *		Premake's plan for the children as read now: at most
- *		pg_partmgr.children_per_transaction children; none for a full sub-set,
- *		which has every child its range can hold (pg_partman).
- */
-static PartmgrPlan *
-plan_premake(SetRun *run)
-{
-	PartmgrTree *tree = partmgr_read_tree(run->set);
-
-	if (run->set->sub_partition_set_full)
-		return partmgr_plan_new(run->set, tree);
-	return partmgr_plan_premake(run->set, tree, GetCurrentTransactionStartTimestamp(),
-								partmgr_children_per_transaction);
-}
-
-/*
  * premake_set
  *		With the owner's rights: plan premake and, when it has children to
  *		make, take the set's advisory lock, plan again and execute the plan;
@@ -158,7 +250,7 @@ premake_set(SetRun *run)
 
 	if (run->opts->lock_first && !lock_to_act(run))
 		return;
-	plan = plan_premake(run);
+	plan = plan_step(run, PARTMGR_STEP_PREMAKE);
 	if (!must_act(run, plan, &replan))
 	{
 		if (run->outcome->skipped || !run->set->has_limits ||
@@ -169,7 +261,7 @@ premake_set(SetRun *run)
 	else
 	{
 		if (replan)
-			plan = plan_premake(run);
+			plan = plan_step(run, PARTMGR_STEP_PREMAKE);
 		partmgr_plan_tables(plan);
 		partmgr_execute_plan(plan, run->run_by, &result);
 		run->outcome->created = result.ndone;
@@ -229,23 +321,15 @@ plan_and_execute_set(void *arg)
 		run->outcome->skipped = true;
 		run->outcome->not_permitted = true;
 	}
-	else if (run->set->undo_in_progress)
+	else if (partmgr_set_skip_reason(run->set) != NULL)
 	{
 		ereport(NOTICE,
-				(errmsg("skipped partition set \"%s\": undo_partition is in progress",
-						run->key)));
+				(errmsg("skipped partition set \"%s\": %s",
+						run->key, partmgr_set_skip_reason(run->set))));
 		run->outcome->skipped = true;
 	}
-	else if (run->set->async_in_progress != NULL)
+	else if (partmgr_maintenance_steps[PARTMGR_STEP_PREMAKE].applies(run->set))
 	{
-		ereport(NOTICE,
-				(errmsg("skipped partition set \"%s\": partition_data_async is filling its child from %s",
-						run->key, run->set->async_in_progress)));
-		run->outcome->skipped = true;
-	}
-	else if (run->set->strategy != PARTITION_STRATEGY_HASH)
-	{
-		/* a hash set has every child it needs: nothing to premake */
 		partmgr_rights_enter_set(run->set, PARTMGR_RIGHTS_ACT, &rights);
 		premake_set(run);
 		partmgr_rights_leave(&rights);
@@ -267,31 +351,18 @@ retain_set(void *arg)
 {
 	SetRun	   *run = (SetRun *) arg;
 	PartmgrErrorContext ctx;
-	PartmgrRetention retention;
 	PartmgrExecResult result;
 	PartmgrPlan *plan;
 	PartmgrRights rights;
+	bool		replan;
 
 	partmgr_set_context_push(&ctx, run->key);
 	partmgr_rights_enter_set(run->set, PARTMGR_RIGHTS_ACT, &rights);
-	if (partmgr_retention_from_config(run->set, &retention))
+	plan = plan_step(run, PARTMGR_STEP_RETENTION);
+	if (must_act(run, plan, &replan))
 	{
-		bool		replan;
-
-		retention.retire.concurrently = run->opts->concurrent_detach;
-		plan = partmgr_plan_retention(run->set, partmgr_read_tree(run->set),
-									  &retention, GetCurrentTransactionStartTimestamp(),
-									  partmgr_children_per_transaction);
-		if (!must_act(run, plan, &replan))
-		{
-			partmgr_rights_leave(&rights);
-			partmgr_context_pop(&ctx);
-			return;
-		}
 		if (replan)
-			plan = partmgr_plan_retention(run->set, partmgr_read_tree(run->set),
-										  &retention, GetCurrentTransactionStartTimestamp(),
-										  partmgr_children_per_transaction);
+			plan = plan_step(run, PARTMGR_STEP_RETENTION);
 		partmgr_execute_plan(plan, run->run_by, &result);
 		run->outcome->retired = result.ndone;
 		run->outcome->error = result.error;
@@ -322,11 +393,11 @@ unique_cleanup_set(void *arg)
 
 	partmgr_set_context_push(&ctx, run->key);
 	partmgr_rights_enter_set(run->set, PARTMGR_RIGHTS_ACT, &rights);
-	plan = partmgr_plan_unique_cleanup(run->set, PARTMGR_UNIQUE_CLEANUP_PER_RUN);
+	plan = plan_step(run, PARTMGR_STEP_UNIQUE_CLEANUP);
 	if (must_act(run, plan, &replan))
 	{
 		if (replan)
-			plan = partmgr_plan_unique_cleanup(run->set, PARTMGR_UNIQUE_CLEANUP_PER_RUN);
+			plan = plan_step(run, PARTMGR_STEP_UNIQUE_CLEANUP);
 		partmgr_execute_plan(plan, run->run_by, &result);
 		run->outcome->error = result.error;
 		run->outcome->more |= plan->truncated && result.error == NULL;
@@ -337,19 +408,16 @@ unique_cleanup_set(void *arg)
 
 /*
  * plan_constraints
- *		The derived constraints the children as read now need (see
- *		constraints.c): none for a child that retention, after this step,
- *		retires.
+ *		The derived constraints the children as read now need: the step's
+ *		plan, or for partmgr_validate_set the validations of those still NOT
+ *		VALID.
  */
 static PartmgrPlan *
 plan_constraints(SetRun *run)
 {
-	PartmgrTree *tree = partmgr_read_tree(run->set);
-
 	if (run->scope == PARTMGR_CONSTRAIN_PASS)
-		tree = partmgr_tree_without_expired(run->set, tree,
-											GetCurrentTransactionStartTimestamp());
-	return partmgr_plan_constraints(run->set, tree, run->scope);
+		return plan_step(run, PARTMGR_STEP_CONSTRAINTS);
+	return partmgr_plan_constraints(run->set, partmgr_read_tree(run->set), run->scope);
 }
 
 /*
@@ -503,20 +571,22 @@ partmgr_maintain_set(const char *key, PartmgrSet *read, const PartmgrMaintainOpt
 		}
 		/* nothing was done: record why */
 		outcome->error = edata;
-		log_step_failure(&run, "maintain set", started, edata);
+		log_step_failure(&run, partmgr_maintenance_steps[PARTMGR_STEP_PREMAKE].name,
+						 started, edata);
 		return;
 	}
 	if (outcome->skipped || outcome->error != NULL)
 		return;
 
-	if (run.set->constraint_cols != NIL && run.set->strategy != PARTITION_STRATEGY_HASH)
+	if (partmgr_maintenance_steps[PARTMGR_STEP_CONSTRAINTS].applies(run.set))
 	{
 		started = GetCurrentTimestamp();
 		run.scope = PARTMGR_CONSTRAIN_PASS;
 		if (!partmgr_run_subxact(constrain_set, &run, &edata))
 		{
 			outcome->error = edata;
-			log_step_failure(&run, "apply constraints", started, edata);
+			log_step_failure(&run, partmgr_maintenance_steps[PARTMGR_STEP_CONSTRAINTS].name,
+							 started, edata);
 			return;
 		}
 		if (outcome->error != NULL)
@@ -536,11 +606,12 @@ partmgr_maintain_set(const char *key, PartmgrSet *read, const PartmgrMaintainOpt
 	 * added to the ACCESS EXCLUSIVE locks retention holds.
 	 */
 	started = GetCurrentTimestamp();
-	if (!partmgr_unique_none(run.set->parent_oid) &&
+	if (partmgr_maintenance_steps[PARTMGR_STEP_UNIQUE_CLEANUP].applies(run.set) &&
 		!partmgr_run_subxact(unique_cleanup_set, &run, &edata))
 	{
 		outcome->error = edata;
-		log_step_failure(&run, "remove global unique entries", started, edata);
+		log_step_failure(&run, partmgr_maintenance_steps[PARTMGR_STEP_UNIQUE_CLEANUP].name,
+						 started, edata);
 		return;
 	}
 	if (outcome->error != NULL)
@@ -552,13 +623,14 @@ partmgr_maintain_set(const char *key, PartmgrSet *read, const PartmgrMaintainOpt
 	 * should make that longer -- not the scans of derived constraints, not an
 	 * ANALYZE of the whole tree.
 	 */
-	if (run.set->retention != NULL && run.set->strategy != PARTITION_STRATEGY_HASH)
+	if (partmgr_maintenance_steps[PARTMGR_STEP_RETENTION].applies(run.set))
 	{
 		started = GetCurrentTimestamp();
 		if (!partmgr_run_subxact(retain_set, &run, &edata))
 		{
 			outcome->error = edata;
-			log_step_failure(&run, "apply retention", started, edata);
+			log_step_failure(&run, partmgr_maintenance_steps[PARTMGR_STEP_RETENTION].name,
+							 started, edata);
 			return;
 		}
 		if (outcome->error != NULL)

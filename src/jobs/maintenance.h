@@ -58,6 +58,47 @@ typedef struct PartmgrMaintainOptions
 								 * current (partmgr_config_reload) */
 } PartmgrMaintainOptions;
 
+/*
+ * The steps of a set's maintenance, in the order a run takes them:
+ * premake, derived constraints, the removal of global unique entries of
+ * children gone, retention (last, so that its ACCESS EXCLUSIVE locks are
+ * held the least).  A run plans each from the children as they are when it
+ * gets there; the dry run (plan_maintenance) walks the same list, planning
+ * each from the children the steps before would leave.  ANALYZE, which a
+ * run takes after premake when asked and children were made, plans
+ * nothing of its own and is not among them.
+ */
+typedef enum PartmgrStepKind
+{
+	PARTMGR_STEP_PREMAKE,
+	PARTMGR_STEP_CONSTRAINTS,
+	PARTMGR_STEP_UNIQUE_CLEANUP,
+	PARTMGR_STEP_RETENTION
+} PartmgrStepKind;
+
+typedef struct PartmgrStepInput
+{
+	PartmgrSet *set;
+	PartmgrTree *tree;			/* the children as the step finds them */
+	TimestampTz now;
+	bool		concurrent_detach;	/* retention: DETACH CONCURRENTLY where it
+									 * can (the worker, after commit) */
+} PartmgrStepInput;
+
+typedef struct PartmgrMaintenanceStep
+{
+	PartmgrStepKind kind;
+	const char *name;			/* in maintenance_log and plan_maintenance */
+	bool		changes_tree;	/* the steps after it find the children it
+								 * leaves */
+	bool		(*applies) (const PartmgrSet *set);
+	PartmgrPlan *(*plan) (const PartmgrStepInput *in);
+} PartmgrMaintenanceStep;
+
+extern const PartmgrMaintenanceStep partmgr_maintenance_steps[];
+extern const int partmgr_maintenance_nsteps;
+extern const char *partmgr_set_skip_reason(const PartmgrSet *set);
+
 extern void partmgr_maintain_set(const char *key, PartmgrSet *read,
 								 const PartmgrMaintainOptions *opts,
 								 PartmgrSetOutcome *outcome);
