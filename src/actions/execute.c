@@ -432,6 +432,9 @@ execute_action(void *arg)
 									   stmt->parent, stmt->modulus, stmt->remainder,
 									   PARTMGR_BOUND_CHECK);
 				break;
+			case PARTMGR_STMT_UNIQUE_FILL:
+				partmgr_unique_fill(stmt->unique, ctx->plan->set->parent_oid, false);
+				break;
 			case PARTMGR_STMT_PRIVATE:
 				partmgr_spi_table_utilities(partmgr_private_table_sql(get_relname_relid(stmt->name,
 																						get_namespace_oid(stmt->schema,
@@ -611,6 +614,16 @@ partmgr_report_done(const PartmgrPlan *plan, const PartmgrAction *action, uint64
 							set, table),
 					 errdetail_plural("%llu entry was removed.", "%llu entries were removed.",
 									  (unsigned long) rows, (unsigned long long) rows)));
+			break;
+		case PARTMGR_ACTION_UNIQUE_CREATE:
+			ereport(LOG,
+					(errmsg("pg_partmgr: created global unique constraint \"%s\" of %s, side table %s",
+							action->unique->name, set, table)));
+			break;
+		case PARTMGR_ACTION_UNIQUE_DROP:
+			ereport(LOG,
+					(errmsg("pg_partmgr: dropped global unique constraint \"%s\" of %s",
+							action->unique->name, set)));
 			break;
 		case PARTMGR_ACTION_ANALYZE:
 			ereport(LOG,

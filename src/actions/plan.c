@@ -281,6 +281,31 @@ partmgr_plan_add_analyze(PartmgrPlan *plan, bool skip_locked)
 }
 
 /*
+ * partmgr_plan_add_unique
+ *		Make (PARTMGR_ACTION_UNIQUE_CREATE) or drop (_DROP) global unique
+ *		constraint u of the plan's set, on the tables of its tree: the
+ *		statements (see PartmgrAction) come from the caller, which checked
+ *		the request; the action names the side table.
+ */
+void
+partmgr_plan_add_unique(PartmgrPlan *plan, PartmgrActionKind kind, const PartmgrUnique *u,
+						List *tables, List *statements, List *after_statements)
+{
+	PartmgrAction *action = palloc0(sizeof(PartmgrAction));
+
+	Assert(kind == PARTMGR_ACTION_UNIQUE_CREATE || kind == PARTMGR_ACTION_UNIQUE_DROP);
+	action->kind = kind;
+	action->schema = u->side_schema;
+	action->name = u->side_name;
+	action->relid = u->side;
+	action->unique = u;
+	action->tables = tables;
+	action->statements = statements;
+	action->after_statements = after_statements;
+	plan->actions = lappend(plan->actions, action);
+}
+
+/*
  * partmgr_plan_unique_cleanup
  *		For each global unique constraint of a top parent's set, one action
  *		per child its entries name that is no longer in the set, removing
@@ -522,6 +547,10 @@ partmgr_action_name(const PartmgrAction *action)
 			return "alter partition";
 		case PARTMGR_ACTION_UNIQUE_CLEANUP:
 			return "remove global unique entries";
+		case PARTMGR_ACTION_UNIQUE_CREATE:
+			return "create global unique constraint";
+		case PARTMGR_ACTION_UNIQUE_DROP:
+			return "drop global unique constraint";
 		case PARTMGR_ACTION_ANALYZE:
 			return "analyze";
 		case PARTMGR_ACTION_RESHAPE_PREPARE:

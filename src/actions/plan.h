@@ -30,6 +30,7 @@
 #include "catalog.h"
 #include "statements.h"
 #include "pg_partmgr.h"
+#include "unique.h"
 
 typedef enum PartmgrActionKind
 {
@@ -55,6 +56,10 @@ typedef enum PartmgrActionKind
 	PARTMGR_ACTION_UNIQUE_CLEANUP,	/* remove entries of children no longer in
 									 * the set from a global unique side table
 									 * (statements) */
+	PARTMGR_ACTION_UNIQUE_CREATE,	/* make a global unique constraint: its
+									 * side table, triggers, entries, indexes
+									 * (action->unique) */
+	PARTMGR_ACTION_UNIQUE_DROP, /* drop one: its triggers and side table */
 	PARTMGR_ACTION_ANALYZE,		/* ANALYZE the parent: statistics of the whole
 								 * partition tree */
 	/* a reshape's steps (reshape.c), each on action->reshape */
@@ -186,6 +191,14 @@ typedef struct PartmgrAction
 								 * _CAPTURE, _COPY: which old one */
 	int64		first_block;	/* RESHAPE_COPY: blocks [first, end) */
 	int64		end_block;
+	const PartmgrUnique *unique;	/* UNIQUE_CREATE, _DROP: the constraint;
+									 * statements are the DDL before its
+									 * entries are filled in (CREATE), or all
+									 * of it (DROP), after_statements the DDL
+									 * after, tables the tree's tables (locked
+									 * SHARE ROW EXCLUSIVE) */
+	List	   *after_statements;
+	List	   *tables;
 } PartmgrAction;
 
 struct PartmgrPlan;
@@ -263,6 +276,9 @@ extern bool partmgr_plan_add_retire(PartmgrPlan *plan, const PartmgrChild *child
 									const PartmgrRetirement *retire);
 extern void partmgr_plan_add_analyze(PartmgrPlan *plan, bool skip_locked);
 extern PartmgrPlan *partmgr_plan_unique_cleanup(PartmgrSet *set, int64 limit);
+extern void partmgr_plan_add_unique(PartmgrPlan *plan, PartmgrActionKind kind,
+									const PartmgrUnique *u, List *tables, List *statements,
+									List *after_statements);
 extern void partmgr_plan_add_finalize(PartmgrPlan *plan, const PartmgrChild *child);
 extern void partmgr_plan_add_attach(PartmgrPlan *plan, const PartmgrRowSource *from,
 									const char *schema, const char *name, Oid relid,

@@ -1402,6 +1402,52 @@ work_reshape(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrAction
 }
 
 /*
+ * work_unique
+ *		Making or dropping a global unique constraint: SHARE ROW EXCLUSIVE
+ *		on the parent and every table below it (no row is written while its
+ *		triggers change), then its DDL; a new side table is pg_partmgr's own
+ *		(work_private_table), and its entries are entered between the
+ *		triggers and the side table's indexes (PARTMGR_STMT_UNIQUE_FILL,
+ *		which says it as the INSERT it runs).
+ */
+static void
+work_unique(const PartmgrSet *set, const PartmgrAction *action, PartmgrActionWork *work)
+{
+	const PartmgrUnique *u = action->unique;
+	ListCell   *lc;
+
+	work_lock(work, set->parent_oid, ShareRowExclusiveLock);
+	foreach(lc, action->tables)
+	{
+		if (lfirst_oid(lc) != set->parent_oid)
+			work_lock(work, lfirst_oid(lc), ShareRowExclusiveLock);
+	}
+	foreach(lc, action->statements)
+	{
+		if (action->kind == PARTMGR_ACTION_UNIQUE_CREATE && foreach_current_index(lc) == 0)
+			work_private_table(work, set, (char *) lfirst(lc), u->side_schema, u->side_name);
+		else
+			work_sql(work, (char *) lfirst(lc));
+	}
+	if (action->kind == PARTMGR_ACTION_UNIQUE_CREATE)
+	{
+		PartmgrWorkStatement *fill;
+
+		fill = work_sql(work,
+						partmgr_dml_side_fill(quote_qualified_identifier(u->side_schema,
+																		 u->side_name),
+											  quote_qualified_identifier(set->parent_schema,
+																		 set->parent_name),
+											  u->ncols, u->columns));
+		fill->kind = PARTMGR_STMT_UNIQUE_FILL;
+		fill->unique = u;
+		work_read(work, set->parent_oid, "its keys are entered into the side table");
+	}
+	foreach(lc, action->after_statements)
+		work_sql(work, (char *) lfirst(lc));
+}
+
+/*
  * partmgr_action_work
  *		Work out an action (see "Working out an action" above): with
  *		work->take_locks, each lock is taken as it is listed, conditionally
@@ -1512,6 +1558,11 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 			work_lock(work, action->relid, RowExclusiveLock);
 			foreach(lc, action->statements)
 				work_sql(work, (char *) lfirst(lc))->kind = PARTMGR_STMT_UNIQUE_FORGET;
+			break;
+
+		case PARTMGR_ACTION_UNIQUE_CREATE:
+		case PARTMGR_ACTION_UNIQUE_DROP:
+			work_unique(set, action, work);
 			break;
 
 		case PARTMGR_ACTION_ANALYZE:

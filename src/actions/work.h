@@ -50,6 +50,9 @@ typedef enum PartmgrStatementKind
 	PARTMGR_STMT_HASH_CHECK,	/* the CHECK a new child of a hash set is
 								 * attached behind, added in C (see
 								 * partmgr_add_hash_check): sql says it */
+	PARTMGR_STMT_UNIQUE_FILL,	/* enter the keys of every row of the set into
+								 * a new side table, then add its unique key
+								 * (partmgr_unique_fill): sql says it */
 	PARTMGR_STMT_PRIVATE		/* leave a table of pg_partmgr's own with its
 								 * owner's privileges alone: sql says what
 								 * default privileges give it, the run revokes
@@ -62,6 +65,7 @@ typedef struct PartmgrWorkStatement
 	PartmgrStatementKind kind;
 	const char *rows_from;		/* MOVE, COPY, DELETE: the source */
 	List	   *keys;			/* FORGET: the sets */
+	const PartmgrUnique *unique;	/* UNIQUE_FILL: the constraint */
 	int			expected;		/* ROWS: SPI_OK_INSERT, _UPDATE, _DELETE */
 	const char *counted_as;		/* ROWS: the rows it touches are the action's,
 								 * in these words ("rows copied"), or NULL */

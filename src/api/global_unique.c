@@ -123,9 +123,11 @@ check_name_free(Oid nspid, const char *schema, const char *name)
 				 errhint("Choose another name with p_name.")));
 }
 
-static void
-add_truncate_triggers(const PartmgrUnique *u, List *tables)
+/* The CREATE TRIGGER statements of u's TRUNCATE trigger on the leaves among tables. */
+static List *
+truncate_triggers(const PartmgrUnique *u, List *tables)
 {
+	List	   *statements = NIL;
 	ListCell   *lc;
 
 	foreach(lc, tables)
@@ -134,11 +136,13 @@ add_truncate_triggers(const PartmgrUnique *u, List *tables)
 
 		if (get_rel_relkind(relid) != RELKIND_RELATION)
 			continue;
-		partmgr_spi_table_utility(partmgr_ddl_unique_truncate_trigger(get_namespace_name(get_rel_namespace(relid)),
-																	  get_rel_name(relid), u->name,
-																	  u->side_schema, u->ncols,
-																	  u->columns));
+		statements = lappend(statements,
+							 partmgr_ddl_unique_truncate_trigger(get_namespace_name(get_rel_namespace(relid)),
+																 get_rel_name(relid), u->name,
+																 u->side_schema, u->ncols,
+																 u->columns));
 	}
+	return statements;
 }
 
 /*
@@ -165,6 +169,7 @@ pg_partmgr_create_global_unique(PG_FUNCTION_ARGS)
 	Relation	parent;
 	StringInfoData defname;
 	List	   *tree;
+	PartmgrPlan *plan;
 
 	if (PG_ARGISNULL(1))
 		ereport(ERROR,
@@ -275,17 +280,25 @@ pg_partmgr_create_global_unique(PG_FUNCTION_ARGS)
 	check_name_free(nspid, set->parent_schema, psprintf("%s_key", name));
 	check_name_free(nspid, set->parent_schema, psprintf("%s_child", name));
 
-	partmgr_spi_table_utility(partmgr_ddl_unique_side_table(u.side_schema, name, ncols,
-															u.columns, types, typmods,
-															collations));
-	u.side = get_relname_relid(name, nspid);
-	partmgr_spi_table_utilities(partmgr_private_table_sql(u.side));
-	partmgr_spi_table_utility(partmgr_ddl_unique_row_trigger(set->parent_schema,
-															 set->parent_name, name,
-															 u.side_schema, ncols, u.columns));
-	add_truncate_triggers(&u, tree);
-	partmgr_unique_fill(&u, set->parent_oid, false);
-	partmgr_spi_table_utility(partmgr_ddl_unique_child_index(u.side_schema, name));
+	/*
+	 * one action, logged: the side table, the triggers, the entries, the
+	 * indexes
+	 */
+	plan = partmgr_plan_new(set, NULL);
+	partmgr_plan_add_unique(plan, PARTMGR_ACTION_UNIQUE_CREATE, &u, tree,
+							list_concat(list_make2(partmgr_ddl_unique_side_table(u.side_schema,
+																				 name, ncols,
+																				 u.columns, types,
+																				 typmods,
+																				 collations),
+												   partmgr_ddl_unique_row_trigger(set->parent_schema,
+																				  set->parent_name,
+																				  name,
+																				  u.side_schema,
+																				  ncols, u.columns)),
+										truncate_triggers(&u, tree)),
+							list_make1(partmgr_ddl_unique_child_index(u.side_schema, name)));
+	(void) partmgr_execute_or_raise(plan, "create_global_unique", NULL);
 
 	partmgr_rights_leave(&rights);
 	SPI_finish();
@@ -309,6 +322,8 @@ pg_partmgr_drop_global_unique(PG_FUNCTION_ARGS)
 	PartmgrUnique *u;
 	Relation	parent;
 	List	   *tree;
+	List	   *statements;
+	PartmgrPlan *plan;
 	ListCell   *lc;
 
 	SPI_connect();
@@ -324,19 +339,24 @@ pg_partmgr_drop_global_unique(PG_FUNCTION_ARGS)
 				 errmsg("global unique constraint \"%s\" of %s does not exist", name, set->key),
 				 errhint("partmgr.global_unique_constraints lists the constraints.")));
 
-	partmgr_spi_table_utility(partmgr_ddl_drop_trigger(set->parent_schema, set->parent_name,
-													   name, false));
+	statements = list_make1(partmgr_ddl_drop_trigger(set->parent_schema, set->parent_name,
+													 name, false));
 	foreach(lc, tree)
 	{
 		Oid			relid = lfirst_oid(lc);
 
 		if (get_rel_relkind(relid) == RELKIND_RELATION)
-			partmgr_spi_table_utility(partmgr_ddl_drop_trigger(get_namespace_name(get_rel_namespace(relid)),
-															   get_rel_name(relid),
-															   psprintf("%s_truncate", name), true));
+			statements = lappend(statements,
+								 partmgr_ddl_drop_trigger(get_namespace_name(get_rel_namespace(relid)),
+														  get_rel_name(relid),
+														  psprintf("%s_truncate", name), true));
 	}
 	if (OidIsValid(u->side))
-		partmgr_spi_table_utility(partmgr_ddl_drop_table(u->side_schema, u->side_name, cascade));
+		statements = lappend(statements,
+							 partmgr_ddl_drop_table(u->side_schema, u->side_name, cascade));
+	plan = partmgr_plan_new(set, NULL);
+	partmgr_plan_add_unique(plan, PARTMGR_ACTION_UNIQUE_DROP, u, tree, statements, NIL);
+	(void) partmgr_execute_or_raise(plan, "drop_global_unique", NULL);
 
 	partmgr_rights_leave(&rights);
 	SPI_finish();
@@ -574,7 +594,7 @@ joined(Oid relid, bool attached)
 				!OidIsValid(get_trigger_oid(table, psprintf("%s_truncate", u->name), true)))
 				leaves = lappend_oid(leaves, table);
 		}
-		add_truncate_triggers(u, leaves);
+		partmgr_spi_table_utilities(truncate_triggers(u, leaves));
 		SPI_finish();
 		partmgr_rights_leave(&rights);
 	}

@@ -8,7 +8,7 @@ BEGIN;
 SET search_path = public;
 SET client_min_messages = warning;
 
-SELECT plan(124);
+SELECT plan(126);
 
 CREATE ROLE gu_alice LOGIN;
 CREATE ROLE gu_bob LOGIN;
@@ -91,6 +91,10 @@ SELECT results_eq($$SELECT constraint_name, parent_table::text, columns, side_ta
     'global_unique_constraints lists it');
 SELECT throws_ok($$SELECT partmgr.create_global_unique('gu.orders', ARRAY['id'], 'orders_order_no_gkey')$$,
     '42710', NULL, 'a constraint name taken on the set: 42710');
+SELECT results_eq($$SELECT action, object, outcome, run_by FROM partmgr.maintenance_log
+                     WHERE parent_table = 'gu.orders' AND action LIKE '%global unique constraint'$$,
+    $$VALUES ('create global unique constraint', 'gu.orders_order_no_gkey', 'done', 'create_global_unique')$$,
+    'the maintenance log has the constraint''s creation, naming its side table');
 
 -- == INSERT, COPY, UPDATE, DELETE ==
 SELECT throws_ok($$INSERT INTO gu.orders VALUES (200, 'o5', 0, '2026-12-03 01:00')$$, '23505',
@@ -371,6 +375,10 @@ SELECT throws_ok($$SELECT partmgr.drop_global_unique('gu.fk', 'fk_k')$$, '2BP01'
     'a constraint a foreign key depends on is not dropped without p_cascade');
 SELECT lives_ok($$SELECT partmgr.drop_global_unique('gu.fk', 'fk_k', p_cascade => true)$$,
     'with p_cascade it is, with the foreign key');
+SELECT results_eq($$SELECT action, object, outcome FROM partmgr.maintenance_log
+                     WHERE parent_table = 'gu.fk' AND action = 'drop global unique constraint'$$,
+    $$VALUES ('drop global unique constraint', 'gu.fk_k', 'done')$$,
+    'and the log has the drop');
 
 -- == misuse of the trigger functions ==
 CREATE TABLE gu.plain (order_no text);
