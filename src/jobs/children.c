@@ -205,22 +205,23 @@ current_point(const PartmgrSet *set, const PartmgrTree *tree, PartmgrPoint now,
 
 /*
  * offset_align
- *		Lower bound of the child holding point on the grid of an id set
- *		whose bounds are offset from the multiples of its interval: the
- *		largest k * interval + offset not above point.
+ *		The base of an id set's first children, as pg_partman 5.3 computes
+ *		it: the multiple of the interval at or below point, moved up by
+ *		offset.  With an offset the child that begins there can lie above
+ *		point: rows below it go to the default partition.
  */
 static PartmgrPoint
 offset_align(const PartmgrSet *set, PartmgrPoint point, int64 offset)
 {
-	int64		shift = offset % set->step.id;
-	int64		shifted;
+	PartmgrPoint base = partmgr_point_align(&set->axis, &set->step, NULL, point);
+	PartmgrPoint shifted;
 
-	if (pg_sub_s64_overflow(point, shift, &shifted))
+	if (pg_add_s64_overflow(base, offset, &shifted))
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				 errmsg("p_offset_id " INT64_FORMAT " puts the first child of \"%s\" out of range",
 						offset, set->key)));
-	return partmgr_point_align(&set->axis, &set->step, NULL, shifted) + shift;
+	return shifted;
 }
 
 /*
