@@ -89,6 +89,7 @@ fi
 if wanted meta && [ -z "$pattern" ]; then
 	echo "== meta"
 	bash "$top/test/meta/run.sh" || failed+=(meta)
+	bash "$top/test/meta/reference.sh" || failed+=(reference)
 fi
 
 if wanted format && [ -z "$pattern" ]; then
