@@ -65,9 +65,11 @@
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
 #include "access/relation.h"
 #include "catalog/namespace.h"
 #include "catalog/partition.h"
+#include "catalog/pg_attribute.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
@@ -77,6 +79,7 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/syscache.h"
 #include "utils/timestamp.h"
 
 #include "bounds.h"
@@ -290,12 +293,23 @@ key_index(const PartmgrSet *set, Oid relid)
 
 	values[0] = ObjectIdGetDatum(relid);
 	if (partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT) == 0)
+	{
+		HeapTuple	att = SearchSysCacheAttName(set->parent_oid, set->control);
+		bool		key_not_null = HeapTupleIsValid(att) &&
+		((Form_pg_attribute) GETSTRUCT(att))->attnotnull;
+
+		if (HeapTupleIsValid(att))
+			ReleaseSysCache(att);
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("child %s of \"%s\" has no primary key", rel_display(relid), set->key),
 				 errdetail("A reshape finds each row in the old child and in the new ones by a unique index whose columns are all NOT NULL, without a predicate or an expression."),
-				 errhint("Add a primary key to the parent (it must include %s).",
-						 quote_identifier(set->control))));
+				 key_not_null ?
+				 errhint("Add a primary key to the parent (it must include %s), or a unique index on NOT NULL columns to the child.",
+						 quote_identifier(set->control)) :
+				 errhint("Column %s can be NULL, so no primary key can include it: add a unique index on NOT NULL columns to the child (CREATE UNIQUE INDEX ON %s (...)).",
+						 quote_identifier(set->control), rel_display(relid))));
+	}
 	return DatumGetObjectId(partmgr_spi_value(0, 1, &isnull));
 }
 

@@ -19,7 +19,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = warning;
 
-SELECT plan(142);
+SELECT plan(146);
 
 -- each child of a set but the default, with its bound, by name
 CREATE FUNCTION public.hs_bounds(p_parent regclass)
@@ -804,6 +804,33 @@ SELECT lives_ok($q$DO $do$ BEGIN EXECUTE (SELECT sql FROM hs_dump); END $do$$q$,
 SELECT is((SELECT partition_type || ' ' || partition_interval FROM partmgr.part_config WHERE parent_table = 'hset.hd'),
           'hash 2', 'after the replay hset.hd is registered again as a hash set of modulus 2');
 SELECT is(hs_bounds('hset.hd'), (SELECT bounds FROM hs_dump), 'and its children are as they were');
+
+-- a key that can be NULL: no primary key can include it, the hint says what works
+CREATE TABLE hset.hnk (k int, seq bigint NOT NULL) PARTITION BY HASH (k);
+SELECT partmgr.create_parent('hset.hnk', 'k', '2', p_type => 'hash');
+INSERT INTO hset.hnk SELECT CASE WHEN g % 10 = 0 THEN NULL ELSE g END, g FROM generate_series(1, 400) g;
+SELECT throws_ok($$CALL partmgr.split_hash_partition('hset.hnk_h2_0', p_quiet => true)$$,
+                 '55000', 'child hset.hnk_h2_0 of "hset.hnk" has no primary key',
+                 'splitting a child without a key index of a set whose key can be NULL: 55000');
+CREATE FUNCTION pg_temp.hn_hint() RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    hint text;
+BEGIN
+    CALL partmgr.split_hash_partition('hset.hnk_h2_0', p_quiet => true);
+    RETURN NULL;
+EXCEPTION WHEN object_not_in_prerequisite_state THEN
+    GET STACKED DIAGNOSTICS hint = PG_EXCEPTION_HINT;
+    RETURN hint;
+END
+$$;
+SELECT is(pg_temp.hn_hint(),
+          'Column k can be NULL, so no primary key can include it: add a unique index on NOT NULL columns to the child (CREATE UNIQUE INDEX ON hset.hnk_h2_0 (...)).',
+          'the hint says that a primary key cannot include the key, and what to add instead');
+CREATE UNIQUE INDEX ON hset.hnk_h2_0 (seq);
+SELECT lives_ok($$CALL partmgr.split_hash_partition('hset.hnk_h2_0', p_quiet => true)$$,
+                'with a unique index on a NOT NULL column of the child, the split is done');
+SELECT is((SELECT count(*) || ' rows, ' || count(k) || ' keys' FROM hset.hnk), '400 rows, 360 keys',
+          'every row is kept, those with a NULL key too');
 
 SELECT * FROM finish();
 ROLLBACK;
