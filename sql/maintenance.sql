@@ -74,10 +74,17 @@ SELECT parent_table, maintenance_order FROM partmgr.part_config
 COMMIT;
 
 -- a broken set does not stop the others; it is reported with a WARNING and
--- keeps its previous maintenance_last_run
+-- keeps its previous maintenance_last_run; the call then ends with an ERROR
+-- naming it, which rolls back the run's transaction
 UPDATE partmgr.part_config SET maintenance_last_run = NULL;
 UPDATE partmgr.part_config SET partition_interval = 'banana' WHERE parent_table = 'public.order_b';
 SELECT partmgr.run_maintenance();
+SELECT parent_table, maintenance_last_run IS NOT NULL AS maintained
+  FROM partmgr.part_config WHERE parent_table LIKE 'public.order__' ORDER BY 1;
+-- told by WARNING only, the others' work stays
+SET pg_partmgr.on_set_failure = warning;
+SELECT partmgr.run_maintenance();
+RESET pg_partmgr.on_set_failure;
 SELECT parent_table, maintenance_last_run IS NOT NULL AS maintained
   FROM partmgr.part_config WHERE parent_table LIKE 'public.order__' ORDER BY 1;
 -- named, the same error is raised

@@ -30,3 +30,10 @@ COMMENT ON POLICY reshape_operation_owner ON partmgr.reshape_operation IS
 -- the log's rows (partmgr.global_unique_info() leaves the others out).
 COMMENT ON VIEW partmgr.global_unique_constraints IS
     'One row per global unique constraint of a set whose owner''s privileges you have (superusers: all): its set, key columns, side table, state (enabled, disabled, replica, always: the trigger''s), entries (the planner''s estimate), the side table''s size, and how many entries of children no longer in the set wait for cleanup (NULL when the side table is not the set owner''s).';
+
+-- A set that fails is a WARNING as it fails; the call then ends with an
+-- ERROR naming the failed sets (pg_partmgr.on_set_failure).
+COMMENT ON FUNCTION partmgr.run_maintenance(text, boolean, boolean) IS
+    'Create the children each set needs ahead of its data (premake), add derived constraints, then apply its retention, for one set or for every set with automatic_maintenance on. Locks are bounded by pg_partmgr.lock_timeout; a set that cannot get them is skipped with a WARNING. A set that fails is a WARNING, and once every other set was maintained the call ends with an ERROR naming the failed sets (pg_partmgr.on_set_failure = warning: the WARNINGs only), which rolls its transaction back.';
+COMMENT ON PROCEDURE partmgr.run_maintenance_proc(int, boolean, boolean) IS
+    'Maintain every set with automatic_maintenance on, committing after each set and waiting p_wait seconds between sets. For pg_cron: CALL it as a top-level statement. A set that fails is a WARNING, and the CALL ends with an ERROR naming the failed sets once every other set was maintained and committed (pg_partmgr.on_set_failure = warning: the WARNINGs only).';

@@ -365,6 +365,7 @@ pg_partmgr_run_maintenance(PG_FUNCTION_ARGS)
 	opts.table = partmgr_text_arg_or_null(fcinfo, 0);
 	opts.analyze = !PG_ARGISNULL(1) && PG_GETARG_BOOL(1);
 	opts.transactions = PARTMGR_RUN_IN_CALLERS;
+	opts.raise_failures = partmgr_on_set_failure == PARTMGR_ON_FAILURE_ERROR;
 	SPI_connect();
 	if (!RecoveryInProgress())
 		partmgr_run_sets(partmgr_run_list(opts.table, false), &opts);
@@ -379,7 +380,8 @@ pg_partmgr_run_maintenance(PG_FUNCTION_ARGS)
  *		each set and pausing p_wait seconds between sets.  Called inside a
  *		transaction block (where it cannot commit) it maintains the sets in
  *		that transaction, as run_maintenance() does.  A failing set is a
- *		WARNING and the next set is maintained; a set whose owner's
+ *		WARNING and the next set is maintained, and the call ends with an
+ *		ERROR naming the failed sets (pg_partmgr.on_set_failure); a set whose owner's
  *		privileges the caller lacks is left out.  A set that needs more than
  *		pg_partmgr.children_per_transaction children is maintained again after
  *		each commit until it has them.  See runner.c.
@@ -405,6 +407,7 @@ pg_partmgr_run_maintenance_proc(PG_FUNCTION_ARGS)
 	opts.analyze = !PG_ARGISNULL(1) && PG_GETARG_BOOL(1);
 	opts.transactions = nonatomic ? PARTMGR_RUN_COMMIT_SPI : PARTMGR_RUN_IN_CALLERS;
 	opts.pause_seconds = wait;
+	opts.raise_failures = partmgr_on_set_failure == PARTMGR_ON_FAILURE_ERROR;
 	/* in a non-atomic connection, SPI's memory survives our commits */
 	SPI_connect_ext(nonatomic ? SPI_OPT_NONATOMIC : 0);
 	partmgr_run_sets(partmgr_run_list(NULL, false), &opts);

@@ -207,6 +207,11 @@ extern int	partmgr_log_retention;
 extern int	partmgr_default_move_limit;
 extern bool partmgr_keep_user_templates;
 extern int	partmgr_children_per_transaction;
+extern int	partmgr_on_set_failure;
+
+/* pg_partmgr.on_set_failure */
+#define PARTMGR_ON_FAILURE_ERROR	0
+#define PARTMGR_ON_FAILURE_WARNING	1
 
 extern void partmgr_define_settings(void);
 

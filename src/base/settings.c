@@ -34,6 +34,13 @@ int			partmgr_log_retention = 30;
 int			partmgr_default_move_limit = 10000;
 bool		partmgr_keep_user_templates = false;
 int			partmgr_children_per_transaction = 100;
+int			partmgr_on_set_failure = PARTMGR_ON_FAILURE_ERROR;
+
+static const struct config_enum_entry on_set_failure_options[] = {
+	{"error", PARTMGR_ON_FAILURE_ERROR, false},
+	{"warning", PARTMGR_ON_FAILURE_WARNING, false},
+	{NULL, 0, false}
+};
 
 /*
  * partmgr_define_settings
@@ -52,6 +59,17 @@ partmgr_define_settings(void)
 							100, 1, INT_MAX,
 							PGC_USERSET, GUC_UNIT_MS,
 							NULL, NULL, NULL);
+
+	DefineCustomEnumVariable("pg_partmgr.on_set_failure",
+							 "How run_maintenance() and run_maintenance_proc() tell that a set failed.",
+							 "error: each failure is a WARNING as it happens, and the call ends "
+							 "with an ERROR naming the failed sets once every other set was "
+							 "maintained (as pg_partman does); warning: the WARNINGs only. "
+							 "A lock not granted in time is not a failure; the worker only logs.",
+							 &partmgr_on_set_failure,
+							 PARTMGR_ON_FAILURE_ERROR, on_set_failure_options,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
 
 	DefineCustomBoolVariable("pg_partmgr.keep_user_templates",
 							 "Whether undo_partition and config_cleanup keep template tables a user named.",

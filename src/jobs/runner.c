@@ -218,6 +218,15 @@ report_more(const char *key)
 			 errhint("The next maintenance run goes on; the background worker and run_maintenance_proc() go on at once.")));
 }
 
+/* What became of one set, for the loop over the sets. */
+typedef struct SetResult
+{
+	bool		not_permitted;	/* left out: the caller lacks the owner's
+								 * privileges */
+	int			failed;			/* the SQLSTATE of its failure (a lock not
+								 * granted in time is none), or 0 */
+} SetResult;
+
 /*
  * report_set_failure
  *		Tell the caller a set could not be (fully) maintained: a WARNING that
@@ -248,7 +257,7 @@ report_set_failure(const char *key, const ErrorData *edata)
  */
 static SetStep
 maintain_once(PartmgrSet *read, const PartmgrRunOptions *opts, MemoryContext cxt,
-			  PartmgrRunStamps *stamps, bool *not_permitted)
+			  PartmgrRunStamps *stamps, SetResult *result)
 {
 	const char *key = read->key;
 	PartmgrMaintainOptions mopts;
@@ -273,7 +282,7 @@ maintain_once(PartmgrSet *read, const PartmgrRunOptions *opts, MemoryContext cxt
 	 */
 	mopts.read_earlier = opts->transactions != PARTMGR_RUN_IN_CALLERS;
 	partmgr_maintain_set(key, read, &mopts, &outcome);
-	*not_permitted = outcome.not_permitted;
+	result->not_permitted = outcome.not_permitted;
 	if (outcome.not_permitted && opts->warn_not_permitted)
 		ereport(WARNING,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -287,6 +296,8 @@ maintain_once(PartmgrSet *read, const PartmgrRunOptions *opts, MemoryContext cxt
 			outcome.error->sqlerrcode != ERRCODE_LOCK_NOT_AVAILABLE)
 			ReThrowError(outcome.error);
 		report_set_failure(key, outcome.error);
+		if (outcome.error->sqlerrcode != ERRCODE_LOCK_NOT_AVAILABLE)
+			result->failed = outcome.error->sqlerrcode;
 	}
 	if (outcome.finished != 0)
 		partmgr_stamps_add(stamps, key, outcome.finished);
@@ -363,14 +374,14 @@ record_crash(const char *key, const char *run_by, const ErrorData *edata,
  */
 static SetStep
 maintain_in_transaction(PartmgrSet *read, const PartmgrRunOptions *opts,
-						MemoryContext cxt, PartmgrRunStamps *stamps, bool *not_permitted)
+						MemoryContext cxt, PartmgrRunStamps *stamps, SetResult *result)
 {
 	TimestampTz started = GetCurrentTimestamp();
 	volatile SetStep step = SET_DONE;
 
 	PG_TRY();
 	{
-		step = maintain_once(read, opts, cxt, stamps, not_permitted);
+		step = maintain_once(read, opts, cxt, stamps, result);
 	}
 	PG_CATCH();
 	{
@@ -556,6 +567,37 @@ run_memory(RunMemory *m)
 }
 
 /*
+ * raise_failures
+ *		End a run of SQL callers with an ERROR naming the sets that failed
+ *		(each was reported in a WARNING and logged as it failed), once every
+ *		other set was maintained, as pg_partman does: a job that looks only
+ *		at the call's outcome sees it.  The SQLSTATE is the first failure's.
+ *		In the caller's transaction (run_maintenance()) the ERROR rolls back
+ *		the work of the run as any error does; run_maintenance_proc() has
+ *		committed each set's.
+ */
+static void
+raise_failures(List *failed, int first_failure, const PartmgrRunOptions *opts)
+{
+	StringInfoData names;
+	ListCell   *lc;
+
+	initStringInfo(&names);
+	foreach(lc, failed)
+		appendStringInfo(&names, "%s\"%s\"", names.len > 0 ? ", " : "",
+						 (const char *) lfirst(lc));
+	ereport(ERROR,
+			(errcode(first_failure),
+			 errmsg_plural("maintenance of %d partition set failed: %s",
+						   "maintenance of %d partition sets failed: %s",
+						   list_length(failed), list_length(failed), names.data),
+			 opts->transactions == PARTMGR_RUN_IN_CALLERS ?
+			 errdetail("Every other set was maintained, in this transaction, which the error rolls back; each failure was reported in a WARNING above.") :
+			 errdetail("Every other set was maintained and committed; each failure was reported in a WARNING above and is in partmgr.maintenance_log."),
+			 errhint("SET pg_partmgr.on_set_failure = 'warning' to be told by WARNING only.")));
+}
+
+/*
  * partmgr_run_sets
  *		Maintain the sets (of PartmgrSet *, from partmgr_run_list) as opts
  *		says (see the file header), pausing opts->pause_seconds between two
@@ -575,6 +617,8 @@ partmgr_run_sets(List *sets, const PartmgrRunOptions *opts)
 	bool		prefetched;
 	bool		say = sets != NIL && message_level_is_interesting(DEBUG1);
 	RunMemory	memory;
+	List	   *failed = NIL;
+	int			first_failure = 0;
 
 	Assert((opts->transactions == PARTMGR_RUN_OWN_TRANSACTIONS) == !IsTransactionState());
 	if (RecoveryInProgress())
@@ -587,7 +631,7 @@ partmgr_run_sets(List *sets, const PartmgrRunOptions *opts)
 	{
 		PartmgrSet *read = (PartmgrSet *) lfirst(lc);
 		SetStep		step;
-		bool		not_permitted = false;
+		SetResult	result = {0};
 
 		/* a set that needs more than one transaction's worth goes on at once */
 		do
@@ -604,10 +648,10 @@ partmgr_run_sets(List *sets, const PartmgrRunOptions *opts)
 					ConfigReloadPending = false;
 					ProcessConfigFile(PGC_SIGHUP);
 				}
-				step = maintain_in_transaction(read, opts, per_set, &stamps, &not_permitted);
+				step = maintain_in_transaction(read, opts, per_set, &stamps, &result);
 			}
 			else
-				step = maintain_once(read, opts, per_set, &stamps, &not_permitted);
+				step = maintain_once(read, opts, per_set, &stamps, &result);
 			MemoryContextSwitchTo(caller);
 			MemoryContextReset(per_set);
 		} while (step == SET_MORE);
@@ -616,9 +660,15 @@ partmgr_run_sets(List *sets, const PartmgrRunOptions *opts)
 			stamps.n = 0;
 			break;
 		}
+		if (result.failed != 0)
+		{
+			failed = lappend(failed, read->key);
+			if (first_failure == 0)
+				first_failure = result.failed;
+		}
 		if (step == SET_GIVE_UP)
 			break;				/* the sets done so far get their stamps */
-		if (not_permitted)
+		if (result.not_permitted)
 			continue;			/* not the caller's: no pause for it */
 		done++;
 		if (opts->pause_seconds > 0 && lnext(sets, lc) != NULL)
@@ -630,14 +680,15 @@ partmgr_run_sets(List *sets, const PartmgrRunOptions *opts)
 	if (prefetched)
 		partmgr_prefetch_end();
 	write_stamps(opts, &stamps);
-	if (!say)
-		return;
-	ereport(DEBUG1,
-			(errmsg_internal("pg_partmgr: %s maintained %d of %d partition sets in database %u in %ld ms, peak memory %ld kB%s",
-							 opts->run_by, done, list_length(sets), MyDatabaseId,
-							 TimestampDifferenceMilliseconds(started, GetCurrentTimestamp()),
-							 memory.peak_kb,
-							 memory.private_kb >= 0 && memory.shared_kb >= 0 ?
-							 psprintf(", at the end %ld kB private and %ld kB shared",
-									  memory.private_kb, memory.shared_kb) : "")));
+	if (say)
+		ereport(DEBUG1,
+				(errmsg_internal("pg_partmgr: %s maintained %d of %d partition sets in database %u in %ld ms, peak memory %ld kB%s",
+								 opts->run_by, done, list_length(sets), MyDatabaseId,
+								 TimestampDifferenceMilliseconds(started, GetCurrentTimestamp()),
+								 memory.peak_kb,
+								 memory.private_kb >= 0 && memory.shared_kb >= 0 ?
+								 psprintf(", at the end %ld kB private and %ld kB shared",
+										  memory.private_kb, memory.shared_kb) : "")));
+	if (failed != NIL && opts->raise_failures)
+		raise_failures(failed, first_failure, opts);
 }

@@ -38,6 +38,8 @@ typedef struct PartmgrRunOptions
 	int			pause_seconds;	/* between two sets */
 	bool		warn_not_permitted; /* a set left out for its owner's
 									 * privileges is a WARNING */
+	bool		raise_failures; /* end with an ERROR naming the sets that
+								 * failed (pg_partmgr.on_set_failure) */
 } PartmgrRunOptions;
 
 extern bool partmgr_run_lock_own(void);

@@ -17,7 +17,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = error;
 
-SELECT plan(56);
+SELECT plan(59);
 
 -- Children of a parent (names, C order) and with their bounds.
 CREATE FUNCTION public.tap_child_names(p_parent regclass)
@@ -308,8 +308,27 @@ CREATE TABLE public.tap_brk_ok (id bigint NOT NULL) PARTITION BY RANGE (id);
 SELECT partmgr.create_parent('public.tap_brk_ok', 'id', '10', p_start_partition => '100', p_premake => 1);
 UPDATE partmgr.part_config SET maintenance_order = 100 WHERE parent_table = 'public.tap_brk_ok';
 INSERT INTO public.tap_brk_ok VALUES (115);
+CREATE FUNCTION pg_temp.brk_run() RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    state text;
+    message text;
+BEGIN
+    PERFORM partmgr.run_maintenance();
+    RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, message = MESSAGE_TEXT;
+    RETURN state || ': ' || message;
+END
+$$;
+SELECT is(current_setting('pg_partmgr.on_set_failure'), 'error', 'pg_partmgr.on_set_failure defaults to error');
+SELECT matches(pg_temp.brk_run(),
+    '^[0-9A-Z]{5}: maintenance of 2 partition sets failed: "public.tap_brk_(dropped|interval)", "public.tap_brk_(dropped|interval)"$',
+    'run_maintenance() with broken sets ends with an ERROR naming them, with the first failure''s SQLSTATE');
+SELECT ok(to_regclass('public.tap_brk_ok_p120') IS NULL,
+    'the ERROR rolls back the run''s transaction, the healthy set''s child too');
+SET LOCAL pg_partmgr.on_set_failure = warning;
 SELECT lives_ok($$SELECT partmgr.run_maintenance()$$,
-    'run_maintenance() with a broken set (bad interval, dropped parent) still succeeds');
+    'with pg_partmgr.on_set_failure = warning, run_maintenance() with a broken set (bad interval, dropped parent) succeeds');
 SELECT ok(to_regclass('public.tap_brk_ok_p120') IS NOT NULL,
     'the healthy set maintained after the broken ones got its child');
 SELECT is((SELECT count(*)::int FROM partmgr.part_config
@@ -320,6 +339,7 @@ SELECT throws_ok($$SELECT partmgr.run_maintenance('public.tap_brk_interval')$$,
     '22023', 'partition interval "banana" is not an integer',
     'run_maintenance(set) on a set with a bad interval raises the error');
 DELETE FROM partmgr.part_config WHERE parent_table IN ('public.tap_brk_interval', 'public.tap_brk_dropped');
+RESET pg_partmgr.on_set_failure;
 
 ------------------------------------------------------------------------------
 -- pg_partmgr.lock_timeout (waiting for a lock needs a second session: see the

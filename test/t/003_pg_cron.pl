@@ -1,6 +1,8 @@
 #
 # Scheduling through pg_cron: a job that CALLs run_maintenance_proc creates
-# the missing child, committing set by set.
+# the missing child, committing set by set; with a broken set it maintains
+# the others and ends with an ERROR naming it, which pg_cron records as a
+# failed run.
 #
 use strict;
 use warnings;
@@ -72,6 +74,41 @@ is( $node->safe_psql('postgres',
 		"SELECT count(*) FROM partmgr.part_config WHERE maintenance_last_run > '$before_call'"),
 	'2', 'the CALL stamped maintenance_last_run of both sets');
 $session->quit;
+
+# a broken set: the CALL maintains and commits the others, then ends with an
+# ERROR naming it (pg_partmgr.on_set_failure = error, the default), so that
+# pg_cron records the run as failed
+$node->safe_psql('postgres', q{
+	CREATE TABLE public.broken (id bigint NOT NULL) PARTITION BY RANGE (id);
+	SELECT partmgr.create_parent('public.broken', 'id', '10', p_premake => 1);
+	UPDATE partmgr.part_config SET partition_interval = 'banana' WHERE parent_table = 'public.broken';
+	INSERT INTO public.events VALUES (35);
+	INSERT INTO public.metrics VALUES (350);
+});
+my ($ret, $out, $err) = $node->psql('postgres', 'CALL partmgr.run_maintenance_proc()');
+like($err, qr/ERROR:  maintenance of 1 partition set failed: "public.broken"/,
+	'a CALL with a broken set ends with an ERROR naming it');
+is( $node->safe_psql('postgres',
+		"SELECT to_regclass('public.events_p40') IS NOT NULL AND to_regclass('public.metrics_p400') IS NOT NULL"),
+	't', 'and the other sets\' children were committed before it');
+is( $node->safe_psql('postgres', q{
+		SELECT outcome || ' ' || sqlstate FROM partmgr.maintenance_log
+		 WHERE parent_table = 'public.broken' ORDER BY log_id DESC LIMIT 1}),
+	'failed 22023', 'the failure is in the maintenance log');
+($ret, $out, $err) = $node->psql('postgres',
+	"SET pg_partmgr.on_set_failure = warning; CALL partmgr.run_maintenance_proc()");
+is($ret, 0, 'with pg_partmgr.on_set_failure = warning the CALL succeeds');
+like($err, qr/WARNING:  maintenance of partition set "public.broken" failed/, 'with a WARNING');
+my $before_job = $node->safe_psql('postgres', 'SELECT clock_timestamp()');
+$node->safe_psql('postgres', q{
+	SELECT cron.schedule('partmgr-broken', '* * * * *', 'CALL partmgr.run_maintenance_proc()');
+});
+ok( $node->poll_query_until('postgres', qq{
+		SELECT count(*) > 0 FROM cron.job_run_details
+		 WHERE status = 'failed' AND start_time > '$before_job'
+		   AND return_message LIKE '%maintenance of 1 partition set failed: "public.broken"%'}),
+	'pg_cron records the job with the broken set as failed, naming it');
+$node->safe_psql('postgres', "SELECT cron.unschedule('partmgr-broken')");
 
 $node->stop;
 done_testing();

@@ -113,7 +113,10 @@ $node->safe_psql('postgres', q{
 	ALTER TABLE other.hidden OWNER TO other_owner;
 	SELECT partmgr.create_parent('other.hidden', 'id', '10');
 });
-my ($ret, $out, $err) = $node->psql('postgres', 'SELECT partmgr.run_maintenance()');
+# told by WARNING only, so that the others' work stays (an ERROR at the end
+# would roll the call's transaction back)
+my ($ret, $out, $err) = $node->psql('postgres',
+	'SET pg_partmgr.on_set_failure = warning; SELECT partmgr.run_maintenance()');
 like($err, qr/maintenance of partition set "app.ids" failed: relation "app.ids_p30" already exists/,
 	'maintenance of app.ids fails, the others run');
 $node->safe_psql('postgres', q{
