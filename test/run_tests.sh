@@ -94,11 +94,7 @@ fi
 
 if wanted format && [ -z "$pattern" ]; then
 	echo "== format"
-	if PG_CONFIG=$PG_CONFIG perl "$top/.ci/pgindent" --check "$top"; then
-		echo "the C code is formatted (.ci/pgindent)"
-	else
-		failed+=(format)
-	fi
+	PG_CONFIG=$PG_CONFIG bash "$top/test/format/run.sh" || failed+=(format)
 fi
 
 echo "== build and install"
