@@ -152,7 +152,6 @@ partmgr_retire_concurrently(const PartmgrPlan *plan, const PartmgrAction *action
 				  partmgr_sub_parents_below(action->relid) : NIL);
 		partmgr_rights_enter_set(set, PARTMGR_RIGHTS_ACT, &rights);
 		memset(&work, 0, sizeof(work));
-		work.owner = set->parent_owner;
 		partmgr_work_unique_forget(&work, set->parent_oid, action->relid);
 		partmgr_work_retire(&work, action);
 		foreach(lc, work.statements)

@@ -193,8 +193,9 @@ typedef struct PartmgrAction
 	int64		end_block;
 	const PartmgrUnique *unique;	/* UNIQUE_CREATE, _DROP: the constraint;
 									 * statements are the DDL before its
-									 * entries are filled in (CREATE), or all
-									 * of it (DROP), after_statements the DDL
+									 * entries are filled in, the side table's
+									 * CREATE TABLE first (CREATE), or all of
+									 * it (DROP), after_statements the DDL
 									 * after, tables the tree's tables (locked
 									 * SHARE ROW EXCLUSIVE) */
 	List	   *after_statements;

@@ -106,8 +106,8 @@ check_owner(PartmgrActionWork *work, Oid relid)
 
 	if (!OidIsValid(relid) || !OidIsValid(work->owner))
 		return;
-	owner = partmgr_rel_owner(relid);
-	if (!OidIsValid(owner) || owner == work->owner || superuser_arg(owner))
+	owner = partmgr_foreign_owner(relid, work->owner);
+	if (!OidIsValid(owner))
 		return;
 	why = psprintf("table %s is owned by role \"%s\", not by \"%s\", the owner of the set",
 				   partmgr_key_display(partmgr_table_key(relid)),
@@ -1433,12 +1433,9 @@ work_unique(const PartmgrSet *set, const PartmgrAction *action, PartmgrActionWor
 	{
 		PartmgrWorkStatement *fill;
 
-		fill = work_sql(work,
-						partmgr_dml_side_fill(quote_qualified_identifier(u->side_schema,
-																		 u->side_name),
-											  quote_qualified_identifier(set->parent_schema,
-																		 set->parent_name),
-											  u->ncols, u->columns));
+		fill = work_sql(work, partmgr_dml_side_fill(u->side_schema, u->side_name,
+													set->parent_schema, set->parent_name,
+													u->ncols, u->columns));
 		fill->kind = PARTMGR_STMT_UNIQUE_FILL;
 		fill->unique = u;
 		work_read(work, set->parent_oid, "its keys are entered into the side table");

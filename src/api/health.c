@@ -232,8 +232,8 @@ owner_reasons(Health *h, const PartmgrSet *set, const PartmgrTree *tree)
 
 		if (!OidIsValid(relid))
 			continue;
-		owner = partmgr_rel_owner(relid);
-		if (!OidIsValid(owner) || owner == set->parent_owner || superuser_arg(owner))
+		owner = partmgr_foreign_owner(relid, set->parent_owner);
+		if (!OidIsValid(owner))
 			continue;
 		if (n++ == 0)
 		{

@@ -1258,10 +1258,50 @@ partmgr_ddl_unique_child_index(const char *schema, const char *name)
 /*
  * The statements on a global unique constraint's side table (state/unique.c):
  * columns are the key columns, ops the equality operator of each, as SQL
- * ("OPERATOR(pg_catalog.=)"), side the side table and from a table of the
- * set, already quoted.  Keys are matched with the operators the side
- * table's unique index uses.
+ * ("OPERATOR(pg_catalog.=)"), the side table and a table of the set ("from",
+ * aliased k; the side table is s) named by schema and name.  Keys are
+ * matched with the operators the side table's unique index uses.
  */
+
+/* The key columns, each after prefix ("k." or ""), each followed by ", " */
+static char *
+key_columns(int ncols, char **columns, const char *prefix)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (int i = 0; i < ncols; i++)
+		appendStringInfo(&buf, "%s%s, ", prefix, quote_identifier(columns[i]));
+	return buf.data;
+}
+
+/* "s.<col> <op> k.<col> AND " for each key column */
+static char *
+keys_match(int ncols, char **columns, char **ops)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (int i = 0; i < ncols; i++)
+	{
+		const char *c = quote_identifier(columns[i]);
+
+		appendStringInfo(&buf, "s.%s %s k.%s AND ", c, ops[i], c);
+	}
+	return buf.data;
+}
+
+/* "k.<col> IS NOT NULL AND " for each key column */
+static char *
+keys_not_null(int ncols, char **columns)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (int i = 0; i < ncols; i++)
+		appendStringInfo(&buf, "k.%s IS NOT NULL AND ", quote_identifier(columns[i]));
+	return buf.data;
+}
 
 /* INSERT of one entry: the keys $1..$n, the child $n+1 */
 char *
@@ -1270,10 +1310,8 @@ partmgr_dml_side_insert(const char *schema, const char *name, int ncols, char **
 	StringInfoData buf;
 
 	initStringInfo(&buf);
-	appendStringInfo(&buf, "INSERT INTO %s (", quote_qualified_identifier(schema, name));
-	for (int i = 0; i < ncols; i++)
-		appendStringInfo(&buf, "%s, ", quote_identifier(columns[i]));
-	appendStringInfoString(&buf, "child) VALUES (");
+	appendStringInfo(&buf, "INSERT INTO %s (%schild) VALUES (",
+					 quote_qualified_identifier(schema, name), key_columns(ncols, columns, ""));
 	for (int i = 0; i <= ncols; i++)
 		appendStringInfo(&buf, "%s$%d", i > 0 ? ", " : "", i + 1);
 	appendStringInfoChar(&buf, ')');
@@ -1305,9 +1343,10 @@ partmgr_dml_side_delete_tid(const char *schema, const char *name)
 
 /* DELETE of the entries of the children $1 (regclass[]) */
 char *
-partmgr_dml_side_delete_children(const char *side)
+partmgr_dml_side_delete_children(const char *schema, const char *name)
 {
-	return psprintf("DELETE FROM %s WHERE child OPERATOR(pg_catalog.=) ANY ($1)", side);
+	return psprintf("DELETE FROM %s WHERE child OPERATOR(pg_catalog.=) ANY ($1)",
+					quote_qualified_identifier(schema, name));
 }
 
 /*
@@ -1315,45 +1354,27 @@ partmgr_dml_side_delete_children(const char *side)
  * (regclass[]: the leaves in the set): stale ones, of children gone
  */
 char *
-partmgr_dml_side_delete_met(const char *side, const char *from, int ncols, char **columns,
-							char **ops)
+partmgr_dml_side_delete_met(const char *schema, const char *name, const char *from_schema,
+							const char *from_name, int ncols, char **columns, char **ops)
 {
-	StringInfoData eq;
-
-	initStringInfo(&eq);
-	for (int i = 0; i < ncols; i++)
-	{
-		const char *c = quote_identifier(columns[i]);
-
-		appendStringInfo(&eq, "s.%s %s k.%s AND ", c, ops[i], c);
-	}
 	return psprintf("DELETE FROM %s s USING %s k WHERE %s"
 					"s.child OPERATOR(pg_catalog.<>) ALL ($1)",
-					side, from, eq.data);
+					quote_qualified_identifier(schema, name),
+					quote_qualified_identifier(from_schema, from_name),
+					keys_match(ncols, columns, ops));
 }
 
 /* INSERT of an entry for every row of from whose keys are not NULL */
 char *
-partmgr_dml_side_fill(const char *side, const char *from, int ncols, char **columns)
+partmgr_dml_side_fill(const char *schema, const char *name, const char *from_schema,
+					  const char *from_name, int ncols, char **columns)
 {
-	StringInfoData keycols;
-	StringInfoData kcols;
-	StringInfoData notnull;
-
-	initStringInfo(&keycols);
-	initStringInfo(&kcols);
-	initStringInfo(&notnull);
-	for (int i = 0; i < ncols; i++)
-	{
-		const char *c = quote_identifier(columns[i]);
-
-		appendStringInfo(&keycols, "%s, ", c);
-		appendStringInfo(&kcols, "k.%s, ", c);
-		appendStringInfo(&notnull, "k.%s IS NOT NULL AND ", c);
-	}
 	return psprintf("INSERT INTO %s (%schild) SELECT %sk.tableoid::pg_catalog.regclass "
 					"FROM %s k WHERE %strue",
-					side, keycols.data, kcols.data, from, notnull.data);
+					quote_qualified_identifier(schema, name), key_columns(ncols, columns, ""),
+					key_columns(ncols, columns, "k."),
+					quote_qualified_identifier(from_schema, from_name),
+					keys_not_null(ncols, columns));
 }
 
 /*
@@ -1361,41 +1382,48 @@ partmgr_dml_side_fill(const char *side, const char *from, int ncols, char **colu
  * from, and with attach between from and the side table's entries
  */
 char *
-partmgr_query_side_duplicates(const char *side, const char *from, int ncols, char **columns,
-							  char **ops, bool attach)
+partmgr_query_side_duplicates(const char *schema, const char *name, const char *from_schema,
+							  const char *from_name, int ncols, char **columns, char **ops,
+							  bool attach)
 {
+	const char *from = quote_qualified_identifier(from_schema, from_name);
+	char	   *keycols = key_columns(ncols, columns, "k.");
 	StringInfoData sql;
-	StringInfoData keycols;
-	StringInfoData eq;
-	StringInfoData notnull;
 
+	/* ROW(k.a, k.b): the list without its last ", " */
+	keycols[strlen(keycols) - 2] = '\0';
 	initStringInfo(&sql);
-	initStringInfo(&keycols);
-	initStringInfo(&eq);
-	initStringInfo(&notnull);
-	for (int i = 0; i < ncols; i++)
-	{
-		const char *c = quote_identifier(columns[i]);
-
-		appendStringInfo(&keycols, "%sk.%s", i > 0 ? ", " : "", c);
-		appendStringInfo(&eq, "s.%s %s k.%s AND ", c, ops[i], c);
-		appendStringInfo(&notnull, "k.%s IS NOT NULL AND ", c);
-	}
 	appendStringInfo(&sql,
 					 "SELECT ROW(%s)::pg_catalog.text, "
 					 "pg_catalog.min(k.tableoid::pg_catalog.regclass::pg_catalog.text), "
 					 "pg_catalog.max(k.tableoid::pg_catalog.regclass::pg_catalog.text) "
 					 "FROM %s k WHERE %strue GROUP BY %s "
 					 "HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 1",
-					 keycols.data, from, notnull.data, keycols.data);
+					 keycols, from, keys_not_null(ncols, columns), keycols);
 	if (attach)
 		appendStringInfo(&sql,
 						 " UNION ALL SELECT ROW(%s)::pg_catalog.text, "
 						 "s.child::pg_catalog.text, k.tableoid::pg_catalog.regclass::pg_catalog.text "
 						 "FROM %s k JOIN %s s ON %strue",
-						 keycols.data, from, side, eq.data);
+						 keycols, from, quote_qualified_identifier(schema, name),
+						 keys_match(ncols, columns, ops));
 	appendStringInfoString(&sql, " LIMIT 5");
 	return sql.data;
+}
+
+/* The children the side table's entries name, each once (a skip scan of its child index) */
+char *
+partmgr_query_side_children(const char *schema, const char *name)
+{
+	const char *side = quote_qualified_identifier(schema, name);
+
+	return psprintf("WITH RECURSIVE c(child) AS ("
+					"(SELECT s.child FROM %s s ORDER BY s.child LIMIT 1) "
+					"UNION ALL SELECT (SELECT s.child FROM %s s "
+					"WHERE s.child OPERATOR(pg_catalog.>) c.child "
+					"ORDER BY s.child LIMIT 1) FROM c WHERE c.child IS NOT NULL) "
+					"SELECT c.child::pg_catalog.oid FROM c WHERE c.child IS NOT NULL",
+					side, side);
 }
 
 /* How many entries name the child $1 (regclass) */
@@ -1404,19 +1432,6 @@ partmgr_query_side_child_entries(const char *schema, const char *name)
 {
 	return psprintf("SELECT pg_catalog.count(*) FROM %s WHERE child OPERATOR(pg_catalog.=) $1",
 					quote_qualified_identifier(schema, name));
-}
-
-/* The children the side table's entries name, each once (a skip scan of its child index) */
-char *
-partmgr_query_side_children(const char *side)
-{
-	return psprintf("WITH RECURSIVE c(child) AS ("
-					"(SELECT s.child FROM %s s ORDER BY s.child LIMIT 1) "
-					"UNION ALL SELECT (SELECT s.child FROM %s s "
-					"WHERE s.child OPERATOR(pg_catalog.>) c.child "
-					"ORDER BY s.child LIMIT 1) FROM c WHERE c.child IS NOT NULL) "
-					"SELECT c.child::pg_catalog.oid FROM c WHERE c.child IS NOT NULL",
-					side, side);
 }
 
 /*

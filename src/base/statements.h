@@ -233,15 +233,19 @@ extern char *partmgr_dml_side_insert(const char *schema, const char *name, int n
 extern char *partmgr_dml_side_delete_key(const char *schema, const char *name, int ncols,
 										 char **columns, char **ops);
 extern char *partmgr_dml_side_delete_tid(const char *schema, const char *name);
-extern char *partmgr_dml_side_delete_children(const char *side);
-extern char *partmgr_dml_side_delete_met(const char *side, const char *from, int ncols,
-										 char **columns, char **ops);
-extern char *partmgr_dml_side_fill(const char *side, const char *from, int ncols,
-								   char **columns);
-extern char *partmgr_query_side_duplicates(const char *side, const char *from, int ncols,
-										   char **columns, char **ops, bool attach);
+extern char *partmgr_dml_side_delete_children(const char *schema, const char *name);
+extern char *partmgr_dml_side_delete_met(const char *schema, const char *name,
+										 const char *from_schema, const char *from_name,
+										 int ncols, char **columns, char **ops);
+extern char *partmgr_dml_side_fill(const char *schema, const char *name,
+								   const char *from_schema, const char *from_name,
+								   int ncols, char **columns);
+extern char *partmgr_query_side_duplicates(const char *schema, const char *name,
+										   const char *from_schema, const char *from_name,
+										   int ncols, char **columns, char **ops,
+										   bool attach);
 extern char *partmgr_query_side_child_entries(const char *schema, const char *name);
-extern char *partmgr_query_side_children(const char *side);
+extern char *partmgr_query_side_children(const char *schema, const char *name);
 extern char *partmgr_query_partman_set(const char *schema);
 extern char *partmgr_query_partman_sub_set(const char *schema);
 extern char *partmgr_dml_partman_maintenance_off(const char *schema);

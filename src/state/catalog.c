@@ -246,6 +246,22 @@ partmgr_rel_owner(Oid relid)
 }
 
 /*
+ * partmgr_foreign_owner
+ *		The owner of relid when it is neither owner (a set's) nor a
+ *		superuser: a role whose code must not run with owner's rights (see
+ *		work.c's check_owner); else InvalidOid.
+ */
+Oid
+partmgr_foreign_owner(Oid relid, Oid owner)
+{
+	Oid			relowner = partmgr_rel_owner(relid);
+
+	if (!OidIsValid(relowner) || relowner == owner || superuser_arg(relowner))
+		return InvalidOid;
+	return relowner;
+}
+
+/*
  * partmgr_read_parent
  *		Fill info with the partitioning facts of relid.  info->strategy is 0
  *		when the relation is not a partitioned table.  Raises 42P01 when the

@@ -75,6 +75,7 @@ extern Oid	partmgr_key_relid(const char *key);
 extern bool partmgr_key_split(const char *key, char **schema, char **name);
 extern char *partmgr_key_display(const char *key);
 extern Oid	partmgr_rel_owner(Oid relid);
+extern Oid	partmgr_foreign_owner(Oid relid, Oid owner);
 extern void partmgr_read_parent(Oid relid, PartmgrParentInfo *info);
 extern PartmgrTree *partmgr_read_tree(const PartmgrSet *set);
 extern const PartmgrChild *partmgr_tree_find_overlap(const PartmgrTree *tree,

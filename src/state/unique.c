@@ -1110,36 +1110,24 @@ leaves_of(Oid relid)
 }
 
 /*
- * column_eq_sql
- *		The equality operator of the default btree operator class of a key
- *		column's type, as SQL (search_path is pinned to pg_catalog).
+ * column_ops
+ *		The equality operator of the default btree operator class of each
+ *		key column's type, as SQL (search_path is pinned to pg_catalog).
  */
-static char *
-column_eq_sql(const PartmgrUnique *u, int i)
-{
-	Oid			type = get_atttype(u->root, get_attnum(u->root, u->columns[i]));
-	Oid			opclass = GetDefaultOpClass(type, BTREE_AM_OID);
-
-	return operator_sql(btree_equality(get_opclass_family(opclass),
-									   get_opclass_input_type(opclass)));
-}
-
-/* column_eq_sql of every key column */
 static char **
 column_ops(const PartmgrUnique *u)
 {
 	char	  **ops = palloc(sizeof(char *) * u->ncols);
 
 	for (int i = 0; i < u->ncols; i++)
-		ops[i] = column_eq_sql(u, i);
-	return ops;
-}
+	{
+		Oid			type = get_atttype(u->root, get_attnum(u->root, u->columns[i]));
+		Oid			opclass = GetDefaultOpClass(type, BTREE_AM_OID);
 
-/* The side table's name, quoted, for SQL text. */
-static const char *
-side_of(const PartmgrUnique *u)
-{
-	return quote_qualified_identifier(u->side_schema, u->side_name);
+		ops[i] = operator_sql(btree_equality(get_opclass_family(opclass),
+											 get_opclass_input_type(opclass)));
+	}
+	return ops;
 }
 
 typedef struct FillArgs
@@ -1165,7 +1153,7 @@ fill_statements(void *arg)
  *		children already in the set.
  */
 static char *
-duplicates_detail(const PartmgrUnique *u, const char *table, bool attach)
+duplicates_detail(const PartmgrUnique *u, Oid table, bool attach)
 {
 	StringInfoData detail;
 	StringInfoData names;
@@ -1175,7 +1163,9 @@ duplicates_detail(const PartmgrUnique *u, const char *table, bool attach)
 	initStringInfo(&names);
 	for (int i = 0; i < u->ncols; i++)
 		appendStringInfo(&names, "%s%s", i > 0 ? ", " : "", quote_identifier(u->columns[i]));
-	n = partmgr_spi_table_exec(partmgr_query_side_duplicates(side_of(u), table, u->ncols,
+	n = partmgr_spi_table_exec(partmgr_query_side_duplicates(u->side_schema, u->side_name,
+															 get_namespace_name(get_rel_namespace(table)),
+															 get_rel_name(table), u->ncols,
 															 u->columns, column_ops(u), attach),
 							   0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 	for (uint64 r = 0; r < n; r++)
@@ -1197,7 +1187,8 @@ duplicates_detail(const PartmgrUnique *u, const char *table, bool attach)
 void
 partmgr_unique_fill(const PartmgrUnique *u, Oid table, bool attach)
 {
-	const char *side = side_of(u);
+	const char *schema = get_namespace_name(get_rel_namespace(table));
+	const char *name = get_rel_name(table);
 	const char *tbl = rel_display(table);
 	FillArgs	args;
 	ErrorData  *error;
@@ -1208,15 +1199,17 @@ partmgr_unique_fill(const PartmgrUnique *u, Oid table, bool attach)
 		Datum		values[1];
 
 		values[0] = oid_array(leaves_of(table));
-		partmgr_spi_table_exec(partmgr_dml_side_delete_children(side), 1, types, values, NULL,
-							   false, SPI_OK_DELETE);
+		partmgr_spi_table_exec(partmgr_dml_side_delete_children(u->side_schema, u->side_name),
+							   1, types, values, NULL, false, SPI_OK_DELETE);
 		/* the leaves in the set now, the attached table's among them */
 		values[0] = oid_array(leaves_of(u->root));
-		partmgr_spi_table_exec(partmgr_dml_side_delete_met(side, tbl, u->ncols, u->columns,
+		partmgr_spi_table_exec(partmgr_dml_side_delete_met(u->side_schema, u->side_name, schema,
+														   name, u->ncols, u->columns,
 														   column_ops(u)),
 							   1, types, values, NULL, false, SPI_OK_DELETE);
 	}
-	args.insert_sql = partmgr_dml_side_fill(side, tbl, u->ncols, u->columns);
+	args.insert_sql = partmgr_dml_side_fill(u->side_schema, u->side_name, schema, name,
+											u->ncols, u->columns);
 	args.then_sql = (attach ? NULL :
 					 partmgr_ddl_unique_key(u->side_schema, u->side_name, u->name, u->ncols, u->columns));
 	if (partmgr_run_subxact(fill_statements, &args, &error))
@@ -1228,13 +1221,13 @@ partmgr_unique_fill(const PartmgrUnique *u, Oid table, bool attach)
 				(errcode(ERRCODE_UNIQUE_VIOLATION),
 				 errmsg("%s cannot join the set: it would violate global unique constraint \"%s\"",
 						tbl, u->name),
-				 errdetail_internal("%s", duplicates_detail(u, tbl, true)),
+				 errdetail_internal("%s", duplicates_detail(u, table, true)),
 				 errhint("Remove the duplicate rows from %s, then attach it again.", tbl)));
 	ereport(ERROR,
 			(errcode(ERRCODE_UNIQUE_VIOLATION),
 			 errmsg("could not create global unique constraint \"%s\": %s holds duplicate keys",
 					u->name, tbl),
-			 errdetail_internal("%s", duplicates_detail(u, tbl, false)),
+			 errdetail_internal("%s", duplicates_detail(u, table, false)),
 			 errhint("Remove or change the duplicate rows, then create the constraint again.")));
 }
 
@@ -1251,11 +1244,10 @@ partmgr_unique_fill(const PartmgrUnique *u, Oid table, bool attach)
 List *
 partmgr_unique_children(const PartmgrUnique *u)
 {
-	const char *side = quote_qualified_identifier(u->side_schema, u->side_name);
 	List	   *result = NIL;
 	uint64		n;
 
-	n = partmgr_spi_table_exec(partmgr_query_side_children(side),
+	n = partmgr_spi_table_exec(partmgr_query_side_children(u->side_schema, u->side_name),
 							   0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 	for (uint64 r = 0; r < n; r++)
 	{
