@@ -81,8 +81,10 @@ run_top_level(const char *sql)
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
 	parsetree = linitial_node(RawStmt, pg_parse_query(sql));
-	plantrees = pg_plan_queries(pg_analyze_and_rewrite_fixedparams(parsetree, sql,
-																   NULL, 0, NULL),
+	plantrees = pg_plan_queries(pg_analyze_and_rewrite_fixedparams(parsetree,
+																   sql,
+																   NULL, 0,
+																   NULL),
 								sql, CURSOR_OPT_PARALLEL_OK, NULL);
 	portal = CreatePortal("", true, true);
 	portal->visible = false;
@@ -108,7 +110,8 @@ run_top_level(const char *sql)
  *		query cancel or a shutdown.
  */
 void
-partmgr_retire_concurrently(const PartmgrPlan *plan, const PartmgrAction *action,
+partmgr_retire_concurrently(const PartmgrPlan *plan,
+							const PartmgrAction *action,
 							const char *run_by, MemoryContext cxt)
 {
 	const PartmgrSet *set = plan->set;
@@ -116,14 +119,16 @@ partmgr_retire_concurrently(const PartmgrPlan *plan, const PartmgrAction *action
 	Oid			save_userid;
 	int			save_sec_context;
 	ErrorData  *edata = NULL;
-	char	   *saved_timeout = pstrdup(GetConfigOption("lock_timeout", false, false));
+	char	   *saved_timeout = pstrdup(GetConfigOption("lock_timeout", false,
+														false));
 	volatile bool detached = false;
 	List	   *forget;
 	PartmgrActionWork work;
 	ListCell   *lc;
 
 	Assert(!IsTransactionState());
-	Assert(action->kind == PARTMGR_ACTION_RETIRE_CHILD && action->retire.concurrently);
+	Assert(action->kind == PARTMGR_ACTION_RETIRE_CHILD &&
+		   action->retire.concurrently);
 	GetUserIdAndSecContext(&save_userid, &save_sec_context);
 	SetConfigOption("lock_timeout", psprintf("%d", partmgr_lock_timeout),
 					PGC_SUSET, PGC_S_SESSION);
@@ -159,9 +164,11 @@ partmgr_retire_concurrently(const PartmgrPlan *plan, const PartmgrAction *action
 			PartmgrWorkStatement *stmt = (PartmgrWorkStatement *) lfirst(lc);
 
 			if (stmt->kind == PARTMGR_STMT_CALLER_UTILITY)
-				partmgr_spi_exec(stmt->sql, 0, NULL, NULL, NULL, false, SPI_OK_UTILITY);
+				partmgr_spi_exec(stmt->sql, 0, NULL, NULL, NULL, false,
+								 SPI_OK_UTILITY);
 			else if (stmt->kind == PARTMGR_STMT_UNIQUE_FORGET)
-				(void) partmgr_spi_table_exec(stmt->sql, 0, NULL, NULL, NULL, false,
+				(void) partmgr_spi_table_exec(stmt->sql, 0, NULL, NULL, NULL,
+											  false,
 											  SPI_OK_DELETE);
 			else
 				partmgr_spi_table_utility(stmt->sql);
@@ -170,7 +177,8 @@ partmgr_retire_concurrently(const PartmgrPlan *plan, const PartmgrAction *action
 		if (forget != NIL)
 			partmgr_config_forget(forget);
 		partmgr_log_action(set->key, run_by, partmgr_action_name(action),
-						   quote_qualified_identifier(action->schema, action->name),
+						   quote_qualified_identifier(action->schema,
+													  action->name),
 						   partmgr_action_bounds(plan, action), started,
 						   PARTMGR_OUTCOME_DONE, NULL);
 		SPI_finish();
@@ -186,7 +194,8 @@ partmgr_retire_concurrently(const PartmgrPlan *plan, const PartmgrAction *action
 		AbortCurrentTransaction();
 		SetUserIdAndSecContext(save_userid, save_sec_context);
 		/* a session setting, outside any transaction: restored by hand */
-		SetConfigOption("lock_timeout", saved_timeout, PGC_SUSET, PGC_S_SESSION);
+		SetConfigOption("lock_timeout", saved_timeout, PGC_SUSET,
+						PGC_S_SESSION);
 		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
 			edata->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN)
 			ReThrowError(edata);
@@ -211,9 +220,11 @@ partmgr_retire_concurrently(const PartmgrPlan *plan, const PartmgrAction *action
 		SPI_connect();
 		PushActiveSnapshot(GetTransactionSnapshot());
 		partmgr_log_action(set->key, run_by, partmgr_action_name(action),
-						   quote_qualified_identifier(action->schema, action->name),
+						   quote_qualified_identifier(action->schema,
+													  action->name),
 						   partmgr_action_bounds(plan, action), started,
-						   kept && !detached ? PARTMGR_OUTCOME_SKIPPED : PARTMGR_OUTCOME_FAILED,
+						   kept && !detached ? PARTMGR_OUTCOME_SKIPPED :
+						   PARTMGR_OUTCOME_FAILED,
 						   edata);
 		SPI_finish();
 		PopActiveSnapshot();

@@ -125,14 +125,16 @@ run_validate(ActionContext *ctx, const char *sql)
 	if (edata->sqlerrcode != ERRCODE_CHECK_VIOLATION)
 		ReThrowError(edata);
 	partmgr_lock_relation(action->relid, AccessExclusiveLock);
-	drop = partmgr_ddl_drop_constraint(action->schema, action->name, constraint);
+	drop = partmgr_ddl_drop_constraint(action->schema, action->name,
+									   constraint);
 	partmgr_spi_table_utility(drop);
 	ctx->statements = lappend(ctx->statements, drop);
 	ctx->note = "dropped: rows outside it were written before it was added; the next pass derives it again";
 	ereport(WARNING,
 			(errcode(ERRCODE_CHECK_VIOLATION),
 			 errmsg("dropped constraint \"%s\" of \"%s\": %s", constraint,
-					quote_qualified_identifier(action->schema, action->name), edata->message),
+					quote_qualified_identifier(action->schema, action->name),
+					edata->message),
 			 errdetail("Rows outside it were written between the scan that derived it and the moment it was added."),
 			 errhint("The next maintenance pass derives it again.")));
 }
@@ -167,7 +169,8 @@ run_rows(ActionContext *ctx, const PartmgrWorkStatement *stmt)
 	ErrorData  *edata = NULL;
 
 	if (stmt->on_duplicate == NULL)
-		return partmgr_spi_table_exec(stmt->sql, 0, NULL, NULL, NULL, false, stmt->expected);
+		return partmgr_spi_table_exec(stmt->sql, 0, NULL, NULL, NULL, false,
+									  stmt->expected);
 	rr.stmt = stmt;
 	rr.n = 0;
 	if (partmgr_run_subxact(run_rows_once, &rr, &edata))
@@ -175,7 +178,8 @@ run_rows(ActionContext *ctx, const PartmgrWorkStatement *stmt)
 	if (edata->sqlerrcode != ERRCODE_UNIQUE_VIOLATION)
 		ReThrowError(edata);
 	ctx->statements = lappend(ctx->statements, stmt->on_duplicate);
-	return partmgr_spi_table_exec(stmt->on_duplicate, 0, NULL, NULL, NULL, false,
+	return partmgr_spi_table_exec(stmt->on_duplicate, 0, NULL, NULL, NULL,
+								  false,
 								  stmt->expected);
 }
 
@@ -202,8 +206,10 @@ move_in_c(ActionContext *ctx, const PartmgrWorkStatement *stmt, uint64 *moved)
 								 stmt->move_source, declined)));
 		return false;
 	}
-	*moved = partmgr_move_rows(ctx->plan->set, stmt->move_source, stmt->move_targets,
-							   stmt->move_ntargets, stmt->move_lower, stmt->move_upper);
+	*moved = partmgr_move_rows(ctx->plan->set, stmt->move_source,
+							   stmt->move_targets,
+							   stmt->move_ntargets, stmt->move_lower,
+							   stmt->move_upper);
 	return true;
 }
 
@@ -280,7 +286,8 @@ wait_for_worker_shards(void *arg)
 		PartmgrActionWork dry;
 		ListCell   *ll;
 
-		if (action->kind == PARTMGR_ACTION_RETIRE_CHILD && action->retire.concurrently)
+		if (action->kind == PARTMGR_ACTION_RETIRE_CHILD &&
+			action->retire.concurrently)
 			continue;
 		memset(&dry, 0, sizeof(dry));
 		partmgr_action_work(plan, action, &dry);
@@ -309,7 +316,8 @@ wait_for_worker_shards(void *arg)
 		PartmgrShardLockAsk *ask;
 		char	   *name;
 
-		if (!partmgr_citus_table(lock->relid) || held_by_me(lock->relid, lock->mode))
+		if (!partmgr_citus_table(lock->relid) ||
+			held_by_me(lock->relid, lock->mode))
 			continue;
 		name = get_rel_name(lock->relid);
 		if (name == NULL)
@@ -317,7 +325,8 @@ wait_for_worker_shards(void *arg)
 		ask = palloc0(sizeof(PartmgrShardLockAsk));
 		ask->schema = get_namespace_name(get_rel_namespace(lock->relid));
 		ask->name = name;
-		ask->label = psprintf("%s (%s)", name, partmgr_lock_mode_name(lock->mode));
+		ask->label = psprintf("%s (%s)", name,
+							  partmgr_lock_mode_name(lock->mode));
 		ask->modes = conflicting_modes(lock->mode);
 		asks = lappend(asks, ask);
 	}
@@ -374,7 +383,8 @@ execute_action(void *arg)
 	bool		moved_in_c = false;
 	ListCell   *lc;
 
-	(void) set_config_option("lock_timeout", psprintf("%d", partmgr_lock_timeout),
+	(void) set_config_option("lock_timeout",
+							 psprintf("%d", partmgr_lock_timeout),
 							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
 							 true, 0, false);
 
@@ -386,7 +396,8 @@ execute_action(void *arg)
 	 * on Citus, the statements run on the workers too: bound their waits
 	 * there
 	 */
-	if (work.statements != NIL && partmgr_citus_sequential(ctx->plan->set->parent_oid))
+	if (work.statements != NIL &&
+		partmgr_citus_sequential(ctx->plan->set->parent_oid))
 	{
 		partmgr_citus_propagate_set_local();
 		partmgr_spi_table_utility(partmgr_ddl_remote_lock_timeout(partmgr_lock_timeout));
@@ -405,7 +416,8 @@ execute_action(void *arg)
 				partmgr_spi_table_utility(stmt->sql);
 				break;
 			case PARTMGR_STMT_CALLER_UTILITY:
-				partmgr_spi_exec(stmt->sql, 0, NULL, NULL, NULL, false, SPI_OK_UTILITY);
+				partmgr_spi_exec(stmt->sql, 0, NULL, NULL, NULL, false,
+								 SPI_OK_UTILITY);
 				break;
 			case PARTMGR_STMT_VALIDATE:
 				run_validate(ctx, stmt->sql);
@@ -423,17 +435,20 @@ execute_action(void *arg)
 				partmgr_config_forget(stmt->keys);
 				break;
 			case PARTMGR_STMT_UNIQUE_FORGET:
-				ctx->rows += partmgr_spi_table_exec(stmt->sql, 0, NULL, NULL, NULL, false,
+				ctx->rows += partmgr_spi_table_exec(stmt->sql, 0, NULL, NULL,
+													NULL, false,
 													SPI_OK_DELETE);
 				break;
 			case PARTMGR_STMT_HASH_CHECK:
 				partmgr_add_hash_check(get_relname_relid(stmt->name,
 														 get_namespace_oid(stmt->schema, false)),
-									   stmt->parent, stmt->modulus, stmt->remainder,
+									   stmt->parent, stmt->modulus,
+									   stmt->remainder,
 									   PARTMGR_BOUND_CHECK);
 				break;
 			case PARTMGR_STMT_UNIQUE_FILL:
-				partmgr_unique_fill(stmt->unique, ctx->plan->set->parent_oid, false);
+				partmgr_unique_fill(stmt->unique, ctx->plan->set->parent_oid,
+									false);
 				break;
 			case PARTMGR_STMT_PRIVATE:
 				partmgr_spi_table_utilities(partmgr_private_table_sql(get_relname_relid(stmt->name,
@@ -445,14 +460,16 @@ execute_action(void *arg)
 				if (stmt->counted_as != NULL)
 				{
 					ctx->rows += n;
-					ctx->note = psprintf("%llu %s", (unsigned long long) ctx->rows,
+					ctx->note = psprintf("%llu %s",
+										 (unsigned long long) ctx->rows,
 										 stmt->counted_as);
 				}
 				break;
 			case PARTMGR_STMT_MOVE:
 			case PARTMGR_STMT_COPY:
 			case PARTMGR_STMT_DELETE:
-				if (stmt->kind == PARTMGR_STMT_COPY && move_in_c(ctx, stmt, &copied))
+				if (stmt->kind == PARTMGR_STMT_COPY &&
+					move_in_c(ctx, stmt, &copied))
 				{
 					moved_in_c = true;
 					break;
@@ -463,12 +480,14 @@ execute_action(void *arg)
 				{
 					bool		isnull;
 
-					partmgr_spi_table_exec(stmt->sql, 0, NULL, NULL, NULL, false, SPI_OK_SELECT);
+					partmgr_spi_table_exec(stmt->sql, 0, NULL, NULL, NULL,
+										   false, SPI_OK_SELECT);
 					n = DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
 					copied = DatumGetInt64(partmgr_spi_value(0, 2, &isnull));
 				}
 				else
-					n = partmgr_spi_table_exec(stmt->sql, 0, NULL, NULL, NULL, false,
+					n = partmgr_spi_table_exec(stmt->sql, 0, NULL, NULL, NULL,
+											   false,
 											   stmt->kind == PARTMGR_STMT_DELETE ?
 											   SPI_OK_DELETE : SPI_OK_INSERT);
 				if (stmt->kind == PARTMGR_STMT_COPY)
@@ -481,17 +500,24 @@ execute_action(void *arg)
 					ereport(ERROR,
 							(errcode(ERRCODE_TRIGGERED_ACTION_EXCEPTION),
 							 errmsg("not every row of %s reached %s: %llu read, %llu written",
-									stmt->rows_from, quote_qualified_identifier(stmt->schema, stmt->name),
-									(unsigned long long) n, (unsigned long long) copied),
+									stmt->rows_from,
+									quote_qualified_identifier(stmt->schema,
+															   stmt->name),
+									(unsigned long long) n,
+									(unsigned long long) copied),
 							 errdetail("A trigger on the target kept rows from being written. The move is rolled back; no row was lost."),
 							 errhint("Drop or change the trigger, or move the rows with a statement of your own.")));
 				ctx->rows += n;
 				{
-					const char *from = (moved_in_c && stmt->kind == PARTMGR_STMT_DELETE ?
-										psprintf("%s in one pass", stmt->rows_from) : stmt->rows_from);
+					const char *from = (moved_in_c &&
+										stmt->kind == PARTMGR_STMT_DELETE ?
+										psprintf("%s in one pass",
+												 stmt->rows_from) :
+										stmt->rows_from);
 
 					ctx->rows_from = (ctx->rows_from == NULL ? from :
-									  psprintf("%s and %s", ctx->rows_from, from));
+									  psprintf("%s and %s", ctx->rows_from,
+											   from));
 				}
 				break;
 		}
@@ -505,7 +531,8 @@ execute_action(void *arg)
 static int
 rows_moved_detail(uint64 rows, const char *from)
 {
-	return errdetail_plural("%llu row moved in from %s.", "%llu rows moved in from %s.",
+	return errdetail_plural("%llu row moved in from %s.",
+							"%llu rows moved in from %s.",
 							rows, (unsigned long long) rows, from);
 }
 
@@ -517,17 +544,20 @@ rows_moved_detail(uint64 rows, const char *from)
  *		a retirement whose detach ran CONCURRENTLY.
  */
 void
-partmgr_report_done(const PartmgrPlan *plan, const PartmgrAction *action, uint64 rows,
+partmgr_report_done(const PartmgrPlan *plan, const PartmgrAction *action,
+					uint64 rows,
 					const char *rows_from, bool concurrently)
 {
 	const PartmgrAxis *axis = &plan->set->axis;
-	const char *table = quote_qualified_identifier(action->schema, action->name);
+	const char *table = quote_qualified_identifier(action->schema,
+												   action->name);
 	const char *set = partmgr_key_display(plan->set->key);
 	const char *list = partmgr_action_bounds(plan, action);
 	const char *lower = NULL;
 	const char *upper = NULL;
 
-	if (action->kind == PARTMGR_ACTION_CREATE_CHILD || action->kind == PARTMGR_ACTION_ATTACH_CHILD)
+	if (action->kind == PARTMGR_ACTION_CREATE_CHILD ||
+		action->kind == PARTMGR_ACTION_ATTACH_CHILD)
 	{
 		lower = partmgr_point_literal(axis, action->lower);
 		upper = partmgr_point_literal(axis, action->upper);
@@ -542,7 +572,8 @@ partmgr_report_done(const PartmgrPlan *plan, const PartmgrAction *action, uint64
 			break;
 		case PARTMGR_ACTION_CREATE_DEFAULT:
 			ereport(LOG,
-					(errmsg("pg_partmgr: created default partition %s of %s", table, set)));
+					(errmsg("pg_partmgr: created default partition %s of %s",
+							table, set)));
 			break;
 		case PARTMGR_ACTION_ATTACH_CHILD:
 			ereport(LOG,
@@ -569,7 +600,8 @@ partmgr_report_done(const PartmgrPlan *plan, const PartmgrAction *action, uint64
 								table, set)));
 			else if (action->retire.keep_table)
 				ereport(LOG,
-						(errmsg("pg_partmgr: detached partition %s of %s", table, set)));
+						(errmsg("pg_partmgr: detached partition %s of %s",
+								table, set)));
 			else if (concurrently)
 				ereport(LOG,
 						(errmsg("pg_partmgr: detached and dropped partition %s of %s (concurrently)",
@@ -606,14 +638,17 @@ partmgr_report_done(const PartmgrPlan *plan, const PartmgrAction *action, uint64
 			break;
 		case PARTMGR_ACTION_ALTER_CHILD:
 			ereport(LOG,
-					(errmsg("pg_partmgr: altered partition %s of %s", table, set)));
+					(errmsg("pg_partmgr: altered partition %s of %s", table,
+							set)));
 			break;
 		case PARTMGR_ACTION_UNIQUE_CLEANUP:
 			ereport(LOG,
 					(errmsg("pg_partmgr: removed entries of children no longer in %s from %s",
 							set, table),
-					 errdetail_plural("%llu entry was removed.", "%llu entries were removed.",
-									  (unsigned long) rows, (unsigned long long) rows)));
+					 errdetail_plural("%llu entry was removed.",
+									  "%llu entries were removed.",
+									  (unsigned long) rows,
+									  (unsigned long long) rows)));
 			break;
 		case PARTMGR_ACTION_UNIQUE_CREATE:
 			ereport(LOG,
@@ -631,11 +666,13 @@ partmgr_report_done(const PartmgrPlan *plan, const PartmgrAction *action, uint64
 			break;
 		case PARTMGR_ACTION_RESHAPE_SWAP:
 			ereport(LOG,
-					(errmsg("pg_partmgr: reshaped partitions of %s: %s", set, list),
+					(errmsg("pg_partmgr: reshaped partitions of %s: %s", set,
+							list),
 					 rows > 0 ?
 					 errdetail_plural("%llu captured change was applied first.",
 									  "%llu captured changes were applied first.",
-									  (unsigned long) rows, (unsigned long long) rows) : 0));
+									  (unsigned long) rows,
+									  (unsigned long long) rows) : 0));
 			break;
 		case PARTMGR_ACTION_RESHAPE_PREPARE:
 		case PARTMGR_ACTION_RESHAPE_TARGET:
@@ -648,7 +685,8 @@ partmgr_report_done(const PartmgrPlan *plan, const PartmgrAction *action, uint64
 		case PARTMGR_ACTION_RESHAPE_CANCEL:
 			/* steps on working tables: the maintenance log says them */
 			ereport(DEBUG1,
-					(errmsg("pg_partmgr: %s of %s: %s%s%s", partmgr_action_name(action), set,
+					(errmsg("pg_partmgr: %s of %s: %s%s%s",
+							partmgr_action_name(action), set,
 							table, list ? " " : "", list ? list : "")));
 			break;
 	}
@@ -695,7 +733,8 @@ partmgr_explain_failure(const PartmgrPlan *plan, const PartmgrAction *action,
 							 partmgr_point_display(axis, action->lower),
 							 partmgr_point_display(axis, action->upper));
 	edata->hint = psprintf(_("Move them with SELECT partmgr.%s(%s), which creates the child."),
-						   axis->kind == PARTMGR_KEY_TIME ? "partition_data_time" : "partition_data_id",
+						   axis->kind == PARTMGR_KEY_TIME ?
+						   "partition_data_time" : "partition_data_id",
 						   quote_literal_cstr(plan->set->key));
 	edata->context = NULL;
 	return true;
@@ -712,9 +751,11 @@ action_detail(const PartmgrPlan *plan, const ActionContext *ctx, bool ok)
 
 	if (ctx->rows_from != NULL)
 		detail = psprintf("%s; " UINT64_FORMAT " rows moved in from %s",
-						  detail ? detail : "", ok ? ctx->rows : 0, ctx->rows_from);
+						  detail ? detail : "", ok ? ctx->rows : 0,
+						  ctx->rows_from);
 	if (ok && ctx->note != NULL)
-		detail = detail ? psprintf("%s; %s", detail, ctx->note) : pstrdup(ctx->note);
+		detail = detail ? psprintf("%s; %s", detail,
+								   ctx->note) : pstrdup(ctx->note);
 	return detail;
 }
 
@@ -738,7 +779,8 @@ partmgr_execute_plan(const PartmgrPlan *plan, const char *run_by,
 	Assert(plan->set != NULL);
 	(void) partmgr_rights_require(PARTMGR_RIGHTS_ACT, "executing a plan");
 	if (partmgr_rights_owner() != plan->set->parent_owner)
-		elog(ERROR, "pg_partmgr: plan of \"%s\" executed with another owner's rights",
+		elog(ERROR,
+			 "pg_partmgr: plan of \"%s\" executed with another owner's rights",
 			 plan->set->key);
 	memset(result, 0, sizeof(*result));
 	/* on Citus, nothing is locked while a worker holds what the plan needs */
@@ -751,11 +793,14 @@ partmgr_execute_plan(const PartmgrPlan *plan, const char *run_by,
 		{
 			const PartmgrAction *first = (const PartmgrAction *) linitial(plan->actions);
 
-			partmgr_log_action(plan->set->key, run_by, partmgr_action_name(first),
-							   quote_qualified_identifier(first->schema, first->name),
+			partmgr_log_action(plan->set->key, run_by,
+							   partmgr_action_name(first),
+							   quote_qualified_identifier(first->schema,
+														  first->name),
 							   partmgr_action_bounds(plan, first), started,
 							   edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE ?
-							   PARTMGR_OUTCOME_SKIPPED : PARTMGR_OUTCOME_FAILED, edata);
+							   PARTMGR_OUTCOME_SKIPPED :
+							   PARTMGR_OUTCOME_FAILED, edata);
 			result->error = edata;
 			result->failed = first;
 			return;
@@ -790,11 +835,13 @@ partmgr_execute_plan(const PartmgrPlan *plan, const char *run_by,
 		else
 			result->rows += ctx.rows;
 		partmgr_log_batch_add(&log, partmgr_action_name(ctx.action),
-							  quote_qualified_identifier(ctx.action->schema, ctx.action->name),
+							  quote_qualified_identifier(ctx.action->schema,
+														 ctx.action->name),
 							  action_detail(plan, &ctx, ok),
 							  started,
 							  ok ? PARTMGR_OUTCOME_DONE :
-							  (blocked || edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE) ?
+							  (blocked ||
+							   edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE) ?
 							  PARTMGR_OUTCOME_SKIPPED : PARTMGR_OUTCOME_FAILED,
 							  edata, ctx.statements);
 		if (ok)
@@ -823,7 +870,8 @@ partmgr_execute_plan(const PartmgrPlan *plan, const char *run_by,
  *		and in *rows (unless NULL) how many rows they moved.
  */
 int
-partmgr_execute_or_raise(const PartmgrPlan *plan, const char *run_by, uint64 *rows)
+partmgr_execute_or_raise(const PartmgrPlan *plan, const char *run_by,
+						 uint64 *rows)
 {
 	PartmgrExecResult result;
 

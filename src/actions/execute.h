@@ -31,11 +31,15 @@ typedef struct PartmgrExecResult
 
 extern void partmgr_execute_plan(const PartmgrPlan *plan, const char *run_by,
 								 PartmgrExecResult *result);
-extern void partmgr_report_done(const PartmgrPlan *plan, const PartmgrAction *action,
-								uint64 rows, const char *rows_from, bool concurrently);
-extern bool partmgr_explain_failure(const PartmgrPlan *plan, const PartmgrAction *action,
+extern void partmgr_report_done(const PartmgrPlan *plan,
+								const PartmgrAction *action,
+								uint64 rows, const char *rows_from,
+								bool concurrently);
+extern bool partmgr_explain_failure(const PartmgrPlan *plan,
+									const PartmgrAction *action,
 									ErrorData *edata);
-extern int	partmgr_execute_or_raise(const PartmgrPlan *plan, const char *run_by,
+extern int	partmgr_execute_or_raise(const PartmgrPlan *plan,
+									 const char *run_by,
 									 uint64 *rows);
 
 #endif							/* PARTMGR_EXECUTE_H */

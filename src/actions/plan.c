@@ -58,7 +58,8 @@ partmgr_child_name(const PartmgrSet *set, PartmgrPoint lower)
 
 	if (set->axis.kind == PARTMGR_KEY_TIME)
 		suffix = partmgr_time_suffix(&set->axis, lower,
-									 partmgr_era_at(set, lower).datetime_string);
+									 partmgr_era_at(set,
+													lower).datetime_string);
 	else
 		suffix = psprintf(INT64_FORMAT, lower);
 	return partmgr_name_with_suffix(set->parent_name, psprintf("_p%s", suffix));
@@ -71,7 +72,8 @@ partmgr_child_name(const PartmgrSet *set, PartmgrPoint lower)
  *		itself already uses it.
  */
 static void
-check_name_free(const PartmgrPlan *plan, const char *name, const PartmgrAction *action)
+check_name_free(const PartmgrPlan *plan, const char *name,
+				const PartmgrAction *action)
 {
 	Oid			nspid = get_namespace_oid(plan->set->parent_schema, false);
 	ListCell   *lc;
@@ -86,7 +88,8 @@ check_name_free(const PartmgrPlan *plan, const char *name, const PartmgrAction *
 					 errmsg("two children of \"%s\" would both be named \"%s\"",
 							plan->set->key, name),
 					 errdetail("The suffix format \"%s\" does not tell their lower bounds apart.",
-							   plan->set->datetime_string ? plan->set->datetime_string : ""),
+							   plan->set->datetime_string ?
+							   plan->set->datetime_string : ""),
 					 errhint("Set part_config.datetime_string to a format precise enough for the interval.")));
 	}
 
@@ -94,14 +97,17 @@ check_name_free(const PartmgrPlan *plan, const char *name, const PartmgrAction *
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_TABLE),
 				 errmsg("relation \"%s\" already exists",
-						quote_qualified_identifier(plan->set->parent_schema, name)),
+						quote_qualified_identifier(plan->set->parent_schema,
+												   name)),
 				 action->kind == PARTMGR_ACTION_CREATE_DEFAULT ?
 				 errdetail("pg_partmgr needs this name for the default partition of \"%s\".",
 						   plan->set->key) :
 				 errdetail("pg_partmgr needs this name for the child of \"%s\" for values from %s to %s.",
 						   plan->set->key,
-						   partmgr_point_display(&plan->set->axis, action->lower),
-						   partmgr_point_display(&plan->set->axis, action->upper)),
+						   partmgr_point_display(&plan->set->axis,
+												 action->lower),
+						   partmgr_point_display(&plan->set->axis,
+												 action->upper)),
 				 errhint("Rename or drop that table, or attach it to the set yourself.")));
 }
 
@@ -123,7 +129,8 @@ warn_overlap(const PartmgrSet *set, PartmgrPoint lower, PartmgrPoint upper,
 					partmgr_point_display(&set->axis, upper)),
 			 overlap != NULL ?
 			 errdetail("It would overlap \"%s\", which covers values from %s to %s.",
-					   quote_qualified_identifier(overlap->schema, overlap->name),
+					   quote_qualified_identifier(overlap->schema,
+												  overlap->name),
 					   partmgr_point_display(&set->axis, overlap->lower),
 					   partmgr_point_display(&set->axis, overlap->upper)) :
 			 errdetail("It would overlap \"%s\", which is also being created.",
@@ -141,7 +148,8 @@ warn_overlap(const PartmgrSet *set, PartmgrPoint lower, PartmgrPoint upper,
  *		goes through here.
  */
 PartmgrSlotResult
-partmgr_plan_add_child(PartmgrPlan *plan, PartmgrPoint lower, PartmgrPoint upper)
+partmgr_plan_add_child(PartmgrPlan *plan, PartmgrPoint lower,
+					   PartmgrPoint upper)
 {
 	PartmgrSet *set = plan->set;
 	const PartmgrChild *overlap;
@@ -152,7 +160,8 @@ partmgr_plan_add_child(PartmgrPlan *plan, PartmgrPoint lower, PartmgrPoint upper
 	CHECK_FOR_INTERRUPTS();
 	if (!partmgr_point_fits_type(&set->axis, lower))
 		return PARTMGR_SLOT_OUT_OF_RANGE;
-	if (set->has_limits && (lower >= set->limit_upper || upper <= set->limit_lower))
+	if (set->has_limits &&
+		(lower >= set->limit_upper || upper <= set->limit_lower))
 		return PARTMGR_SLOT_OUTSIDE_PARENT;
 
 	for (int i = 0; i < plan->tree->nchildren; i++)
@@ -235,7 +244,8 @@ void
 partmgr_plan_add_fill_staged(PartmgrPlan *plan, const PartmgrRowSource *from,
 							 PartmgrPoint lower, PartmgrPoint upper)
 {
-	partmgr_plan_add_move(plan, from, plan->set->parent_schema, plan->stage_name,
+	partmgr_plan_add_move(plan, from, plan->set->parent_schema,
+						  plan->stage_name,
 						  lower, upper);
 	((PartmgrAction *) llast(plan->actions))->kind = PARTMGR_ACTION_FILL_STAGED;
 }
@@ -246,8 +256,10 @@ partmgr_plan_add_fill_staged(PartmgrPlan *plan, const PartmgrRowSource *from,
  *		moving in first the rows of that range from holds".
  */
 void
-partmgr_plan_add_attach(PartmgrPlan *plan, const PartmgrRowSource *from, const char *schema,
-						const char *name, Oid relid, PartmgrPoint lower, PartmgrPoint upper)
+partmgr_plan_add_attach(PartmgrPlan *plan, const PartmgrRowSource *from,
+						const char *schema,
+						const char *name, Oid relid, PartmgrPoint lower,
+						PartmgrPoint upper)
 {
 	PartmgrAction *action = palloc0(sizeof(PartmgrAction));
 
@@ -288,12 +300,14 @@ partmgr_plan_add_analyze(PartmgrPlan *plan, bool skip_locked)
  *		the request; the action names the side table.
  */
 void
-partmgr_plan_add_unique(PartmgrPlan *plan, PartmgrActionKind kind, const PartmgrUnique *u,
+partmgr_plan_add_unique(PartmgrPlan *plan, PartmgrActionKind kind,
+						const PartmgrUnique *u,
 						List *tables, List *statements, List *after_statements)
 {
 	PartmgrAction *action = palloc0(sizeof(PartmgrAction));
 
-	Assert(kind == PARTMGR_ACTION_UNIQUE_CREATE || kind == PARTMGR_ACTION_UNIQUE_DROP);
+	Assert(kind == PARTMGR_ACTION_UNIQUE_CREATE ||
+		   kind == PARTMGR_ACTION_UNIQUE_DROP);
 	action->kind = kind;
 	action->schema = u->side_schema;
 	action->name = u->side_name;
@@ -320,7 +334,8 @@ partmgr_plan_unique_cleanup(PartmgrSet *set, int64 limit)
 	int64		left = limit;
 	ListCell   *lc;
 
-	if (partmgr_unique_none(set->parent_oid) || get_rel_relispartition(set->parent_oid))
+	if (partmgr_unique_none(set->parent_oid) ||
+		get_rel_relispartition(set->parent_oid))
 		return plan;			/* constraints belong to the top parent */
 	foreach(lc, partmgr_unique_list_of(set->parent_oid))
 	{
@@ -346,9 +361,11 @@ partmgr_plan_unique_cleanup(PartmgrSet *set, int64 limit)
 			action->schema = u->side_schema;
 			action->name = u->side_name;
 			action->relid = u->side;
-			action->statements = list_make1(partmgr_dml_unique_cleanup(u->side_schema,
-																	   u->side_name,
-																	   child, left));
+			action->statements =
+				list_make1(partmgr_dml_unique_cleanup(u->side_schema,
+													  u->side_name,
+													  child,
+													  left));
 			plan->actions = lappend(plan->actions, action);
 			left -= partmgr_unique_count_of(u, child);
 			if (left < 0)
@@ -368,7 +385,8 @@ partmgr_plan_unique_cleanup(PartmgrSet *set, int64 limit)
  *		work); the caller fills in what it needs.
  */
 PartmgrAction *
-partmgr_plan_add_on_child(PartmgrPlan *plan, PartmgrActionKind kind, const PartmgrChild *child)
+partmgr_plan_add_on_child(PartmgrPlan *plan, PartmgrActionKind kind,
+						  const PartmgrChild *child)
 {
 	PartmgrAction *action = palloc0(sizeof(PartmgrAction));
 
@@ -457,7 +475,8 @@ partmgr_plan_add_finalize(PartmgrPlan *plan, const PartmgrChild *child)
 char *
 partmgr_hash_child_name(const PartmgrSet *set, int modulus, int remainder)
 {
-	return partmgr_name_with_suffix(set->parent_name, psprintf("_h%d_%d", modulus, remainder));
+	return partmgr_name_with_suffix(set->parent_name,
+									psprintf("_h%d_%d", modulus, remainder));
 }
 
 /* Greatest common divisor of two positive moduli. */
@@ -585,7 +604,8 @@ partmgr_action_name(const PartmgrAction *action)
  */
 PartmgrAction *
 partmgr_plan_add_reshape(PartmgrPlan *plan, PartmgrActionKind kind,
-						 const PartmgrReshapeTables *reshape, const char *schema,
+						 const PartmgrReshapeTables *reshape,
+						 const char *schema,
 						 const char *name, int index)
 {
 	PartmgrAction *action = palloc0(sizeof(PartmgrAction));
@@ -617,11 +637,14 @@ reshape_bounds(const PartmgrPlan *plan, const PartmgrAction *action)
 		case PARTMGR_ACTION_RESHAPE_FINISH:
 			if (r->moduli != NULL)
 				return psprintf("for values with (modulus %d, remainder %d), to be %s",
-								r->moduli[action->index], r->remainders[action->index],
+								r->moduli[action->index],
+								r->remainders[action->index],
 								quote_identifier(r->final_names[action->index]));
 			return psprintf("for values from %s to %s, to be %s",
-							partmgr_point_literal(axis, r->lowers[action->index]),
-							partmgr_point_literal(axis, r->uppers[action->index]),
+							partmgr_point_literal(axis,
+												  r->lowers[action->index]),
+							partmgr_point_literal(axis,
+												  r->uppers[action->index]),
 							quote_identifier(r->final_names[action->index]));
 		case PARTMGR_ACTION_RESHAPE_COPY:
 			return psprintf("blocks " INT64_FORMAT " to " INT64_FORMAT " of %s",
@@ -636,7 +659,8 @@ reshape_bounds(const PartmgrPlan *plan, const PartmgrAction *action)
 				appendStringInfo(&buf, "%s%s", i > 0 ? ", " : "",
 								 quote_qualified_identifier(r->source_schemas[i],
 															r->source_names[i]));
-			appendStringInfoString(&buf, action->kind == PARTMGR_ACTION_RESHAPE_CANCEL ?
+			appendStringInfoString(&buf,
+								   action->kind == PARTMGR_ACTION_RESHAPE_CANCEL ?
 								   " stay instead of " : " replaced by ");
 			for (int i = 0; i < r->ntargets; i++)
 				appendStringInfo(&buf, "%s%s", i > 0 ? ", " : "",
@@ -680,7 +704,8 @@ partmgr_action_bounds(const PartmgrPlan *plan, const PartmgrAction *action)
 		initStringInfo(&buf);
 		if (action->kind == PARTMGR_ACTION_ADD_CONSTRAINTS)
 			forboth(name, action->constraints, check, action->checks)
-				appendStringInfo(&buf, "%s%s CHECK (%s)", buf.len > 0 ? ", " : "",
+				appendStringInfo(&buf, "%s%s CHECK (%s)", buf.len > 0 ? ", " :
+								 "",
 								 quote_identifier((char *) lfirst(name)),
 								 (char *) lfirst(check));
 		else
@@ -696,11 +721,13 @@ partmgr_action_bounds(const PartmgrPlan *plan, const PartmgrAction *action)
 		return NULL;
 	if (action->kind == PARTMGR_ACTION_MOVE_ROWS)
 		return psprintf("into %s, values from %s to %s",
-						quote_qualified_identifier(action->to_schema, action->to_name),
+						quote_qualified_identifier(action->to_schema,
+												   action->to_name),
 						partmgr_point_display(axis, action->lower),
 						partmgr_point_display(axis, action->upper));
 	if (action->modulus > 0)
-		return psprintf("for values with (modulus %d, remainder %d)", action->modulus,
+		return psprintf("for values with (modulus %d, remainder %d)",
+						action->modulus,
 						action->remainder);
 	return psprintf("for values from %s to %s",
 					partmgr_point_literal(axis, action->lower),

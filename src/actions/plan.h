@@ -265,33 +265,47 @@ extern PartmgrPlan *partmgr_plan_new(PartmgrSet *set, PartmgrTree *tree);
 extern PartmgrSlotResult partmgr_plan_add_child(PartmgrPlan *plan,
 												PartmgrPoint lower,
 												PartmgrPoint upper);
-extern void partmgr_plan_add_move(PartmgrPlan *plan, const PartmgrRowSource *from,
+extern void partmgr_plan_add_move(PartmgrPlan *plan,
+								  const PartmgrRowSource *from,
 								  const char *to_schema, const char *to_name,
 								  PartmgrPoint lower, PartmgrPoint upper);
-extern void partmgr_plan_add_fill_staged(PartmgrPlan *plan, const PartmgrRowSource *from,
-										 PartmgrPoint lower, PartmgrPoint upper);
+extern void partmgr_plan_add_fill_staged(PartmgrPlan *plan,
+										 const PartmgrRowSource *from,
+										 PartmgrPoint lower,
+										 PartmgrPoint upper);
 extern void partmgr_plan_add_default(PartmgrPlan *plan);
-extern PartmgrAction *partmgr_plan_add_on_child(PartmgrPlan *plan, PartmgrActionKind kind,
+extern PartmgrAction *partmgr_plan_add_on_child(PartmgrPlan *plan,
+												PartmgrActionKind kind,
 												const PartmgrChild *child);
-extern bool partmgr_plan_add_retire(PartmgrPlan *plan, const PartmgrChild *child,
+extern bool partmgr_plan_add_retire(PartmgrPlan *plan,
+									const PartmgrChild *child,
 									const PartmgrRetirement *retire);
 extern void partmgr_plan_add_analyze(PartmgrPlan *plan, bool skip_locked);
 extern PartmgrPlan *partmgr_plan_unique_cleanup(PartmgrSet *set, int64 limit);
 extern void partmgr_plan_add_unique(PartmgrPlan *plan, PartmgrActionKind kind,
-									const PartmgrUnique *u, List *tables, List *statements,
+									const PartmgrUnique *u, List *tables,
+									List *statements,
 									List *after_statements);
-extern void partmgr_plan_add_finalize(PartmgrPlan *plan, const PartmgrChild *child);
-extern void partmgr_plan_add_attach(PartmgrPlan *plan, const PartmgrRowSource *from,
-									const char *schema, const char *name, Oid relid,
+extern void partmgr_plan_add_finalize(PartmgrPlan *plan,
+									  const PartmgrChild *child);
+extern void partmgr_plan_add_attach(PartmgrPlan *plan,
+									const PartmgrRowSource *from,
+									const char *schema, const char *name,
+									Oid relid,
 									PartmgrPoint lower, PartmgrPoint upper);
-extern PartmgrAction *partmgr_plan_add_reshape(PartmgrPlan *plan, PartmgrActionKind kind,
+extern PartmgrAction *partmgr_plan_add_reshape(PartmgrPlan *plan,
+											   PartmgrActionKind kind,
 											   const PartmgrReshapeTables *reshape,
-											   const char *schema, const char *name,
+											   const char *schema,
+											   const char *name,
 											   int index);
-extern PartmgrTree *partmgr_tree_after(const PartmgrTree *tree, const PartmgrPlan *plan);
+extern PartmgrTree *partmgr_tree_after(const PartmgrTree *tree,
+									   const PartmgrPlan *plan);
 extern char *partmgr_child_name(const PartmgrSet *set, PartmgrPoint lower);
-extern char *partmgr_hash_child_name(const PartmgrSet *set, int modulus, int remainder);
-extern bool partmgr_plan_add_hash_child(PartmgrPlan *plan, int modulus, int remainder);
+extern char *partmgr_hash_child_name(const PartmgrSet *set, int modulus,
+									 int remainder);
+extern bool partmgr_plan_add_hash_child(PartmgrPlan *plan, int modulus,
+										int remainder);
 extern const char *partmgr_action_name(const PartmgrAction *action);
 extern char *partmgr_action_bounds(const PartmgrPlan *plan,
 								   const PartmgrAction *action);

@@ -111,7 +111,8 @@ check_owner(PartmgrActionWork *work, Oid relid)
 		return;
 	why = psprintf("table %s is owned by role \"%s\", not by \"%s\", the owner of the set",
 				   partmgr_key_display(partmgr_table_key(relid)),
-				   GetUserNameFromId(owner, false), GetUserNameFromId(work->owner, false));
+				   GetUserNameFromId(owner, false),
+				   GetUserNameFromId(work->owner, false));
 	if (!work->take_locks)
 	{
 		if (work->refused == NULL)
@@ -128,7 +129,8 @@ check_owner(PartmgrActionWork *work, Oid relid)
 }
 
 static void
-add_lock(PartmgrActionWork *work, Oid relid, LOCKMODE mode, bool queued, bool member)
+add_lock(PartmgrActionWork *work, Oid relid, LOCKMODE mode, bool queued,
+		 bool member)
 {
 	PartmgrWorkLock *lock = palloc0(sizeof(PartmgrWorkLock));
 
@@ -171,7 +173,8 @@ work_lock_queued(PartmgrActionWork *work, Oid relid, LOCKMODE mode)
  *		TABLE takes it, and nothing of its owner's runs.
  */
 static void
-work_lock_related(PartmgrActionWork *work, Oid relid, LOCKMODE mode, bool queued)
+work_lock_related(PartmgrActionWork *work, Oid relid, LOCKMODE mode,
+				  bool queued)
 {
 	add_lock(work, relid, mode, queued, false);
 }
@@ -225,7 +228,9 @@ work_read(PartmgrActionWork *work, Oid relid, const char *why)
 static void
 check_no_deferrable_triggers(Oid relid)
 {
-	char	   *trigger = OidIsValid(relid) ? partmgr_user_trigger(relid, InvalidOid, true) : NULL;
+	char	   *trigger = OidIsValid(relid) ? partmgr_user_trigger(relid,
+																   InvalidOid,
+																   true) : NULL;
 
 	/* a table not made yet gets no trigger before it is filled */
 	if (trigger != NULL)
@@ -268,12 +273,14 @@ check_no_rules(Oid relid)
 	rewrite = table_open(RewriteRelationId, AccessShareLock);
 	ScanKeyInit(&key, Anum_pg_rewrite_ev_class, BTEqualStrategyNumber,
 				F_OIDEQ, ObjectIdGetDatum(relid));
-	scan = systable_beginscan(rewrite, RewriteRelRulenameIndexId, true, NULL, 1, &key);
+	scan = systable_beginscan(rewrite, RewriteRelRulenameIndexId, true, NULL,
+							  1, &key);
 	while (rule == NULL && HeapTupleIsValid(tuple = systable_getnext(scan)))
 	{
 		Form_pg_rewrite form = (Form_pg_rewrite) GETSTRUCT(tuple);
 
-		if (form->ev_type == '0' + CMD_INSERT || form->ev_type == '0' + CMD_DELETE)
+		if (form->ev_type == '0' + CMD_INSERT ||
+			form->ev_type == '0' + CMD_DELETE)
 			rule = pstrdup(NameStr(form->rulename));
 	}
 	systable_endscan(scan);
@@ -298,12 +305,14 @@ check_no_rules(Oid relid)
  *		never deleted without being copied.
  */
 static void
-work_move(PartmgrActionWork *work, const PartmgrSet *set, const PartmgrRowSource *from,
+work_move(PartmgrActionWork *work, const PartmgrSet *set,
+		  const PartmgrRowSource *from,
 		  const char *to_schema, const char *to_name, PartmgrPoint lower,
 		  PartmgrPoint upper)
 {
 	const char *name = quote_qualified_identifier(from->schema, from->name);
-	Oid			to = get_relname_relid(to_name, get_namespace_oid(to_schema, false));
+	Oid			to = get_relname_relid(to_name,
+									   get_namespace_oid(to_schema, false));
 	PartmgrWorkStatement *moves[2] = {NULL, NULL};
 
 	check_no_deferrable_triggers(from->relid);
@@ -313,14 +322,20 @@ work_move(PartmgrActionWork *work, const PartmgrSet *set, const PartmgrRowSource
 	work_read(work, from->relid, "the rows to move are read");
 	if (work_holds(work, from->relid, AccessExclusiveLock))
 	{
-		moves[0] = work_sql(work, partmgr_ddl_copy_rows(set, from, to_schema, to_name, lower, upper));
+		moves[0] = work_sql(work,
+							partmgr_ddl_copy_rows(set, from, to_schema,
+												  to_name, lower, upper));
 		moves[0]->kind = PARTMGR_STMT_COPY;
-		moves[1] = work_sql(work, partmgr_dml_delete_rows(set, from->schema, from->name, lower, upper));
+		moves[1] = work_sql(work,
+							partmgr_dml_delete_rows(set, from->schema,
+													from->name, lower, upper));
 		moves[1]->kind = PARTMGR_STMT_DELETE;
 	}
 	else
 	{
-		moves[0] = work_sql(work, partmgr_dml_move_rows(set, from, to_schema, to_name, lower, upper));
+		moves[0] = work_sql(work,
+							partmgr_dml_move_rows(set, from, to_schema,
+												  to_name, lower, upper));
 		moves[0]->kind = PARTMGR_STMT_MOVE;
 	}
 	for (int i = 0; i < lengthof(moves) && moves[i] != NULL; i++)
@@ -337,7 +352,8 @@ work_move(PartmgrActionWork *work, const PartmgrSet *set, const PartmgrRowSource
  *		counting no further than limit + 1.
  */
 static int64
-count_in_default(const PartmgrSet *set, const PartmgrAction *action, Oid default_oid,
+count_in_default(const PartmgrSet *set, const PartmgrAction *action,
+				 Oid default_oid,
 				 int64 limit)
 {
 	bool		isnull;
@@ -345,7 +361,8 @@ count_in_default(const PartmgrSet *set, const PartmgrAction *action, Oid default
 	partmgr_spi_table_exec(partmgr_query_count_range(set,
 													 get_namespace_name(get_rel_namespace(default_oid)),
 													 get_rel_name(default_oid),
-													 action->lower, action->upper, limit),
+													 action->lower,
+													 action->upper, limit),
 						   0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 	return DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
 }
@@ -360,7 +377,8 @@ count_in_default(const PartmgrSet *set, const PartmgrAction *action, Oid default
  *		it instead), and the child is left for later.
  */
 static bool
-rows_in_default(const PartmgrPlan *plan, const PartmgrAction *action, Oid default_oid,
+rows_in_default(const PartmgrPlan *plan, const PartmgrAction *action,
+				Oid default_oid,
 				PartmgrActionWork *work, PartmgrRowSource *source)
 {
 	const PartmgrSet *set = plan->set;
@@ -375,8 +393,10 @@ rows_in_default(const PartmgrPlan *plan, const PartmgrAction *action, Oid defaul
 	{
 		if (!work->take_locks)
 		{
-			work->skip = psprintf("the default partition holds more than " INT64_FORMAT
-								  " rows of its range (pg_partmgr.default_move_limit)", limit);
+			work->skip =
+				psprintf("the default partition holds more than " INT64_FORMAT
+						 " rows of its range"
+						 " (pg_partmgr.default_move_limit)", limit);
 			return false;
 		}
 		ereport(ERROR,
@@ -395,8 +415,10 @@ rows_in_default(const PartmgrPlan *plan, const PartmgrAction *action, Oid defaul
 						   partmgr_point_display(&set->axis, action->upper),
 						   quote_qualified_identifier(schema, name), limit),
 				 errhint("Move them with SELECT partmgr.%s(%s) or CALL partmgr.partition_data_proc(%s), which create the child.",
-						 set->axis.kind == PARTMGR_KEY_TIME ? "partition_data_time" : "partition_data_id",
-						 quote_literal_cstr(set->key), quote_literal_cstr(set->key))));
+						 set->axis.kind == PARTMGR_KEY_TIME ?
+						 "partition_data_time" : "partition_data_id",
+						 quote_literal_cstr(set->key),
+						 quote_literal_cstr(set->key))));
 	}
 
 	memset(source, 0, sizeof(*source));
@@ -448,7 +470,8 @@ work_fill_sources(const PartmgrPlan *plan, const PartmgrAction *action,
 			rows_in_default(plan, action, default_oid, work, &fills[n]))
 			n++;
 		if (!partmgr_has_no_blocks(default_oid))
-			work_read(work, default_oid, "ATTACH checks that it holds no row of the new range");
+			work_read(work, default_oid,
+					  "ATTACH checks that it holds no row of the new range");
 	}
 	if (OidIsValid(action->from.relid))
 	{
@@ -492,14 +515,17 @@ retire_statements(const PartmgrAction *action)
 		"    ON con.conindid = i.indexrelid AND con.conrelid = i.indrelid"
 		" WHERE i.indrelid = $1 ORDER BY c.relname";
 
-		n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT);
+		n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false,
+									SPI_OK_SELECT);
 		for (uint64 i = 0; i < n; i++)
 		{
 			char	   *index = partmgr_spi_text(i, 1);
 			char	   *constraint = partmgr_spi_text(i, 2);
 
 			statements = lappend(statements, constraint ?
-								 partmgr_ddl_drop_constraint(action->schema, action->name, constraint) :
+								 partmgr_ddl_drop_constraint(action->schema,
+															 action->name,
+															 constraint) :
 								 partmgr_ddl_drop_index(action->schema, index));
 		}
 	}
@@ -510,7 +536,8 @@ retire_statements(const PartmgrAction *action)
 		"  JOIN pg_catalog.pg_publication p ON p.oid = r.prpubid"
 		" WHERE r.prrelid = $1 ORDER BY p.pubname";
 
-		n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT);
+		n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false,
+									SPI_OK_SELECT);
 		for (uint64 i = 0; i < n; i++)
 			statements = lappend(statements,
 								 partmgr_ddl_drop_from_publication(partmgr_spi_text(i, 1),
@@ -569,7 +596,8 @@ partmgr_work_retire(PartmgrActionWork *work, const PartmgrAction *action)
 	if (action->retire.schema != NULL)
 	{
 		PartmgrStatementKind kind = (action->retire.schema_by_caller ?
-									 PARTMGR_STMT_CALLER_UTILITY : PARTMGR_STMT_UTILITY);
+									 PARTMGR_STMT_CALLER_UTILITY :
+									 PARTMGR_STMT_UTILITY);
 
 		work_sql(work, partmgr_ddl_set_schema(action->schema, action->name,
 											  action->retire.schema))->kind = kind;
@@ -582,8 +610,9 @@ partmgr_work_retire(PartmgrActionWork *work, const PartmgrAction *action)
 		{
 			PartmgrStatistics *stat = lfirst(lc);
 
-			work_sql(work, partmgr_ddl_statistics_set_schema(stat->schema, stat->name,
-															 action->retire.schema))->kind = kind;
+			work_sql(work,
+					 partmgr_ddl_statistics_set_schema(stat->schema, stat->name,
+													   action->retire.schema))->kind = kind;
 		}
 	}
 }
@@ -628,7 +657,8 @@ work_referencing_tables(PartmgrActionWork *work, Oid child)
 	Oid		   *tables;
 
 	values[0] = ObjectIdGetDatum(child);
-	n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT);
+	n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false,
+								SPI_OK_SELECT);
 	tables = palloc(sizeof(Oid) * (n + 1));
 	for (uint64 i = 0; i < n; i++)
 	{
@@ -639,7 +669,8 @@ work_referencing_tables(PartmgrActionWork *work, Oid child)
 	for (uint64 i = 0; i < n; i++)
 	{
 		work_lock_related(work, tables[i], AccessExclusiveLock, false);
-		work_read(work, tables[i], "DETACH checks that no row references the child");
+		work_read(work, tables[i],
+				  "DETACH checks that no row references the child");
 	}
 }
 
@@ -652,7 +683,8 @@ static void
 check_tables_read(const PartmgrPlan *plan)
 {
 	if (!plan->tables_read)
-		elog(ERROR, "plan for partition set \"%s\" creates tables but does not say what they get",
+		elog(ERROR,
+			 "plan for partition set \"%s\" creates tables but does not say what they get",
 			 plan->set->key);
 	Assert(plan->sub == NULL || plan->register_sub_set != NULL);
 }
@@ -676,10 +708,12 @@ work_new_table(PartmgrActionWork *work, const PartmgrSet *set, char *sql,
 	PartmgrWorkStatement *create = work_sql(work, sql);
 	Oid			nspid = get_namespace_oid(schema, false);
 
-	if (partmgr_schema_aclcheck(nspid, set->parent_owner, ACL_CREATE) == ACLCHECK_OK)
+	if (partmgr_schema_aclcheck(nspid, set->parent_owner,
+								ACL_CREATE) == ACLCHECK_OK)
 		return true;
 	create->kind = PARTMGR_STMT_CALLER_UTILITY;
-	work_sql(work, partmgr_ddl_set_owner(schema, name, set->parent_owner))->kind =
+	work_sql(work,
+			 partmgr_ddl_set_owner(schema, name, set->parent_owner))->kind =
 		PARTMGR_STMT_CALLER_UTILITY;
 	return false;
 }
@@ -701,7 +735,8 @@ work_private_table(PartmgrActionWork *work, const PartmgrSet *set, char *sql,
 	PartmgrWorkStatement *stmt;
 
 	fix = partmgr_private_table_plan(get_namespace_oid(schema, false), name,
-									 owner_creates ? set->parent_owner : partmgr_rights_caller(),
+									 owner_creates ? set->parent_owner :
+									 partmgr_rights_caller(),
 									 set->parent_owner);
 	if (fix == NIL)
 		return;
@@ -720,12 +755,14 @@ work_private_table(PartmgrActionWork *work, const PartmgrSet *set, char *sql,
  *		are evaluated by ANALYZE, which runs as the table's owner.
  */
 static void
-work_new_statistics(PartmgrActionWork *work, const PartmgrAction *action, bool owner_creates)
+work_new_statistics(PartmgrActionWork *work, const PartmgrAction *action,
+					bool owner_creates)
 {
 	ListCell   *lc;
 
 	foreach(lc, action->statistics_sql)
-		work_sql(work, (char *) lfirst(lc))->kind = (owner_creates ? PARTMGR_STMT_UTILITY :
+		work_sql(work, (char *) lfirst(lc))->kind = (owner_creates ?
+													 PARTMGR_STMT_UTILITY :
 													 PARTMGR_STMT_CALLER_UTILITY);
 	if (owner_creates)
 		return;
@@ -748,18 +785,22 @@ work_create_table(PartmgrActionWork *work, const PartmgrPlan *plan,
 
 	check_tables_read(plan);
 	owner_creates = work_new_table(work, plan->set,
-								   partmgr_ddl_create_like(plan->set, plan->unlogged,
-														   plan->reloptions, action->schema,
+								   partmgr_ddl_create_like(plan->set,
+														   plan->unlogged,
+														   plan->reloptions,
+														   action->schema,
 														   action->name),
 								   action->schema, action->name);
 	if (action->index_sql != NIL && !owner_creates && !action->plain_indexes)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("role \"%s\", which owns \"%s\", may not create the indexes of the template on new children in schema \"%s\"",
-						GetUserNameFromId(plan->set->parent_owner, false), plan->set->key,
+						GetUserNameFromId(plan->set->parent_owner, false),
+						plan->set->key,
 						action->schema),
 				 errdetail("An expression or partial index evaluates code of the owner's, so only the owner may build it."),
-				 errhint("GRANT CREATE ON SCHEMA %s TO %s.", quote_identifier(action->schema),
+				 errhint("GRANT CREATE ON SCHEMA %s TO %s.",
+						 quote_identifier(action->schema),
 						 quote_identifier(GetUserNameFromId(plan->set->parent_owner, false)))));
 
 	/*
@@ -767,7 +808,8 @@ work_create_table(PartmgrActionWork *work, const PartmgrPlan *plan,
 	 * be
 	 */
 	foreach(lc, action->index_sql)
-		work_sql(work, (char *) lfirst(lc))->kind = (owner_creates ? PARTMGR_STMT_UTILITY :
+		work_sql(work, (char *) lfirst(lc))->kind = (owner_creates ?
+													 PARTMGR_STMT_UTILITY :
 													 PARTMGR_STMT_CALLER_UTILITY);
 	work_new_statistics(work, action, owner_creates);
 	foreach(lc, action->property_sql)
@@ -808,14 +850,18 @@ work_staged_child(const PartmgrPlan *plan, const PartmgrAction *action,
 	if (OidIsValid(default_oid))
 		work_lock(work, default_oid, AccessExclusiveLock);
 	if (first_staged(plan, action))
-		work_private_table(work, set, partmgr_ddl_create_stage(set, plan->stage_name),
+		work_private_table(work, set,
+						   partmgr_ddl_create_stage(set, plan->stage_name),
 						   set->parent_schema, plan->stage_name);
 	work_create_table(work, plan, action);
-	work_sql(work, partmgr_ddl_add_bound_check(set, action->schema, action->name,
-											   action->lower, action->upper));
-	work_sql(work, partmgr_ddl_attach_range_to(set, set->parent_schema, plan->stage_name,
-											   action->schema, action->name,
-											   action->lower, action->upper));
+	work_sql(work,
+			 partmgr_ddl_add_bound_check(set, action->schema, action->name,
+										 action->lower, action->upper));
+	work_sql(work,
+			 partmgr_ddl_attach_range_to(set, set->parent_schema,
+										 plan->stage_name,
+										 action->schema, action->name,
+										 action->lower, action->upper));
 }
 
 /*
@@ -826,7 +872,8 @@ work_staged_child(const PartmgrPlan *plan, const PartmgrAction *action,
  *		out (a dry run leaves their OIDs invalid).
  */
 static void
-stage_move_in_c(const PartmgrPlan *plan, const PartmgrAction *fill, PartmgrActionWork *work)
+stage_move_in_c(const PartmgrPlan *plan, const PartmgrAction *fill,
+				PartmgrActionWork *work)
 {
 	PartmgrWorkStatement *copy = NULL;
 	ListCell   *lc;
@@ -844,7 +891,8 @@ stage_move_in_c(const PartmgrPlan *plan, const PartmgrAction *fill, PartmgrActio
 	copy->move_source = fill->from.relid;
 	copy->move_lower = fill->lower;
 	copy->move_upper = fill->upper;
-	copy->move_targets = palloc0(sizeof(PartmgrMoveTarget) * list_length(plan->actions));
+	copy->move_targets =
+		palloc0(sizeof(PartmgrMoveTarget) * list_length(plan->actions));
 	foreach(lc, plan->actions)
 	{
 		const PartmgrAction *child = (const PartmgrAction *) lfirst(lc);
@@ -853,7 +901,8 @@ stage_move_in_c(const PartmgrPlan *plan, const PartmgrAction *fill, PartmgrActio
 		if (!child->staged)
 			continue;
 		nsp = get_namespace_oid(child->schema, true);
-		copy->move_targets[n].relid = (OidIsValid(nsp) ? get_relname_relid(child->name, nsp) :
+		copy->move_targets[n].relid = (OidIsValid(nsp) ?
+									   get_relname_relid(child->name, nsp) :
 									   InvalidOid);
 		copy->move_targets[n].lower = child->lower;
 		copy->move_targets[n].upper = child->upper;
@@ -872,7 +921,8 @@ stage_move_in_c(const PartmgrPlan *plan, const PartmgrAction *fill, PartmgrActio
  *		temporary CHECKs.
  */
 static void
-work_fill_staged(const PartmgrPlan *plan, const PartmgrAction *fill, PartmgrActionWork *work)
+work_fill_staged(const PartmgrPlan *plan, const PartmgrAction *fill,
+				 PartmgrActionWork *work)
 {
 	const PartmgrSet *set = plan->set;
 	Oid			default_oid = get_default_partition_oid(set->parent_oid);
@@ -881,21 +931,26 @@ work_fill_staged(const PartmgrPlan *plan, const PartmgrAction *fill, PartmgrActi
 	work_lock(work, set->parent_oid, AccessExclusiveLock);
 	if (OidIsValid(default_oid))
 		work_lock(work, default_oid, AccessExclusiveLock);
-	work_move(work, set, &fill->from, fill->to_schema, fill->to_name, fill->lower,
+	work_move(work, set, &fill->from, fill->to_schema, fill->to_name,
+			  fill->lower,
 			  fill->upper);
 	stage_move_in_c(plan, fill, work);
-	work_sql(work, partmgr_ddl_add_range_exclusion(set, fill->schema, fill->name,
-												   fill->lower, fill->upper));
-	work_read(work, fill->from.relid, "its CHECK excluding the moved range is validated");
+	work_sql(work,
+			 partmgr_ddl_add_range_exclusion(set, fill->schema, fill->name,
+											 fill->lower, fill->upper));
+	work_read(work, fill->from.relid,
+			  "its CHECK excluding the moved range is validated");
 	foreach(lc, plan->actions)
 	{
 		const PartmgrAction *child = (const PartmgrAction *) lfirst(lc);
 
 		if (child->staged)
-			work_sql(work, partmgr_ddl_detach_from(fill->to_schema, fill->to_name,
-												   child->schema, child->name));
+			work_sql(work,
+					 partmgr_ddl_detach_from(fill->to_schema, fill->to_name,
+											 child->schema, child->name));
 	}
-	work_sql(work, partmgr_ddl_drop_table(fill->to_schema, fill->to_name, false));
+	work_sql(work,
+			 partmgr_ddl_drop_table(fill->to_schema, fill->to_name, false));
 	foreach(lc, plan->actions)
 	{
 		const PartmgrAction *child = (const PartmgrAction *) lfirst(lc);
@@ -904,14 +959,16 @@ work_fill_staged(const PartmgrPlan *plan, const PartmgrAction *fill, PartmgrActi
 			continue;
 		work_sql(work, partmgr_ddl_attach_range(set, child->schema, child->name,
 												child->lower, child->upper));
-		work_sql(work, partmgr_ddl_drop_bound_check(child->schema, child->name));
+		work_sql(work,
+				 partmgr_ddl_drop_bound_check(child->schema, child->name));
 	}
 	work_sql(work, partmgr_ddl_drop_range_exclusion(fill->schema, fill->name));
 }
 
 /* A statement on rows (PARTMGR_STMT_ROWS): a reshape's, or a Citus call. */
 static void
-work_rows(PartmgrActionWork *work, char *sql, int expected, const char *counted_as)
+work_rows(PartmgrActionWork *work, char *sql, int expected,
+		  const char *counted_as)
 {
 	PartmgrWorkStatement *stmt = work_sql(work, sql);
 
@@ -929,13 +986,16 @@ work_rows(PartmgrActionWork *work, char *sql, int expected, const char *counted_
  *		sharded by Citus.
  */
 static void
-work_distribute(PartmgrActionWork *work, const PartmgrSet *set, const PartmgrAction *action)
+work_distribute(PartmgrActionWork *work, const PartmgrSet *set,
+				const PartmgrAction *action)
 {
 	char	   *column = partmgr_citus_distribution_column(set->parent_oid);
 
 	if (column != NULL)
-		work_rows(work, partmgr_query_distribute_like_parent(set, action->schema, action->name,
-															 column),
+		work_rows(work,
+				  partmgr_query_distribute_like_parent(set, action->schema,
+													   action->name,
+													   column),
 				  SPI_OK_SELECT, NULL);
 }
 
@@ -951,7 +1011,8 @@ work_distribute(PartmgrActionWork *work, const PartmgrSet *set, const PartmgrAct
  *		children and default partition) before it is filled and attached.
  */
 static void
-work_create(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrActionWork *work)
+work_create(const PartmgrPlan *plan, const PartmgrAction *action,
+			PartmgrActionWork *work)
 {
 	const PartmgrSet *set = plan->set;
 	const PartmgrSubSpec *sub = NULL;
@@ -965,8 +1026,10 @@ work_create(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrActionW
 		 * bound will say, and left unattached to be filled batch by batch
 		 */
 		work_create_table(work, plan, action);
-		work_sql(work, partmgr_ddl_add_bound_check(set, action->schema, action->name,
-												   action->lower, action->upper));
+		work_sql(work,
+				 partmgr_ddl_add_bound_check(set, action->schema, action->name,
+											 action->lower,
+											 action->upper));
 		work_distribute(work, set, action);
 		return;
 	}
@@ -990,7 +1053,8 @@ work_create(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrActionW
 		bool		owner_creates;
 
 		owner_creates = work_new_table(work, set,
-									   partmgr_ddl_create_sub_parent(set, action->schema,
+									   partmgr_ddl_create_sub_parent(set,
+																	 action->schema,
 																	 action->name,
 																	 sub->args.type,
 																	 sub->args.control),
@@ -998,32 +1062,42 @@ work_create(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrActionW
 		work_new_statistics(work, action, owner_creates);
 		foreach(lc, action->property_sql)
 			work_sql(work, (char *) lfirst(lc));
-		work_sql(work, partmgr_query_describe_sub_set(action->schema, action->name,
-													  sub->args.control, sub->args.interval,
-													  sub->args.type))->kind = PARTMGR_STMT_SUB_SET;
+		work_sql(work,
+				 partmgr_query_describe_sub_set(action->schema, action->name,
+												sub->args.control,
+												sub->args.interval,
+												sub->args.type))->kind = PARTMGR_STMT_SUB_SET;
 	}
 	else
 		work_create_table(work, plan, action);
 	if (nfills > 0)
 	{
-		work_sql(work, partmgr_ddl_add_bound_check(set, action->schema, action->name,
-												   action->lower, action->upper));
+		work_sql(work,
+				 partmgr_ddl_add_bound_check(set, action->schema, action->name,
+											 action->lower,
+											 action->upper));
 		work_distribute(work, set, action);
 		for (int i = 0; i < nfills; i++)
 			work_move(work, set, &fills[i], action->schema, action->name,
 					  action->lower, action->upper);
 	}
 	if (action->kind == PARTMGR_ACTION_CREATE_CHILD && action->modulus > 0)
-		work_sql(work, partmgr_ddl_attach_hash_to(set->parent_schema, set->parent_name,
-												  action->schema, action->name,
-												  action->modulus, action->remainder));
+		work_sql(work,
+				 partmgr_ddl_attach_hash_to(set->parent_schema,
+											set->parent_name,
+											action->schema, action->name,
+											action->modulus,
+											action->remainder));
 	else if (action->kind == PARTMGR_ACTION_CREATE_CHILD)
-		work_sql(work, partmgr_ddl_attach_range(set, action->schema, action->name,
-												action->lower, action->upper));
+		work_sql(work,
+				 partmgr_ddl_attach_range(set, action->schema, action->name,
+										  action->lower, action->upper));
 	else
-		work_sql(work, partmgr_ddl_attach_default(set, action->schema, action->name));
+		work_sql(work,
+				 partmgr_ddl_attach_default(set, action->schema, action->name));
 	if (nfills > 0)
-		work_sql(work, partmgr_ddl_drop_bound_check(action->schema, action->name));
+		work_sql(work,
+				 partmgr_ddl_drop_bound_check(action->schema, action->name));
 }
 
 /* ----------------------------------------------------------------
@@ -1062,19 +1136,25 @@ work_replay(PartmgrActionWork *work, const PartmgrReshapeTables *r)
 {
 	work_rows(work, partmgr_dml_reshape_claim(r->schema, r->log), SPI_OK_UPDATE,
 			  "changes applied");
-	work_rows(work, partmgr_dml_reshape_unset(r->schema, r->stage, r->schema, r->log,
-											  r->nkeys, r->key_columns, r->key_equals),
+	work_rows(work,
+			  partmgr_dml_reshape_unset(r->schema, r->stage, r->schema, r->log,
+										r->nkeys, r->key_columns,
+										r->key_equals),
 			  SPI_OK_DELETE, NULL);
 	for (int i = 0; i < r->nsources; i++)
 	{
 		PartmgrRowSource from = reshape_source(r, i);
 
-		work_rows(work, partmgr_ddl_reshape_fetch(&from, r->schema, r->stage, r->schema,
-												  r->log, r->nkeys, r->key_columns,
-												  r->key_equals),
+		work_rows(work,
+				  partmgr_ddl_reshape_fetch(&from, r->schema, r->stage,
+											r->schema,
+											r->log, r->nkeys,
+											r->key_columns,
+											r->key_equals),
 				  SPI_OK_INSERT, NULL);
 	}
-	work_rows(work, partmgr_dml_reshape_forget(r->schema, r->log), SPI_OK_DELETE, NULL);
+	work_rows(work, partmgr_dml_reshape_forget(r->schema, r->log),
+			  SPI_OK_DELETE, NULL);
 }
 
 /* The names of a table's indexes, from the catalog. */
@@ -1091,7 +1171,8 @@ index_names(Oid relid)
 	uint64		n;
 
 	values[0] = ObjectIdGetDatum(relid);
-	n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT);
+	n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false,
+								SPI_OK_SELECT);
 	for (uint64 i = 0; i < n; i++)
 		names = lappend(names, partmgr_spi_text(i, 1));
 	return names;
@@ -1115,14 +1196,17 @@ work_reshape_renames(PartmgrActionWork *work, const PartmgrReshapeTables *r)
 		ListCell   *lc;
 
 		if (strcmp(work_name, r->final_names[i]) != 0)
-			work_sql(work, partmgr_ddl_rename_table(r->schema, work_name, r->final_names[i]));
+			work_sql(work,
+					 partmgr_ddl_rename_table(r->schema, work_name,
+											  r->final_names[i]));
 		if (!OidIsValid(relid))
 			continue;			/* a dry run before the new children exist */
 		foreach(lc, index_names(relid))
 			objects = lappend(objects, list_make2(lfirst(lc), "INDEX"));
 		foreach(lc, partmgr_statistics_of(relid))
-			objects = lappend(objects, list_make2(((PartmgrStatistics *) lfirst(lc))->name,
-												  "STATISTICS"));
+			objects = lappend(objects,
+							  list_make2(((PartmgrStatistics *) lfirst(lc))->name,
+										 "STATISTICS"));
 		foreach(lc, objects)
 		{
 			const char *name = linitial((List *) lfirst(lc));
@@ -1200,28 +1284,43 @@ work_reshape_swap(const PartmgrPlan *plan, const PartmgrAction *action,
 
 	work_replay(work, r);
 	for (int i = 0; i < r->nsources; i++)
-		work_sql(work, partmgr_ddl_detach(set, r->source_schemas[i], r->source_names[i], ""));
+		work_sql(work,
+				 partmgr_ddl_detach(set, r->source_schemas[i],
+									r->source_names[i], ""));
 	for (int i = 0; i < r->ntargets; i++)
-		work_sql(work, partmgr_ddl_detach_from(r->schema, r->stage, r->schema, r->work_names[i]));
+		work_sql(work,
+				 partmgr_ddl_detach_from(r->schema, r->stage, r->schema,
+										 r->work_names[i]));
 	work_sql(work, partmgr_ddl_drop_table(r->schema, r->stage, false));
 	for (int i = 0; i < r->nsources; i++)
-		work_sql(work, partmgr_ddl_drop_table(r->source_schemas[i], r->source_names[i], false));
+		work_sql(work,
+				 partmgr_ddl_drop_table(r->source_schemas[i],
+										r->source_names[i], false));
 	work_sql(work, partmgr_ddl_drop_table(r->schema, r->log, false));
 	work_reshape_renames(work, r);
 	for (int i = 0; i < r->ntargets; i++)
 	{
 		if (r->moduli != NULL)
-			work_sql(work, partmgr_ddl_attach_hash_to(set->parent_schema, set->parent_name,
-													  r->schema, r->final_names[i],
-													  r->moduli[i], r->remainders[i]));
+			work_sql(work,
+					 partmgr_ddl_attach_hash_to(set->parent_schema,
+												set->parent_name,
+												r->schema,
+												r->final_names[i],
+												r->moduli[i],
+												r->remainders[i]));
 		else
-			work_sql(work, partmgr_ddl_attach_range(set, r->schema, r->final_names[i],
-													r->lowers[i], r->uppers[i]));
-		work_sql(work, partmgr_ddl_drop_bound_check(r->schema, r->final_names[i]));
+			work_sql(work,
+					 partmgr_ddl_attach_range(set, r->schema, r->final_names[i],
+											  r->lowers[i],
+											  r->uppers[i]));
+		work_sql(work,
+				 partmgr_ddl_drop_bound_check(r->schema, r->final_names[i]));
 	}
 	if (r->exclusion != NULL && OidIsValid(r->default_oid))
-		work_sql(work, partmgr_ddl_drop_constraint(get_namespace_name(get_rel_namespace(r->default_oid)),
-												   get_rel_name(r->default_oid), r->exclusion));
+		work_sql(work,
+				 partmgr_ddl_drop_constraint(get_namespace_name(get_rel_namespace(r->default_oid)),
+											 get_rel_name(r->default_oid),
+											 r->exclusion));
 }
 
 /*
@@ -1239,25 +1338,32 @@ work_reshape_cancel(const PartmgrAction *action, PartmgrActionWork *work)
 	Oid			log = reshape_relid(r, r->log);
 
 	if (OidIsValid(r->default_oid) && r->exclusion != NULL &&
-		OidIsValid(get_relation_constraint_oid(r->default_oid, r->exclusion, true)))
+		OidIsValid(get_relation_constraint_oid(r->default_oid, r->exclusion,
+											   true)))
 	{
 		work_lock_queued(work, r->default_oid, AccessExclusiveLock);
-		work_sql(work, partmgr_ddl_drop_constraint(get_namespace_name(get_rel_namespace(r->default_oid)),
-												   get_rel_name(r->default_oid), r->exclusion));
+		work_sql(work,
+				 partmgr_ddl_drop_constraint(get_namespace_name(get_rel_namespace(r->default_oid)),
+											 get_rel_name(r->default_oid),
+											 r->exclusion));
 	}
 	for (int i = 0; i < r->nsources; i++)
 	{
-		const char *triggers[2] = {r->trigger, psprintf("%s_truncate", r->trigger)};
+		const char *triggers[2] = {r->trigger, psprintf("%s_truncate",
+														r->trigger)};
 
 		if (!OidIsValid(r->source_oids[i]))
 			continue;
 		for (int t = 0; t < 2; t++)
 		{
-			if (!OidIsValid(get_trigger_oid(r->source_oids[i], triggers[t], true)))
+			if (!OidIsValid(get_trigger_oid(r->source_oids[i], triggers[t],
+											true)))
 				continue;
 			work_lock_queued(work, r->source_oids[i], AccessExclusiveLock);
-			work_sql(work, partmgr_ddl_drop_trigger(r->source_schemas[i], r->source_names[i],
-													triggers[t], false));
+			work_sql(work,
+					 partmgr_ddl_drop_trigger(r->source_schemas[i],
+											  r->source_names[i],
+											  triggers[t], false));
 		}
 	}
 	if (OidIsValid(stage))
@@ -1268,7 +1374,9 @@ work_reshape_cancel(const PartmgrAction *action, PartmgrActionWork *work)
 		Oid			target = reshape_relid(r, r->work_names[i]);
 
 		if (OidIsValid(target) && !get_rel_relispartition(target))
-			work_sql(work, partmgr_ddl_drop_table(r->schema, r->work_names[i], false));
+			work_sql(work,
+					 partmgr_ddl_drop_table(r->schema, r->work_names[i],
+											false));
 	}
 	if (OidIsValid(log))
 		work_sql(work, partmgr_ddl_drop_table(r->schema, r->log, false));
@@ -1281,7 +1389,8 @@ work_reshape_cancel(const PartmgrAction *action, PartmgrActionWork *work)
  *		locked only where ALTER TABLE takes them anyway.
  */
 static void
-work_reshape(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrActionWork *work)
+work_reshape(const PartmgrPlan *plan, const PartmgrAction *action,
+			 PartmgrActionWork *work)
 {
 	const PartmgrSet *set = plan->set;
 	const PartmgrReshapeTables *r = action->reshape;
@@ -1292,17 +1401,23 @@ work_reshape(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrAction
 	{
 		case PARTMGR_ACTION_RESHAPE_PREPARE:
 			work_private_table(work, set,
-							   partmgr_ddl_capture_log(r->schema, r->log, r->nkeys,
-													   r->key_columns, r->key_types),
+							   partmgr_ddl_capture_log(r->schema, r->log,
+													   r->nkeys,
+													   r->key_columns,
+													   r->key_types),
 							   r->schema, r->log);
-			work_private_table(work, set, partmgr_ddl_create_stage(set, r->stage), r->schema,
+			work_private_table(work, set,
+							   partmgr_ddl_create_stage(set, r->stage),
+							   r->schema,
 							   r->stage);
 			break;
 
 		case PARTMGR_ACTION_RESHAPE_TARGET:
 			work_new_table(work, set,
-						   partmgr_ddl_create_replacement(set, r->unlogged, r->reloptions,
-														  r->tablespace, r->schema,
+						   partmgr_ddl_create_replacement(set, r->unlogged,
+														  r->reloptions,
+														  r->tablespace,
+														  r->schema,
 														  r->work_names[i]),
 						   r->schema, r->work_names[i]);
 			foreach(lc, action->statements)
@@ -1311,10 +1426,11 @@ work_reshape(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrAction
 			{
 				PartmgrWorkStatement *check;
 
-				check = work_sql(work, partmgr_ddl_hash_check_text(set, r->schema,
-																   r->work_names[i],
-																   r->moduli[i],
-																   r->remainders[i]));
+				check = work_sql(work,
+								 partmgr_ddl_hash_check_text(set, r->schema,
+															 r->work_names[i],
+															 r->moduli[i],
+															 r->remainders[i]));
 				check->kind = PARTMGR_STMT_HASH_CHECK;
 				check->schema = r->schema;
 				check->name = r->work_names[i];
@@ -1323,21 +1439,30 @@ work_reshape(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrAction
 				check->remainder = r->remainders[i];
 			}
 			if (r->moduli != NULL)
-				work_sql(work, partmgr_ddl_attach_hash_to(r->schema, r->stage, r->schema,
-														  r->work_names[i], r->moduli[i],
-														  r->remainders[i]));
+				work_sql(work,
+						 partmgr_ddl_attach_hash_to(r->schema, r->stage,
+													r->schema,
+													r->work_names[i],
+													r->moduli[i],
+													r->remainders[i]));
 			else
-				work_sql(work, partmgr_ddl_attach_range_to(set, r->schema, r->stage, r->schema,
-														   r->work_names[i], r->lowers[i],
-														   r->uppers[i]));
+				work_sql(work,
+						 partmgr_ddl_attach_range_to(set, r->schema, r->stage,
+													 r->schema,
+													 r->work_names[i],
+													 r->lowers[i],
+													 r->uppers[i]));
 			break;
 
 		case PARTMGR_ACTION_RESHAPE_CAPTURE:
 			/* CREATE TRIGGER: writers of the child wait for a moment */
 			work_lock_queued(work, r->source_oids[i], ShareRowExclusiveLock);
-			foreach(lc, partmgr_ddl_capture_triggers(r->source_schemas[i], r->source_names[i],
-													 r->trigger, r->schema, r->log, r->nkeys,
-													 r->key_columns))
+			foreach(lc,
+					partmgr_ddl_capture_triggers(r->source_schemas[i],
+												 r->source_names[i],
+												 r->trigger, r->schema,
+												 r->log, r->nkeys,
+												 r->key_columns))
 				work_sql(work, (char *) lfirst(lc));
 			break;
 
@@ -1346,15 +1471,19 @@ work_reshape(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrAction
 				PartmgrRowSource from = reshape_source(r, i);
 
 				work_lock(work, r->source_oids[i], AccessShareLock);
-				work_rows(work, partmgr_ddl_reshape_copy(&from, r->schema, r->stage,
-														 action->first_block, action->end_block,
-														 false),
+				work_rows(work,
+						  partmgr_ddl_reshape_copy(&from, r->schema, r->stage,
+												   action->first_block,
+												   action->end_block,
+												   false),
 						  SPI_OK_INSERT, "rows copied");
 				/* a row met twice (moved by an update): ON CONFLICT, slower */
 				((PartmgrWorkStatement *) llast(work->statements))->on_duplicate =
-					partmgr_ddl_reshape_copy(&from, r->schema, r->stage, action->first_block,
+					partmgr_ddl_reshape_copy(&from, r->schema, r->stage,
+											 action->first_block,
 											 action->end_block, true);
-				work_read(work, r->source_oids[i], "the blocks to copy are read");
+				work_read(work, r->source_oids[i],
+						  "the blocks to copy are read");
 			}
 			break;
 
@@ -1364,8 +1493,10 @@ work_reshape(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrAction
 
 		case PARTMGR_ACTION_RESHAPE_RESTART:
 			{
-				List	   *restart = partmgr_dml_reshape_restart(r->schema, r->stage,
-																  r->schema, r->log);
+				List	   *restart = partmgr_dml_reshape_restart(r->schema,
+																  r->stage,
+																  r->schema,
+																  r->log);
 
 				work_sql(work, linitial(restart));	/* TRUNCATE */
 				work_rows(work, lsecond(restart), SPI_OK_DELETE, NULL);
@@ -1384,7 +1515,8 @@ work_reshape(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrAction
 			work_sql(work, partmgr_ddl_add_range_exclusion_named(set,
 																 get_namespace_name(get_rel_namespace(r->default_oid)),
 																 get_rel_name(r->default_oid),
-																 r->exclusion, r->lowers[0],
+																 r->exclusion,
+																 r->lowers[0],
 																 r->uppers[r->ntargets - 1]));
 			break;
 
@@ -1411,7 +1543,8 @@ work_reshape(const PartmgrPlan *plan, const PartmgrAction *action, PartmgrAction
  *		which says it as the INSERT it runs).
  */
 static void
-work_unique(const PartmgrSet *set, const PartmgrAction *action, PartmgrActionWork *work)
+work_unique(const PartmgrSet *set, const PartmgrAction *action,
+			PartmgrActionWork *work)
 {
 	const PartmgrUnique *u = action->unique;
 	ListCell   *lc;
@@ -1424,8 +1557,10 @@ work_unique(const PartmgrSet *set, const PartmgrAction *action, PartmgrActionWor
 	}
 	foreach(lc, action->statements)
 	{
-		if (action->kind == PARTMGR_ACTION_UNIQUE_CREATE && foreach_current_index(lc) == 0)
-			work_private_table(work, set, (char *) lfirst(lc), u->side_schema, u->side_name);
+		if (action->kind == PARTMGR_ACTION_UNIQUE_CREATE &&
+			foreach_current_index(lc) == 0)
+			work_private_table(work, set, (char *) lfirst(lc), u->side_schema,
+							   u->side_name);
 		else
 			work_sql(work, (char *) lfirst(lc));
 	}
@@ -1433,12 +1568,15 @@ work_unique(const PartmgrSet *set, const PartmgrAction *action, PartmgrActionWor
 	{
 		PartmgrWorkStatement *fill;
 
-		fill = work_sql(work, partmgr_dml_side_fill(u->side_schema, u->side_name,
-													set->parent_schema, set->parent_name,
-													u->ncols, u->columns));
+		fill = work_sql(work,
+						partmgr_dml_side_fill(u->side_schema, u->side_name,
+											  set->parent_schema,
+											  set->parent_name,
+											  u->ncols, u->columns));
 		fill->kind = PARTMGR_STMT_UNIQUE_FILL;
 		fill->unique = u;
-		work_read(work, set->parent_oid, "its keys are entered into the side table");
+		work_read(work, set->parent_oid,
+				  "its keys are entered into the side table");
 	}
 	foreach(lc, action->after_statements)
 		work_sql(work, (char *) lfirst(lc));
@@ -1488,34 +1626,45 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 				work_lock(work, default_oid, AccessExclusiveLock);
 			work_lock(work, action->relid, AccessExclusiveLock);
 			if (OidIsValid(action->from.relid))
-				work_move(work, set, &action->from, action->schema, action->name,
+				work_move(work, set, &action->from, action->schema,
+						  action->name,
 						  action->lower, action->upper);
 			if (OidIsValid(default_oid))
-				work_read(work, default_oid, "ATTACH checks that it holds no row of the new range");
-			work_sql(work, partmgr_ddl_attach_range(set, action->schema, action->name,
-													action->lower, action->upper));
-			work_sql(work, partmgr_ddl_drop_bound_check(action->schema, action->name));
+				work_read(work, default_oid,
+						  "ATTACH checks that it holds no row of the new range");
+			work_sql(work,
+					 partmgr_ddl_attach_range(set, action->schema, action->name,
+											  action->lower,
+											  action->upper));
+			work_sql(work,
+					 partmgr_ddl_drop_bound_check(action->schema,
+												  action->name));
 			break;
 
 		case PARTMGR_ACTION_ADD_CONSTRAINTS:
 			/* catalog only (NOT VALID): the child is locked for a moment */
 			work_lock(work, action->relid, AccessExclusiveLock);
 			work_sql(work, partmgr_ddl_add_checks(action->schema, action->name,
-												  action->constraints, action->checks));
+												  action->constraints,
+												  action->checks));
 			break;
 
 		case PARTMGR_ACTION_VALIDATE_CONSTRAINT:
 			/* reads and writes of the child go on meanwhile */
 			work_lock(work, action->relid, ShareUpdateExclusiveLock);
-			work_sql(work, partmgr_ddl_validate_constraint(action->schema, action->name,
-														   (const char *) linitial(action->constraints)))->kind = PARTMGR_STMT_VALIDATE;
-			work_read(work, action->relid, "VALIDATE CONSTRAINT checks every row");
+			work_sql(work,
+					 partmgr_ddl_validate_constraint(action->schema,
+													 action->name,
+													 (const char *) linitial(action->constraints)))->kind = PARTMGR_STMT_VALIDATE;
+			work_read(work, action->relid,
+					  "VALIDATE CONSTRAINT checks every row");
 			break;
 
 		case PARTMGR_ACTION_DROP_CONSTRAINTS:
 			work_lock(work, action->relid, AccessExclusiveLock);
-			work_sql(work, partmgr_ddl_drop_constraints(action->schema, action->name,
-														action->constraints));
+			work_sql(work,
+					 partmgr_ddl_drop_constraints(action->schema, action->name,
+												  action->constraints));
 			break;
 
 		case PARTMGR_ACTION_ALTER_CHILD:
@@ -1524,16 +1673,19 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 			 * ALTER OWNER, SET LOGGED and the like: the child alone; one that
 			 * another role owns only when it is given back first
 			 */
-			add_lock(work, action->relid, AccessExclusiveLock, false, !action->gives_back);
+			add_lock(work, action->relid, AccessExclusiveLock, false,
+					 !action->gives_back);
 			foreach(lc, action->caller_statements)
-				work_sql(work, (char *) lfirst(lc))->kind = PARTMGR_STMT_CALLER_UTILITY;
+				work_sql(work,
+						 (char *) lfirst(lc))->kind = PARTMGR_STMT_CALLER_UTILITY;
 			foreach(lc, action->statements)
 				work_sql(work, (char *) lfirst(lc));
 			break;
 
 		case PARTMGR_ACTION_MOVE_ROWS:
 			work_lock(work, action->from.relid, RowExclusiveLock);
-			work_move(work, set, &action->from, action->to_schema, action->to_name,
+			work_move(work, set, &action->from, action->to_schema,
+					  action->to_name,
 					  action->lower, action->upper);
 			break;
 
@@ -1546,7 +1698,8 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 			work_lock(work, action->relid, AccessExclusiveLock);
 			work_referencing_tables(work, action->relid);
 			work_forget_sub_sets(work, action->relid);
-			work_sql(work, partmgr_ddl_detach(set, action->schema, action->name, ""));
+			work_sql(work,
+					 partmgr_ddl_detach(set, action->schema, action->name, ""));
 			partmgr_work_unique_forget(work, set->parent_oid, action->relid);
 			partmgr_work_retire(work, action);
 			break;
@@ -1554,7 +1707,8 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 		case PARTMGR_ACTION_UNIQUE_CLEANUP:
 			work_lock(work, action->relid, RowExclusiveLock);
 			foreach(lc, action->statements)
-				work_sql(work, (char *) lfirst(lc))->kind = PARTMGR_STMT_UNIQUE_FORGET;
+				work_sql(work,
+						 (char *) lfirst(lc))->kind = PARTMGR_STMT_UNIQUE_FORGET;
 			break;
 
 		case PARTMGR_ACTION_UNIQUE_CREATE:
@@ -1596,7 +1750,9 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 			work_lock(work, set->parent_oid, ShareUpdateExclusiveLock);
 			work_lock(work, action->relid, AccessExclusiveLock);
 			work_forget_sub_sets(work, action->relid);
-			work_sql(work, partmgr_ddl_detach(set, action->schema, action->name, " FINALIZE"));
+			work_sql(work,
+					 partmgr_ddl_detach(set, action->schema, action->name,
+										" FINALIZE"));
 			partmgr_work_retire(work, action);
 			break;
 	}

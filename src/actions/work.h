@@ -103,9 +103,12 @@ typedef struct PartmgrActionWork
 								 * run's), or NULL */
 } PartmgrActionWork;
 
-extern void partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
+extern void partmgr_action_work(const PartmgrPlan *plan,
+								const PartmgrAction *action,
 								PartmgrActionWork *work);
-extern void partmgr_work_unique_forget(PartmgrActionWork *work, Oid parent, Oid child);
-extern void partmgr_work_retire(PartmgrActionWork *work, const PartmgrAction *action);
+extern void partmgr_work_unique_forget(PartmgrActionWork *work, Oid parent,
+									   Oid child);
+extern void partmgr_work_retire(PartmgrActionWork *work,
+								const PartmgrAction *action);
 
 #endif							/* PARTMGR_WORK_H */

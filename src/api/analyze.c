@@ -96,7 +96,8 @@ pg_partmgr_run_analyze(PG_FUNCTION_ARGS)
 		if (edata != NULL)
 		{
 			/* a parent held by someone else is left for the next call */
-			if (edata->sqlerrcode != ERRCODE_LOCK_NOT_AVAILABLE || table != NULL)
+			if (edata->sqlerrcode != ERRCODE_LOCK_NOT_AVAILABLE ||
+				table != NULL)
 				ReThrowError(edata);
 			edata->elevel = WARNING;
 			ThrowErrorData(edata);
@@ -105,7 +106,8 @@ pg_partmgr_run_analyze(PG_FUNCTION_ARGS)
 		if (!quiet)
 			ereport(NOTICE,
 					(errmsg("analyzed %s in %ld ms", key,
-							TimestampDifferenceMilliseconds(started, GetCurrentTimestamp()))));
+							TimestampDifferenceMilliseconds(started,
+															GetCurrentTimestamp()))));
 		if (nonatomic)
 			SPI_commit();
 	}

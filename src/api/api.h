@@ -22,19 +22,24 @@
 #include "pg_partmgr.h"
 #include "rights.h"
 
-extern void partmgr_require_arg(FunctionCallInfo fcinfo, int argno, const char *name);
-extern char *partmgr_text_arg(FunctionCallInfo fcinfo, int argno, const char *name);
+extern void partmgr_require_arg(FunctionCallInfo fcinfo, int argno,
+								const char *name);
+extern char *partmgr_text_arg(FunctionCallInfo fcinfo, int argno,
+							  const char *name);
 extern char *partmgr_text_arg_or_null(FunctionCallInfo fcinfo, int argno);
 extern List *partmgr_text_array_arg(FunctionCallInfo fcinfo, int argno);
 extern void partmgr_lock_set_or_raise(Oid parent_oid, const char *key);
-extern PartmgrSet *partmgr_act_on_table(const char *table, PartmgrRightsMode mode,
+extern PartmgrSet *partmgr_act_on_table(const char *table,
+										PartmgrRightsMode mode,
 										PartmgrRights *rights);
 extern void partmgr_check_not_hash(const PartmgrSet *set, const char *needs);
-extern PartmgrSet *partmgr_load_set_of_kind(const char *table, PartmgrKeyKind kind,
+extern PartmgrSet *partmgr_load_set_of_kind(const char *table,
+											PartmgrKeyKind kind,
 											const char *other_function,
 											PartmgrRights *rights);
 
 /* sub_parent.c: whether the sub-sets' settings fit a set (create_sub_parent) */
-extern void partmgr_check_sub_args(const PartmgrSet *set, const PartmgrCreateArgs *a);
+extern void partmgr_check_sub_args(const PartmgrSet *set,
+								   const PartmgrCreateArgs *a);
 
 #endif							/* PARTMGR_API_H */

@@ -48,7 +48,8 @@ PG_FUNCTION_INFO_V1(pg_partmgr_drop_constraints);
 PG_FUNCTION_INFO_V1(pg_partmgr_reapply_constraints_proc);
 PG_FUNCTION_INFO_V1(pg_partmgr_part_config_check);
 
-static void reapply_child(PartmgrSet *set, Oid child_relid, char what, bool dryrun);
+static void reapply_child(PartmgrSet *set, Oid child_relid, char what,
+						  bool dryrun);
 
 /*
  * named_child
@@ -57,14 +58,16 @@ static void reapply_child(PartmgrSet *set, Oid child_relid, char what, bool dryr
  *		both.
  */
 static const PartmgrChild *
-named_child(const PartmgrSet *set, const PartmgrTree *tree, const char *name, Oid relid)
+named_child(const PartmgrSet *set, const PartmgrTree *tree, const char *name,
+			Oid relid)
 {
 	const PartmgrChild *child = partmgr_tree_find_child(tree, relid);
 
 	if (child == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("table \"%s\" is not a child of partition set \"%s\"", name, set->key)));
+				 errmsg("table \"%s\" is not a child of partition set \"%s\"",
+						name, set->key)));
 	return child;
 }
 
@@ -88,14 +91,16 @@ pg_partmgr_apply_constraints(PG_FUNCTION_ARGS)
 	Oid			child_oid;
 
 	SPI_connect();
-	child_oid = child_name ? partmgr_resolve_table(child_name, false) : InvalidOid;
+	child_oid = child_name ? partmgr_resolve_table(child_name,
+												   false) : InvalidOid;
 	set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, &rights);
 	partmgr_check_not_hash(set, "a range or list set");
 	partmgr_lock_set_or_raise(set->parent_oid, set->key);
 	tree = partmgr_read_tree(set);
 	if (child_name != NULL)
 	{
-		const PartmgrChild *child = named_child(set, tree, child_name, child_oid);
+		const PartmgrChild *child = named_child(set, tree, child_name,
+												child_oid);
 
 		plan = partmgr_plan_new(set, tree);
 		partmgr_plan_child_constraints(plan, child, set->constraint_valid);
@@ -135,7 +140,9 @@ pg_partmgr_drop_constraints(PG_FUNCTION_ARGS)
 	partmgr_lock_set_or_raise(set->parent_oid, set->key);
 	tree = partmgr_read_tree(set);
 	plan = partmgr_plan_new(set, tree);
-	partmgr_plan_drop_constraints(plan, named_child(set, tree, child_name, child_oid));
+	partmgr_plan_drop_constraints(plan,
+								  named_child(set, tree, child_name,
+											  child_oid));
 	(void) partmgr_execute_or_raise(plan, "drop_constraints", NULL);
 	if (debug)
 	{
@@ -147,7 +154,8 @@ pg_partmgr_drop_constraints(PG_FUNCTION_ARGS)
 			Assert(action->kind == PARTMGR_ACTION_DROP_CONSTRAINTS);
 			ereport(NOTICE,
 					(errmsg("dropped constraints of partition %s of %s: %s",
-							quote_qualified_identifier(action->schema, action->name),
+							quote_qualified_identifier(action->schema,
+													   action->name),
 							partmgr_key_display(set->key),
 							partmgr_action_bounds(plan, action))));
 		}
@@ -205,7 +213,8 @@ reapply_child(PartmgrSet *set, Oid child_relid, char what, bool dryrun)
 	foreach(lc, plan->actions)
 	{
 		PartmgrAction *action = (PartmgrAction *) lfirst(lc);
-		const char *child = quote_qualified_identifier(action->schema, action->name);
+		const char *child = quote_qualified_identifier(action->schema,
+													   action->name);
 		const char *key = partmgr_key_display(plan->set->key);
 		const char *list = partmgr_action_bounds(plan, action);
 
@@ -234,7 +243,8 @@ reapply_child(PartmgrSet *set, Oid child_relid, char what, bool dryrun)
  *		steps through.
  */
 static void
-reapply_and_commit(const char *table, Oid child, char what, bool dryrun, bool nonatomic)
+reapply_and_commit(const char *table, Oid child, char what, bool dryrun,
+				   bool nonatomic)
 {
 	bool		snapshot = !ActiveSnapshotSet();
 
@@ -271,7 +281,8 @@ pg_partmgr_reapply_constraints_proc(PG_FUNCTION_ARGS)
 	bool		analyze = shift == 0 || PG_ARGISNULL(3) || PG_GETARG_BOOL(3);
 	int			wait = PG_ARGISNULL(3 + shift) ? 0 : PG_GETARG_INT32(3 + shift);
 	bool		dryrun = !PG_ARGISNULL(4 + shift) && PG_GETARG_BOOL(4 + shift);
-	bool		nonatomic = (fcinfo->context != NULL && IsA(fcinfo->context, CallContext) &&
+	bool		nonatomic = (fcinfo->context != NULL &&
+							 IsA(fcinfo->context, CallContext) &&
 							 !castNode(CallContext, fcinfo->context)->atomic);
 	PartmgrSet *set;
 	PartmgrTree *tree;
@@ -303,7 +314,9 @@ pg_partmgr_reapply_constraints_proc(PG_FUNCTION_ARGS)
 	/* the eligible children come newest first: walk them backwards */
 	newest_first = partmgr_eligible_children(set, tree);
 	for (int i = list_length(newest_first) - 1; i >= 0; i--)
-		eligible = lappend_oid(eligible, tree->children[list_nth_int(newest_first, i)].relid);
+		eligible = lappend_oid(eligible,
+							   tree->children[list_nth_int(newest_first,
+														   i)].relid);
 	if (set->constraint_cols == NIL)
 		ereport(NOTICE,
 				(errmsg("partition set \"%s\" has no constraint_cols: nothing to apply", set->key)));
@@ -328,7 +341,8 @@ pg_partmgr_reapply_constraints_proc(PG_FUNCTION_ARGS)
 		{
 			reapply_and_commit(table, lfirst_oid(lc), 'a', dryrun, nonatomic);
 			if (validate && !dryrun)
-				reapply_and_commit(table, lfirst_oid(lc), 'v', dryrun, nonatomic);
+				reapply_and_commit(table, lfirst_oid(lc), 'v', dryrun,
+								   nonatomic);
 			if (wait > 0 && !dryrun && lnext(eligible, lc) != NULL)
 				partmgr_pause_seconds(wait);
 		}
@@ -340,7 +354,8 @@ pg_partmgr_reapply_constraints_proc(PG_FUNCTION_ARGS)
 			PushActiveSnapshot(GetTransactionSnapshot());
 		set = partmgr_config_load(table, false);
 		partmgr_rights_enter_set(set, PARTMGR_RIGHTS_ACT, &rights);
-		(void) partmgr_analyze_set(set, false, "reapply_constraints_proc", true);
+		(void) partmgr_analyze_set(set, false, "reapply_constraints_proc",
+								   true);
 		partmgr_rights_leave(&rights);
 		if (snapshot)
 			PopActiveSnapshot();
@@ -359,7 +374,8 @@ config_column(Relation rel, const char *name, Oid type)
 {
 	int			attnum = SPI_fnumber(RelationGetDescr(rel), name);
 
-	if (attnum <= 0 || TupleDescAttr(RelationGetDescr(rel), attnum - 1)->atttypid != type)
+	if (attnum <= 0 ||
+		TupleDescAttr(RelationGetDescr(rel), attnum - 1)->atttypid != type)
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
 				 errmsg("partmgr.part_config_check() fires on a table without column \"%s\" of type %s",
@@ -403,10 +419,13 @@ pg_partmgr_part_config_check(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
 				 errmsg("partmgr.part_config_check() must be fired for each row on INSERT or UPDATE")));
-	tuple = (TRIGGER_FIRED_BY_UPDATE(trigdata->tg_event) ? trigdata->tg_newtuple :
+	tuple = (TRIGGER_FIRED_BY_UPDATE(trigdata->tg_event) ?
+			 trigdata->tg_newtuple :
 			 trigdata->tg_trigtuple);
 	desc = trigdata->tg_relation->rd_att;
-	cols = heap_getattr(tuple, config_column(trigdata->tg_relation, "constraint_cols", TEXTARRAYOID),
+	cols = heap_getattr(tuple,
+						config_column(trigdata->tg_relation, "constraint_cols",
+									  TEXTARRAYOID),
 						desc, &isnull);
 	if (isnull)
 		return PointerGetDatum(tuple);
@@ -416,8 +435,11 @@ pg_partmgr_part_config_check(PG_FUNCTION_ARGS)
 														  TEXTOID)));
 	if (!OidIsValid(parent))
 		return PointerGetDatum(tuple);
-	control = SPI_getvalue(tuple, desc, config_column(trigdata->tg_relation, "control", TEXTOID));
-	deconstruct_array(DatumGetArrayTypeP(cols), TEXTOID, -1, false, TYPALIGN_INT,
+	control = SPI_getvalue(tuple, desc,
+						   config_column(trigdata->tg_relation, "control",
+										 TEXTOID));
+	deconstruct_array(DatumGetArrayTypeP(cols), TEXTOID, -1, false,
+					  TYPALIGN_INT,
 					  &elems, &nulls, &n);
 	for (int i = 0; i < n; i++)
 	{

@@ -94,7 +94,9 @@ pg_partmgr_check_children(PG_FUNCTION_ARGS)
 	{
 		PartmgrChild *child = (PartmgrChild *) lfirst(lc);
 
-		foreach(dc, partmgr_child_drift(set, &props, child->relid, set->inherit_privileges))
+		foreach(dc,
+				partmgr_child_drift(set, &props, child->relid,
+									set->inherit_privileges))
 		{
 			PartmgrDrift *drift = (PartmgrDrift *) lfirst(dc);
 			Datum		values[4];
@@ -105,7 +107,8 @@ pg_partmgr_check_children(PG_FUNCTION_ARGS)
 			values[1] = CStringGetTextDatum(drift->property);
 			values[2] = CStringGetTextDatum(drift->expected);
 			values[3] = CStringGetTextDatum(drift->actual);
-			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values,
+								 nulls);
 		}
 	}
 	partmgr_rights_leave(&rights);
@@ -156,18 +159,21 @@ reapply(FunctionCallInfo fcinfo, bool privileges, const char *caller)
 			 * Only a replica identity that names the parent's index comes
 			 * without a fix: when the child has no partition of that index.
 			 */
-			if (drift->fix == NIL && drift->kind == PARTMGR_DRIFT_REPLICA_IDENTITY)
+			if (drift->fix == NIL &&
+				drift->kind == PARTMGR_DRIFT_REPLICA_IDENTITY)
 				ereport(WARNING,
 						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 						 errmsg("replica identity of \"%s\" cannot be made the parent's",
-								quote_qualified_identifier(child->schema, child->name)),
+								quote_qualified_identifier(child->schema,
+														   child->name)),
 						 errhint("The parent's replica identity index has no matching index on this child; create one, or attach the child again.")));
 			else if (drift->fix == NIL && drift->caller_fix == NIL)
 				ereport(WARNING,
 						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 						 errmsg("property \"%s\" of \"%s\" differs from what the set says, and no statement changes it",
 								drift->property,
-								quote_qualified_identifier(child->schema, child->name)),
+								quote_qualified_identifier(child->schema,
+														   child->name)),
 						 errdetail("It should be \"%s\"; it is \"%s\".",
 								   drift->expected, drift->actual)));
 
@@ -187,7 +193,8 @@ reapply(FunctionCallInfo fcinfo, bool privileges, const char *caller)
 		}
 		if (statements != NIL || given != NIL)
 		{
-			PartmgrAction *action = partmgr_plan_add_on_child(plan, PARTMGR_ACTION_ALTER_CHILD,
+			PartmgrAction *action = partmgr_plan_add_on_child(plan,
+															  PARTMGR_ACTION_ALTER_CHILD,
 															  child);
 
 			action->caller_statements = given;
@@ -264,14 +271,16 @@ pg_partmgr_inherit_template_properties(PG_FUNCTION_ARGS)
 	{
 		PartmgrChild *c = (PartmgrChild *) lfirst(lc);
 
-		if (strcmp(c->schema, child_schema) == 0 && strcmp(c->name, child_name) == 0)
+		if (strcmp(c->schema, child_schema) == 0 &&
+			strcmp(c->name, child_name) == 0)
 			child = c;
 	}
 	if (child == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("table \"%s\" is not a child of partition set \"%s\"",
-						quote_qualified_identifier(child_schema, child_name), set->key)));
+						quote_qualified_identifier(child_schema, child_name),
+						set->key)));
 	if (child->relkind == RELKIND_PARTITIONED_TABLE)
 	{
 		partmgr_rights_leave(&rights);
@@ -284,9 +293,11 @@ pg_partmgr_inherit_template_properties(PG_FUNCTION_ARGS)
 	{
 		PartmgrPlan *plan = partmgr_plan_new(set, tree);
 
-		partmgr_plan_add_on_child(plan, PARTMGR_ACTION_ALTER_CHILD, child)->statements =
+		partmgr_plan_add_on_child(plan, PARTMGR_ACTION_ALTER_CHILD,
+								  child)->statements =
 			statements;
-		(void) partmgr_execute_or_raise(plan, "inherit_template_properties", NULL);
+		(void) partmgr_execute_or_raise(plan, "inherit_template_properties",
+										NULL);
 	}
 	partmgr_rights_leave(&rights);
 	SPI_finish();

@@ -109,25 +109,34 @@ pg_partmgr_config_owner_check(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_TRIGGERED_ACTION_EXCEPTION),
 				 errmsg("trigger \"%s\" on %s must give partmgr.config_owner_check() one argument, the name of a column",
-						trigdata->tg_trigger->tgname, RelationGetRelationName(rel))));
-	column = SPI_fnumber(RelationGetDescr(rel), trigdata->tg_trigger->tgargs[0]);
+						trigdata->tg_trigger->tgname,
+						RelationGetRelationName(rel))));
+	column = SPI_fnumber(RelationGetDescr(rel),
+						 trigdata->tg_trigger->tgargs[0]);
 	if (column <= 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_COLUMN),
 				 errmsg("column \"%s\" named by trigger \"%s\" does not exist in %s",
-						trigdata->tg_trigger->tgargs[0], trigdata->tg_trigger->tgname,
+						trigdata->tg_trigger->tgargs[0],
+						trigdata->tg_trigger->tgname,
 						RelationGetRelationName(rel))));
 
 	if (!superuser())
 	{
 		if (!TRIGGER_FIRED_BY_INSERT(trigdata->tg_event))
-			check_row(rel, SPI_getvalue(trigdata->tg_trigtuple, RelationGetDescr(rel), column),
+			check_row(rel,
+					  SPI_getvalue(trigdata->tg_trigtuple,
+								   RelationGetDescr(rel), column),
 					  false);
 		if (TRIGGER_FIRED_BY_INSERT(trigdata->tg_event))
-			check_row(rel, SPI_getvalue(trigdata->tg_trigtuple, RelationGetDescr(rel), column),
+			check_row(rel,
+					  SPI_getvalue(trigdata->tg_trigtuple,
+								   RelationGetDescr(rel), column),
 					  true);
 		else if (TRIGGER_FIRED_BY_UPDATE(trigdata->tg_event))
-			check_row(rel, SPI_getvalue(trigdata->tg_newtuple, RelationGetDescr(rel), column),
+			check_row(rel,
+					  SPI_getvalue(trigdata->tg_newtuple,
+								   RelationGetDescr(rel), column),
 					  true);
 	}
 	return PointerGetDatum(TRIGGER_FIRED_BY_UPDATE(trigdata->tg_event) ?

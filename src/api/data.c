@@ -89,7 +89,9 @@ lock_wait_enter(double seconds)
 
 	if (seconds > 0)
 		(void) set_config_option("pg_partmgr.lock_timeout",
-								 psprintf("%d", (int) Min(ceil(seconds * 1000), (double) INT_MAX)),
+								 psprintf("%d",
+										  (int) Min(ceil(seconds * 1000),
+													(double) INT_MAX)),
 								 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
 								 true, 0, false);
 	return nestlevel;
@@ -134,9 +136,11 @@ check_no_async(const PartmgrSet *set)
  */
 static bool
 data_batch(PartmgrSet *set, const PartmgrDataMove *move, const char *run_by,
-		   int max_batches, int *nbatches, bool *last, uint64 *rows, const char **child)
+		   int max_batches, int *nbatches, bool *last, uint64 *rows,
+		   const char **child)
 {
-	PartmgrPlan *plan = partmgr_plan_data_batches(set, partmgr_read_tree(set), move,
+	PartmgrPlan *plan = partmgr_plan_data_batches(set, partmgr_read_tree(set),
+												  move,
 												  max_batches, nbatches, last);
 
 	partmgr_plan_tables(plan);
@@ -170,7 +174,8 @@ partition_data(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 	bool		analyze = PG_ARGISNULL(5) || PG_GETARG_BOOL(5);
 	char	   *source = partmgr_text_arg_or_null(fcinfo, 6);
 	List	   *ignored = partmgr_text_array_arg(fcinfo, 7);
-	bool		ignore_infinity = PG_NARGS() > 9 && !PG_ARGISNULL(9) && PG_GETARG_BOOL(9);
+	bool		ignore_infinity = PG_NARGS() > 9 && !PG_ARGISNULL(9) &&
+	PG_GETARG_BOOL(9);
 	PartmgrSet *set;
 	PartmgrDataMove move;
 	uint64		total = 0;
@@ -182,11 +187,14 @@ partition_data(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 	if (batch_count < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("p_batch_count must be at least 1, not %d", batch_count)));
-	descending = is_descending(PG_ARGISNULL(4) ? "ASC" : partmgr_text_arg(fcinfo, 4, "p_order"));
+				 errmsg("p_batch_count must be at least 1, not %d",
+						batch_count)));
+	descending = is_descending(PG_ARGISNULL(4) ? "ASC" :
+							   partmgr_text_arg(fcinfo, 4, "p_order"));
 	if (!PG_ARGISNULL(2))
 		batch_text = (kind == PARTMGR_KEY_TIME ?
-					  DatumGetCString(DirectFunctionCall1(interval_out, PG_GETARG_DATUM(2))) :
+					  DatumGetCString(DirectFunctionCall1(interval_out,
+														  PG_GETARG_DATUM(2))) :
 					  psprintf(INT64_FORMAT, PG_GETARG_INT64(2)));
 
 	SPI_connect();
@@ -196,7 +204,8 @@ partition_data(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 								DatumGetFloat8(DirectFunctionCall1(numeric_float8,
 																   PG_GETARG_DATUM(3))));
 	set = partmgr_load_set_of_kind(table, kind, kind == PARTMGR_KEY_TIME ?
-								   "partition_data_id()" : "partition_data_time()", &rights);
+								   "partition_data_id()" :
+								   "partition_data_time()", &rights);
 	check_no_async(set);
 	partmgr_lock_set_or_raise(set->parent_oid, set->key);
 	partmgr_data_move_init(set, partmgr_read_tree(set), source_oid, batch_text,
@@ -221,7 +230,8 @@ partition_data(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 	}
 	if (analyze && batches > 0)
 		(void) partmgr_analyze_set(set, false, kind == PARTMGR_KEY_TIME ?
-								   "partition_data_time" : "partition_data_id", true);
+								   "partition_data_time" : "partition_data_id",
+								   true);
 	partmgr_rights_leave(&rights);
 	lock_wait_leave(nestlevel);
 	SPI_finish();
@@ -249,10 +259,12 @@ pg_partmgr_partition_data_id(PG_FUNCTION_ARGS)
  *		acted on last.  False when the set had nothing left.
  */
 static bool
-undo_step(PartmgrSet *set, const PartmgrUndo *undo, const char *run_by, uint64 *rows,
+undo_step(PartmgrSet *set, const PartmgrUndo *undo, const char *run_by,
+		  uint64 *rows,
 		  int *retired, const char **child)
 {
-	PartmgrPlan *plan = partmgr_plan_undo_step(set, partmgr_read_tree(set), undo);
+	PartmgrPlan *plan = partmgr_plan_undo_step(set, partmgr_read_tree(set),
+											   undo);
 	Oid			moved_from = InvalidOid;
 	bool		retired_here = false;
 	uint64		moved = 0;
@@ -277,11 +289,14 @@ undo_step(PartmgrSet *set, const PartmgrUndo *undo, const char *run_by, uint64 *
 	}
 	if (OidIsValid(moved_from) && !retired_here)
 	{
-		PartmgrPlan *next = partmgr_plan_undo_step(set, partmgr_read_tree(set), undo);
+		PartmgrPlan *next = partmgr_plan_undo_step(set, partmgr_read_tree(set),
+												   undo);
 		PartmgrAction *action = (next->actions != NIL ?
-								 (PartmgrAction *) linitial(next->actions) : NULL);
+								 (PartmgrAction *) linitial(next->actions) :
+								 NULL);
 
-		if (list_length(next->actions) == 1 && action->kind != PARTMGR_ACTION_MOVE_ROWS &&
+		if (list_length(next->actions) == 1 &&
+			action->kind != PARTMGR_ACTION_MOVE_ROWS &&
 			action->relid == moved_from)
 		{
 			(void) partmgr_execute_or_raise(next, run_by, NULL);
@@ -298,13 +313,15 @@ undo_step(PartmgrSet *set, const PartmgrUndo *undo, const char *run_by, uint64 *
  *		it.  False when the default partition holds no row.
  */
 static bool
-async_step(const char *key, const PartmgrDataMove *move, const char *run_by, uint64 *rows,
+async_step(const char *key, const PartmgrDataMove *move, const char *run_by,
+		   uint64 *rows,
 		   const char **child)
 {
 	PartmgrSet *set = partmgr_config_load(key, false);
 	PartmgrAsyncOutcome outcome;
 	PartmgrPoint lower;
-	PartmgrPlan *plan = partmgr_plan_async_step(set, partmgr_read_tree(set), move, &outcome,
+	PartmgrPlan *plan = partmgr_plan_async_step(set, partmgr_read_tree(set),
+												move, &outcome,
 												&lower);
 
 	partmgr_plan_tables(plan);
@@ -312,7 +329,8 @@ async_step(const char *key, const PartmgrDataMove *move, const char *run_by, uin
 		return false;
 	(void) partmgr_execute_or_raise(plan, run_by, rows);
 	if (outcome == PARTMGR_ASYNC_STARTED)
-		partmgr_config_set_async(set->key, partmgr_point_display(&set->axis, lower));
+		partmgr_config_set_async(set->key,
+								 partmgr_point_display(&set->axis, lower));
 	else if (outcome == PARTMGR_ASYNC_ATTACHED)
 		partmgr_config_set_async(set->key, NULL);
 	*child = partmgr_child_name(set, lower);
@@ -365,14 +383,17 @@ run_proc_batch(void *arg)
 		int			done;
 		bool		last;
 
-		batch->more = data_batch(batch->set, batch->move, batch->run_by, 1, &done, &last,
+		batch->more = data_batch(batch->set, batch->move, batch->run_by, 1,
+								 &done, &last,
 								 &batch->rows, &batch->child) && !last;
 	}
 	else if (batch->async != NULL)
-		batch->more = async_step(batch->set->key, batch->async, batch->run_by, &batch->rows,
+		batch->more = async_step(batch->set->key, batch->async, batch->run_by,
+								 &batch->rows,
 								 &batch->child);
 	else
-		batch->more = undo_step(batch->set, batch->undo, batch->run_by, &batch->rows,
+		batch->more = undo_step(batch->set, batch->undo, batch->run_by,
+								&batch->rows,
 								&batch->retired, &batch->child);
 	partmgr_rights_leave(&rights);
 	if (batch->child != NULL)
@@ -390,7 +411,8 @@ run_proc_batch(void *arg)
  *		Reports progress with NOTICEs unless quiet.
  */
 static void
-run_batches(ProcBatch *proto, bool nonatomic, int loop_count, int lock_wait_tries,
+run_batches(ProcBatch *proto, bool nonatomic, int loop_count,
+			int lock_wait_tries,
 			int wait, bool quiet, int64 rows_at_start, const char *what,
 			uint64 *total_rows, int *total_retired)
 {
@@ -419,7 +441,8 @@ run_batches(ProcBatch *proto, bool nonatomic, int loop_count, int lock_wait_trie
 		MemoryContextSwitchTo(caller);
 		if (!ok)
 		{
-			if (edata->sqlerrcode != ERRCODE_LOCK_NOT_AVAILABLE || ++tries > lock_wait_tries)
+			if (edata->sqlerrcode != ERRCODE_LOCK_NOT_AVAILABLE ||
+				++tries > lock_wait_tries)
 				ReThrowError(edata);
 			if (!quiet)
 				ereport(NOTICE,
@@ -476,11 +499,14 @@ data_procedure(FunctionCallInfo fcinfo, bool async)
 	int			lock_wait = PG_ARGISNULL(3) ? 0 : PG_GETARG_INT32(3);
 	int			lock_wait_tries = PG_ARGISNULL(4) ? 10 : PG_GETARG_INT32(4);
 	int			wait = PG_ARGISNULL(5) ? 1 : PG_GETARG_INT32(5);
-	bool		descending = is_descending(PG_ARGISNULL(6) ? "ASC" : partmgr_text_arg(fcinfo, 6, "p_order"));
+	bool		descending = is_descending(PG_ARGISNULL(6) ? "ASC" :
+										   partmgr_text_arg(fcinfo, 6,
+															"p_order"));
 	char	   *source = async ? NULL : partmgr_text_arg_or_null(fcinfo, 7);
 	List	   *ignored = partmgr_text_array_arg(fcinfo, after);
 	bool		quiet = !PG_ARGISNULL(after + 1) && PG_GETARG_BOOL(after + 1);
-	bool		ignore_infinity = (!async && PG_NARGS() > 10 && !PG_ARGISNULL(10) &&
+	bool		ignore_infinity = (!async && PG_NARGS() > 10 &&
+								   !PG_ARGISNULL(10) &&
 								   PG_GETARG_BOOL(10));
 	bool		nonatomic = nonatomic_call(fcinfo);
 	ProcBatch	proto;
@@ -494,7 +520,8 @@ data_procedure(FunctionCallInfo fcinfo, bool async)
 	if (!PG_ARGISNULL(1) && loop_count < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("p_loop_count must be at least 1, not %d", loop_count)));
+				 errmsg("p_loop_count must be at least 1, not %d",
+						loop_count)));
 	if (wait < 0 || lock_wait < 0 || lock_wait_tries < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -515,14 +542,16 @@ data_procedure(FunctionCallInfo fcinfo, bool async)
 					 errmsg("partition_data_async does not fill children of the sub-partitioned set \"%s\"",
 							proto.set->key),
 					 errhint("Use partition_data_proc, which makes each child a sub-parent.")));
-		partmgr_async_init(proto.set, partmgr_read_tree(proto.set), batch_text, descending,
+		partmgr_async_init(proto.set, partmgr_read_tree(proto.set), batch_text,
+						   descending,
 						   ignored, &move);
 		proto.async = &move;
 	}
 	else
 	{
 		check_no_async(proto.set);
-		partmgr_data_move_init(proto.set, partmgr_read_tree(proto.set), source_oid,
+		partmgr_data_move_init(proto.set, partmgr_read_tree(proto.set),
+							   source_oid,
 							   batch_text, descending, ignored, &move);
 		move.ignore_infinity = ignore_infinity;
 		proto.move = &move;
@@ -535,7 +564,8 @@ data_procedure(FunctionCallInfo fcinfo, bool async)
 				rows_at_start, what, &total, &retired);
 	if (!quiet)
 		ereport(NOTICE,
-				(errmsg("%s: moved " UINT64_FORMAT " rows into \"%s\"", what, total,
+				(errmsg("%s: moved " UINT64_FORMAT " rows into \"%s\"", what,
+						total,
 						proto.set->key)));
 	SPI_finish();
 }
@@ -584,7 +614,8 @@ pg_partmgr_partition_data_async(PG_FUNCTION_ARGS)
  */
 static PartmgrSet *
 undo_setup(FunctionCallInfo fcinfo, const char *table, const char *target,
-		   const char *batch_text, bool keep_table, bool drop_cascade, List *ignored,
+		   const char *batch_text, bool keep_table, bool drop_cascade,
+		   List *ignored,
 		   PartmgrUndo *undo, PartmgrRights *rights)
 {
 	PartmgrSet *set;
@@ -601,7 +632,8 @@ undo_setup(FunctionCallInfo fcinfo, const char *table, const char *target,
 	partmgr_check_not_hash(set, "a range or list set");
 	check_no_async(set);
 	partmgr_check_no_reshape(set, "undo_partition()");
-	partmgr_undo_init(set, target_oid, batch_text, keep_table, drop_cascade, ignored, undo);
+	partmgr_undo_init(set, target_oid, batch_text, keep_table, drop_cascade,
+					  ignored, undo);
 	partmgr_config_set_undo(set->key, true);
 	return set;
 }
@@ -666,7 +698,8 @@ pg_partmgr_undo_partition(PG_FUNCTION_ARGS)
 	if (loop_count < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("p_loop_count must be at least 1, not %d", loop_count)));
+				 errmsg("p_loop_count must be at least 1, not %d",
+						loop_count)));
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 
@@ -674,7 +707,8 @@ pg_partmgr_undo_partition(PG_FUNCTION_ARGS)
 	nestlevel = lock_wait_enter(PG_ARGISNULL(5) ? 0 :
 								DatumGetFloat8(DirectFunctionCall1(numeric_float8,
 																   PG_GETARG_DATUM(5))));
-	set = undo_setup(fcinfo, table, target, batch_text, keep_table, drop_cascade,
+	set = undo_setup(fcinfo, table, target, batch_text, keep_table,
+					 drop_cascade,
 					 ignored, &undo, &rights);
 	partmgr_lock_set_or_raise(set->parent_oid, set->key);
 	while (moved_batches < loop_count)
@@ -683,7 +717,8 @@ pg_partmgr_undo_partition(PG_FUNCTION_ARGS)
 		int			retired_now = 0;
 		const char *child = NULL;
 
-		if (!undo_step(set, &undo, "undo_partition", &rows, &retired_now, &child))
+		if (!undo_step(set, &undo, "undo_partition", &rows, &retired_now,
+					   &child))
 			break;
 		total += rows;
 		retired += retired_now;
@@ -733,7 +768,8 @@ pg_partmgr_undo_partition_proc(PG_FUNCTION_ARGS)
 	if (!PG_ARGISNULL(2) && loop_count < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("p_loop_count must be at least 1, not %d", loop_count)));
+				 errmsg("p_loop_count must be at least 1, not %d",
+						loop_count)));
 	if (wait < 0 || lock_wait < 0 || lock_wait_tries < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -741,7 +777,8 @@ pg_partmgr_undo_partition_proc(PG_FUNCTION_ARGS)
 
 	SPI_connect_ext(nonatomic ? SPI_OPT_NONATOMIC : 0);
 	memset(&proto, 0, sizeof(proto));
-	proto.set = undo_setup(fcinfo, table, target, batch_text, keep_table, drop_cascade,
+	proto.set = undo_setup(fcinfo, table, target, batch_text, keep_table,
+						   drop_cascade,
 						   ignored, &undo, &rights);
 	proto.undo = &undo;
 	proto.run_by = "undo_partition_proc";

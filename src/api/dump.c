@@ -51,7 +51,8 @@ PG_FUNCTION_INFO_V1(pg_partmgr_dump_partitioned_table_definition);
 static bool
 control_is_not_null(const PartmgrSet *set)
 {
-	HeapTuple	tup = SearchSysCacheAttNum(set->parent_oid, set->control_attnum);
+	HeapTuple	tup = SearchSysCacheAttNum(set->parent_oid,
+										   set->control_attnum);
 	bool		result;
 
 	if (!HeapTupleIsValid(tup))
@@ -75,7 +76,8 @@ grid_offset(const PartmgrSet *set)
 	PartmgrTree *tree;
 	int64		offset = 0;
 
-	if (set->axis.kind != PARTMGR_KEY_ID || set->strategy != PARTITION_STRATEGY_RANGE)
+	if (set->axis.kind != PARTMGR_KEY_ID ||
+		set->strategy != PARTITION_STRATEGY_RANGE)
 		return 0;
 	partmgr_rights_enter_set(set, PARTMGR_RIGHTS_LOOK, &rights);
 	tree = partmgr_read_tree(set);
@@ -114,7 +116,8 @@ pg_partmgr_dump_partitioned_table_definition(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	set = partmgr_config_load_table(table);
-	sql = partmgr_query_dump_definition(set, ignore_template, control_is_not_null(set),
+	sql = partmgr_query_dump_definition(set, ignore_template,
+										control_is_not_null(set),
 										grid_offset(set));
 	eras = partmgr_ddl_dump_eras(set);
 	if (eras != NULL)
@@ -128,8 +131,10 @@ pg_partmgr_dump_partitioned_table_definition(PG_FUNCTION_ARGS)
 			PartmgrUnique *u = lfirst(lc);
 
 			sql = psprintf("%s\n%s", sql,
-						   partmgr_query_dump_global_unique(set->parent_schema, set->parent_name,
-															u->name, u->ncols, u->columns));
+						   partmgr_query_dump_global_unique(set->parent_schema,
+															set->parent_name,
+															u->name, u->ncols,
+															u->columns));
 		}
 	}
 	sql = strcpy(SPI_palloc(strlen(sql) + 1), sql);

@@ -118,7 +118,8 @@ check_name_free(Oid nspid, const char *schema, const char *name)
 	if (OidIsValid(get_relname_relid(name, nspid)))
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_TABLE),
-				 errmsg("relation \"%s\" already exists in schema \"%s\"", name, schema),
+				 errmsg("relation \"%s\" already exists in schema \"%s\"",
+						name, schema),
 				 errdetail("A global unique constraint's side table and its indexes are named after it in the parent's schema."),
 				 errhint("Choose another name with p_name.")));
 }
@@ -176,7 +177,8 @@ pg_partmgr_create_global_unique(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("p_columns must not be NULL")));
 	array = PG_GETARG_ARRAYTYPE_P(1);
-	deconstruct_array(array, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &ncols);
+	deconstruct_array(array, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls,
+					  &ncols);
 	if (ncols == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -214,7 +216,8 @@ pg_partmgr_create_global_unique(PG_FUNCTION_ARGS)
 		if (attnum == InvalidAttrNumber)
 			ereport(ERROR,
 					(errcode(ERRCODE_UNDEFINED_COLUMN),
-					 errmsg("column \"%s\" of relation %s does not exist", column, set->key)));
+					 errmsg("column \"%s\" of relation %s does not exist",
+							column, set->key)));
 		if (attnum < 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -245,7 +248,8 @@ pg_partmgr_create_global_unique(PG_FUNCTION_ARGS)
 
 	if (name == NULL)
 	{
-		int			len = pg_mbcliplen(defname.data, defname.len, PARTMGR_UNIQUE_NAME_MAX - 5);
+		int			len = pg_mbcliplen(defname.data, defname.len,
+									   PARTMGR_UNIQUE_NAME_MAX - 5);
 
 		name = psprintf("%.*s_gkey", len, defname.data);
 	}
@@ -256,7 +260,8 @@ pg_partmgr_create_global_unique(PG_FUNCTION_ARGS)
 	if (strlen(name) > PARTMGR_UNIQUE_NAME_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_NAME_TOO_LONG),
-				 errmsg("global unique constraint name \"%s\" is too long", name),
+				 errmsg("global unique constraint name \"%s\" is too long",
+						name),
 				 errdetail("It may have at most %d bytes: its triggers and indexes are named after it.",
 						   PARTMGR_UNIQUE_NAME_MAX)));
 	u.name = name;
@@ -336,10 +341,12 @@ pg_partmgr_drop_global_unique(PG_FUNCTION_ARGS)
 	if (u == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("global unique constraint \"%s\" of %s does not exist", name, set->key),
+				 errmsg("global unique constraint \"%s\" of %s does not exist",
+						name, set->key),
 				 errhint("partmgr.global_unique_constraints lists the constraints.")));
 
-	statements = list_make1(partmgr_ddl_drop_trigger(set->parent_schema, set->parent_name,
+	statements = list_make1(partmgr_ddl_drop_trigger(set->parent_schema,
+													 set->parent_name,
 													 name, false));
 	foreach(lc, tree)
 	{
@@ -353,9 +360,11 @@ pg_partmgr_drop_global_unique(PG_FUNCTION_ARGS)
 	}
 	if (OidIsValid(u->side))
 		statements = lappend(statements,
-							 partmgr_ddl_drop_table(u->side_schema, u->side_name, cascade));
+							 partmgr_ddl_drop_table(u->side_schema,
+													u->side_name, cascade));
 	plan = partmgr_plan_new(set, NULL);
-	partmgr_plan_add_unique(plan, PARTMGR_ACTION_UNIQUE_DROP, u, tree, statements, NIL);
+	partmgr_plan_add_unique(plan, PARTMGR_ACTION_UNIQUE_DROP, u, tree,
+							statements, NIL);
 	(void) partmgr_execute_or_raise(plan, "drop_global_unique", NULL);
 
 	partmgr_rights_leave(&rights);
@@ -396,7 +405,8 @@ pg_partmgr_global_unique_cleanup(PG_FUNCTION_ARGS)
 			partmgr_rights_enter_set(set, PARTMGR_RIGHTS_ACT, &rights);
 		for (;;)
 		{
-			PartmgrPlan *plan = partmgr_plan_unique_cleanup(set, PARTMGR_UNIQUE_CLEANUP_PER_RUN);
+			PartmgrPlan *plan = partmgr_plan_unique_cleanup(set,
+															PARTMGR_UNIQUE_CLEANUP_PER_RUN);
 			PartmgrExecResult result;
 
 			if (plan->actions == NIL)
@@ -455,15 +465,19 @@ pg_partmgr_global_unique_info(PG_FUNCTION_ARGS)
 		Oid			type = OIDOID;
 		Datum		value = ObjectIdGetDatum(fn);
 
-		n = partmgr_spi_exec("SELECT DISTINCT tgrelid FROM pg_catalog.pg_trigger "
+		n = partmgr_spi_exec("SELECT DISTINCT tgrelid FROM"
+							 " pg_catalog.pg_trigger "
 							 "WHERE tgfoid OPERATOR(pg_catalog.=) $1 "
-							 "AND tgparentid OPERATOR(pg_catalog.=) 0 ORDER BY 1",
+							 "AND tgparentid OPERATOR(pg_catalog.=) 0 ORDER"
+							 " BY 1",
 							 1, &type, &value, NULL, true, SPI_OK_SELECT);
 		for (uint64 r = 0; r < n; r++)
 		{
 			bool		isnull;
 
-			parents = lappend_oid(parents, DatumGetObjectId(partmgr_spi_value(r, 1, &isnull)));
+			parents = lappend_oid(parents,
+								  DatumGetObjectId(partmgr_spi_value(r, 1,
+																	 &isnull)));
 		}
 	}
 	foreach(lc, parents)
@@ -490,7 +504,8 @@ pg_partmgr_global_unique_info(PG_FUNCTION_ARGS)
 				cols[i] = CStringGetTextDatum(u->columns[i]);
 			values[0] = CStringGetTextDatum(u->name);
 			values[1] = ObjectIdGetDatum(parent);
-			values[2] = PointerGetDatum(construct_array(cols, u->ncols, TEXTOID, -1, false,
+			values[2] = PointerGetDatum(construct_array(cols, u->ncols,
+														TEXTOID, -1, false,
 														TYPALIGN_INT));
 			values[3] = ObjectIdGetDatum(u->side);
 			isnull[3] = !OidIsValid(u->side);
@@ -506,7 +521,8 @@ pg_partmgr_global_unique_info(PG_FUNCTION_ARGS)
 				isnull[5] = false;
 				partmgr_rights_leave(&rights);
 			}
-			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, isnull);
+			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values,
+								 isnull);
 		}
 	}
 	SPI_finish();
@@ -523,7 +539,8 @@ pg_partmgr_global_unique_row(PG_FUNCTION_ARGS)
 {
 	TriggerData *trigdata = (TriggerData *) fcinfo->context;
 
-	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_AFTER(trigdata->tg_event) ||
+	if (!CALLED_AS_TRIGGER(fcinfo) ||
+		!TRIGGER_FIRED_AFTER(trigdata->tg_event) ||
 		!TRIGGER_FIRED_FOR_ROW(trigdata->tg_event) ||
 		TRIGGER_FIRED_BY_TRUNCATE(trigdata->tg_event))
 		ereport(ERROR,
@@ -544,7 +561,8 @@ pg_partmgr_global_unique_truncate(PG_FUNCTION_ARGS)
 {
 	TriggerData *trigdata = (TriggerData *) fcinfo->context;
 
-	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_AFTER(trigdata->tg_event) ||
+	if (!CALLED_AS_TRIGGER(fcinfo) ||
+		!TRIGGER_FIRED_AFTER(trigdata->tg_event) ||
 		!TRIGGER_FIRED_BY_TRUNCATE(trigdata->tg_event))
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
@@ -591,7 +609,9 @@ joined(Oid relid, bool attached)
 			Oid			table = lfirst_oid(tc);
 
 			if (get_rel_relkind(table) == RELKIND_RELATION &&
-				!OidIsValid(get_trigger_oid(table, psprintf("%s_truncate", u->name), true)))
+				!OidIsValid(get_trigger_oid(table,
+											psprintf("%s_truncate", u->name),
+											true)))
 				leaves = lappend_oid(leaves, table);
 		}
 		partmgr_spi_table_utilities(truncate_triggers(u, leaves));
@@ -691,7 +711,8 @@ pg_partmgr_global_unique_ddl(PG_FUNCTION_ARGS)
 	{
 		RenameStmt *stmt = (RenameStmt *) parsetree;
 
-		if (stmt->renameType == OBJECT_COLUMN && stmt->relationType == OBJECT_TABLE &&
+		if (stmt->renameType == OBJECT_COLUMN &&
+			stmt->relationType == OBJECT_TABLE &&
 			stmt->relation != NULL)
 			key_column_changed(RangeVarGetRelid(stmt->relation, NoLock, true),
 							   stmt->subname, "rename");

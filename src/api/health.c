@@ -138,22 +138,29 @@ unique_reasons(Health *h, const PartmgrSet *set)
 		{
 			reason(h, "critical",
 				   psprintf("global unique constraint %s: side table %s is missing or not the owner's",
-							u->name, quote_qualified_identifier(u->side_schema, u->side_name)));
+							u->name,
+							quote_qualified_identifier(u->side_schema,
+													   u->side_name)));
 			continue;
 		}
 		if (u->enabled == TRIGGER_DISABLED)
-			reason(h, "critical", psprintf("global unique constraint %s is disabled: rows are written unchecked",
-										   u->name));
+			reason(h, "critical",
+				   psprintf("global unique constraint %s is disabled: rows are written unchecked",
+							u->name));
 		else if (u->enabled == TRIGGER_FIRES_ON_REPLICA)
-			reason(h, "warning", psprintf("global unique constraint %s fires only for replicated rows",
-										  u->name));
+			reason(h, "warning",
+				   psprintf("global unique constraint %s fires only for replicated rows",
+							u->name));
 		partmgr_unique_leaves_unguarded(u, &no_truncate, &disabled);
 		if (disabled > 0 && u->enabled != TRIGGER_DISABLED)
-			reason(h, "critical", psprintf("global unique constraint %s is disabled on " INT64_FORMAT " children: rows there are written unchecked",
-										   u->name, disabled));
+			reason(h, "critical",
+				   psprintf("global unique constraint %s is disabled on " INT64_FORMAT " children: rows there are written unchecked",
+							u->name, disabled));
 		if (no_truncate > 0)
-			reason(h, "warning", psprintf("global unique constraint %s: " INT64_FORMAT " children lack its TRUNCATE trigger (reapply_child_properties() adds it)",
-										  u->name, no_truncate));
+			reason(h, "warning",
+				   psprintf("global unique constraint %s: " INT64_FORMAT
+							" children lack its TRUNCATE trigger (reapply_child_properties() adds it)",
+							u->name, no_truncate));
 	}
 }
 
@@ -203,7 +210,8 @@ reshape_reasons(Health *h, const PartmgrSet *set)
 		PartmgrReshapeOp *op = lfirst(lc);
 
 		reason(h, "warning",
-			   psprintf("reshape " INT64_FORMAT " (%s) is in phase %s since %s%s%s: run_reshape() finishes it, cancel_reshape() undoes it",
+			   psprintf("reshape " INT64_FORMAT
+						" (%s) is in phase %s since %s%s%s: run_reshape() finishes it, cancel_reshape() undoes it",
 						op->id, op->kind, partmgr_reshape_phase_name(op->phase),
 						timestamptz_to_str(op->updated_at),
 						op->last_error ? "; it last failed: " : "",
@@ -243,12 +251,16 @@ owner_reasons(Health *h, const PartmgrSet *set, const PartmgrTree *tree)
 	}
 	if (n > 0)
 		reason(h, "critical",
-			   psprintf("%d %s owned by another role than the set's owner (%s, by role %s): pg_partmgr does not act on %s until ALTER TABLE ... OWNER TO %s",
-						n, n == 1 ? "table of the set is" : "tables of the set are",
+			   psprintf("%d %s owned by another role than the set's owner"
+						" (%s, by role %s): pg_partmgr does not act on %s"
+						" until ALTER TABLE ... OWNER TO %s",
+						n, n == 1 ? "table of the set is" :
+						"tables of the set are",
 						partmgr_key_display(partmgr_table_key(first)),
 						quote_identifier(GetUserNameFromId(first_owner, false)),
 						n == 1 ? "it" : "them",
-						quote_identifier(GetUserNameFromId(set->parent_owner, false))));
+						quote_identifier(GetUserNameFromId(set->parent_owner,
+														   false))));
 }
 
 /*
@@ -357,15 +369,18 @@ assess_set_as_owner(HealthRun *run, PartmgrSet *set)
 		if (set->axis.kind == PARTMGR_KEY_TIME)
 			from = partmgr_point_now(&set->axis, now);
 		else if (newest != NULL)
-			(void) partmgr_max_control(set, newest->schema, newest->name, true, &from);
+			(void) partmgr_max_control(set, newest->schema, newest->name, true,
+									   &from);
 		if (from != PARTMGR_POINT_MIN)
 		{
-			h->intervals_left = partmgr_steps_between(&set->axis, &set->step, from, last->upper);
+			h->intervals_left = partmgr_steps_between(&set->axis, &set->step,
+													  from, last->upper);
 			h->have_left = true;
 		}
 		if (set->axis.kind == PARTMGR_KEY_TIME)
 		{
-			h->runs_out_at = partmgr_point_to_timestamptz(&set->axis, last->upper);
+			h->runs_out_at = partmgr_point_to_timestamptz(&set->axis,
+														  last->upper);
 			h->have_runs_out = true;
 		}
 	}
@@ -380,7 +395,8 @@ assess_set_as_owner(HealthRun *run, PartmgrSet *set)
 		if (partmgr_has_no_blocks(tree->default_oid))
 			h->default_rows = 0;
 		else if (run->exact)
-			h->default_rows = partmgr_count_rows(tree->default_schema, tree->default_name, true);
+			h->default_rows = partmgr_count_rows(tree->default_schema,
+												 tree->default_name, true);
 		else
 		{
 			/*
@@ -405,7 +421,8 @@ assess_set_as_owner(HealthRun *run, PartmgrSet *set)
 	{
 		ListCell   *lc;
 
-		foreach(lc, partmgr_plan_retention(set, tree, &retention, now, 0)->actions)
+		foreach(lc,
+				partmgr_plan_retention(set, tree, &retention, now, 0)->actions)
 			h->expired += ((PartmgrAction *) lfirst(lc))->kind == PARTMGR_ACTION_RETIRE_CHILD;
 	}
 
@@ -443,18 +460,23 @@ assess_set_as_owner(HealthRun *run, PartmgrSet *set)
 	}
 	if (last == NULL)
 		reason(h, "critical", "no child");
-	else if (h->have_left && h->intervals_left < (set->axis.kind == PARTMGR_KEY_TIME ? 0 : 1))
+	else if (h->have_left &&
+			 h->intervals_left < (set->axis.kind == PARTMGR_KEY_TIME ? 0 : 1))
 		reason(h, "critical", set->axis.kind == PARTMGR_KEY_TIME ?
 			   "no child for the current time: new rows go to the default partition" :
 			   "the newest child holding rows is the last child");
 	else if (h->have_left && h->intervals_left < set->premake)
-		reason(h, "warning", psprintf("%.1f intervals of children ahead, premake is %d",
-									  h->intervals_left, set->premake));
+		reason(h, "warning",
+			   psprintf("%.1f intervals of children ahead, premake is %d",
+						h->intervals_left, set->premake));
 	if (h->have_default && h->default_rows > 0)
-		reason(h, "warning", psprintf(INT64_FORMAT "%s rows in the default partition",
-									  h->default_rows, run->exact ? "" : " (estimated)"));
+		reason(h, "warning",
+			   psprintf(INT64_FORMAT "%s rows in the default partition",
+						h->default_rows, run->exact ? "" :
+						" (estimated)"));
 	if (set->default_table && !OidIsValid(tree->default_oid))
-		reason(h, "warning", pstrdup("no default partition: a row outside every child is refused"));
+		reason(h, "warning",
+			   pstrdup("no default partition: a row outside every child is refused"));
 	gaps = count_gaps(tree);
 	if (gaps > 0)
 		reason(h, "warning", gaps == 1 ?
@@ -462,16 +484,19 @@ assess_set_as_owner(HealthRun *run, PartmgrSet *set)
 			   psprintf("%d gaps between children: rows there go to the default partition (partition_gap_fill() fills them)",
 						gaps));
 	if (h->expired > 0)
-		reason(h, "warning", psprintf("%d expired children not retired yet", h->expired));
+		reason(h, "warning",
+			   psprintf("%d expired children not retired yet", h->expired));
 	if (set->async_in_progress != NULL)
-		reason(h, "warning", psprintf("partition_data_async is filling the child from %s: its rows are not visible until it is attached",
-									  set->async_in_progress));
+		reason(h, "warning",
+			   psprintf("partition_data_async is filling the child from %s: its rows are not visible until it is attached",
+						set->async_in_progress));
 	if (!get_rel_relispartition(set->parent_oid))
 		unique_reasons(h, set);
 	reshape_reasons(h, set);
 	if (facts != NULL && facts->error != NULL &&
 		(!h->have_last_run || facts->error_at > h->last_run))
-		reason(h, strcmp(facts->error_outcome, "failed") == 0 ? "critical" : "warning",
+		reason(h, strcmp(facts->error_outcome, "failed") == 0 ? "critical" :
+			   "warning",
 			   psprintf("since the last successful run: %s", facts->error));
 }
 

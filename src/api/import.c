@@ -119,7 +119,8 @@ import_set(void *arg)
 		run->note = "already managed by pg_partmgr";
 		return;
 	}
-	if (strcmp(type, "native") != 0 && strcmp(type, "range") != 0 && strcmp(type, "list") != 0)
+	if (strcmp(type, "native") != 0 && strcmp(type, "range") != 0 &&
+		strcmp(type, "list") != 0)
 	{
 		run->note = psprintf("partition_type '%s' is not supported (only native range and list sets are)", type);
 		return;
@@ -149,7 +150,8 @@ import_set(void *arg)
 		}
 	}
 
-	partmgr_config_insert_from_partman(json, OidIsValid(get_default_partition_oid(parent)));
+	partmgr_config_insert_from_partman(json,
+									   OidIsValid(get_default_partition_oid(parent)));
 	/* how new children are partitioned in turn, pg_partman 4.7's row or 5.x's */
 	if (sub_json != NULL)
 		partmgr_sub_spec_insert_from_partman(sub_json);
@@ -169,16 +171,19 @@ import_set(void *arg)
 		 * pg_partman's table: written with the caller's rights, so no foreign
 		 * trigger
 		 */
-		partmgr_check_table_triggers(run->config_oid, get_extension_oid("pg_partman", true));
+		partmgr_check_table_triggers(run->config_oid,
+									 get_extension_oid("pg_partman", true));
 		values[0] = CStringGetTextDatum(run->key);
 		partmgr_spi_exec(partmgr_dml_partman_maintenance_off(run->schema),
 						 1, types, values, NULL, false, SPI_OK_UPDATE);
 	}
 	run->imported = true;
 	run->note = psprintf("time zone %s%s%s", set->axis.zone_name,
-						 run->disable ? "; pg_partman's automatic maintenance turned off" : "",
-						 template ? psprintf("; new children get the properties of template table %s, which belongs to pg_partman: copy it and set template_table before dropping pg_partman",
-											 template) : "");
+						 run->disable ?
+						 "; pg_partman's automatic maintenance turned off" : "",
+						 template ?
+						 psprintf("; new children get the properties of template table %s, which belongs to pg_partman: copy it and set template_table before dropping pg_partman",
+								  template) : "");
 }
 
 /*
@@ -200,7 +205,8 @@ pg_partmgr_import_partman_config(PG_FUNCTION_ARGS)
 	ListCell   *lc;
 	uint64		n;
 	Oid			nspid = get_namespace_oid(schema, true);
-	Oid			config_oid = (OidIsValid(nspid) ? get_relname_relid("part_config", nspid) :
+	Oid			config_oid = (OidIsValid(nspid) ?
+							  get_relname_relid("part_config", nspid) :
 							  InvalidOid);
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1];
@@ -210,7 +216,8 @@ pg_partmgr_import_partman_config(PG_FUNCTION_ARGS)
 	if (!OidIsValid(config_oid))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("no pg_partman configuration table %s.part_config", quote_identifier(schema)),
+				 errmsg("no pg_partman configuration table %s.part_config",
+						quote_identifier(schema)),
 				 errhint("Give the schema pg_partman is installed in as p_partman_schema.")));
 
 	/*
@@ -218,7 +225,8 @@ pg_partmgr_import_partman_config(PG_FUNCTION_ARGS)
 	 * of that name could run its code (a view, a trigger) with our rights.
 	 */
 	if (getExtensionOfObject(RelationRelationId, config_oid) !=
-		get_extension_oid("pg_partman", true) || !OidIsValid(get_extension_oid("pg_partman", true)))
+		get_extension_oid("pg_partman", true) ||
+		!OidIsValid(get_extension_oid("pg_partman", true)))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("table %s.part_config does not belong to extension pg_partman",
@@ -238,7 +246,8 @@ pg_partmgr_import_partman_config(PG_FUNCTION_ARGS)
 	if (table != NULL && keys == NIL)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("table \"%s\" is not in %s.part_config", table, quote_identifier(schema))));
+				 errmsg("table \"%s\" is not in %s.part_config", table,
+						quote_identifier(schema))));
 
 	foreach(lc, keys)
 	{
@@ -256,7 +265,8 @@ pg_partmgr_import_partman_config(PG_FUNCTION_ARGS)
 		{
 			run.imported = false;
 			run.children = 0;
-			run.note = psprintf("%s: %s", unpack_sql_state(edata->sqlerrcode), edata->message);
+			run.note = psprintf("%s: %s", unpack_sql_state(edata->sqlerrcode),
+								edata->message);
 		}
 		values[0] = CStringGetTextDatum(run.key);
 		values[1] = BoolGetDatum(run.imported);

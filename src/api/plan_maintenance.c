@@ -92,7 +92,8 @@ text_array(List *items)
 	elems = palloc(sizeof(Datum) * list_length(items));
 	foreach(lc, items)
 		elems[foreach_current_index(lc)] = CStringGetTextDatum((char *) lfirst(lc));
-	return PointerGetDatum(construct_array(elems, list_length(items), TEXTOID, -1, false,
+	return PointerGetDatum(construct_array(elems, list_length(items), TEXTOID,
+										   -1, false,
 										   TYPALIGN_INT));
 }
 
@@ -102,7 +103,8 @@ text_array(List *items)
  *		its locks.  note_add goes on the rows that add constraints.
  */
 static void
-plan_rows(SetPlans *out, const PartmgrPlan *plan, const char *note_all, const char *note_add)
+plan_rows(SetPlans *out, const PartmgrPlan *plan, const char *note_all,
+		  const char *note_add)
 {
 	ListCell   *lc;
 
@@ -140,7 +142,8 @@ plan_rows(SetPlans *out, const PartmgrPlan *plan, const char *note_all, const ch
 			row->note = psprintf("a run would refuse it: %s", work.refused);
 		else if (work.skip != NULL)
 			row->note = psprintf("a run would skip it: %s", work.skip);
-		else if (action->kind == PARTMGR_ACTION_ADD_CONSTRAINTS && note_add != NULL)
+		else if (action->kind == PARTMGR_ACTION_ADD_CONSTRAINTS &&
+				 note_add != NULL)
 			row->note = pstrdup(note_add);
 		else
 			row->note = note_all ? pstrdup(note_all) : NULL;
@@ -172,7 +175,9 @@ note_truncated(SetPlans *out, const PartmgrPlan *plan, const char *action)
 		return;
 	row = palloc0(sizeof(PlanRow));
 	row->action = (char *) action;
-	row->note = psprintf("more is left than one transaction does (pg_partmgr.children_per_transaction = %d): the background worker and run_maintenance_proc() go on in a new transaction, run_maintenance() at its next call",
+	row->note = psprintf("more is left than one transaction does"
+						 " (pg_partmgr.children_per_transaction = %d): the"
+						 " background worker and run_maintenance_proc() go on in a new transaction, run_maintenance() at its next call",
 						 partmgr_children_per_transaction);
 	out->rows = lappend(out->rows, row);
 }
@@ -200,7 +205,8 @@ dry_load(void *arg)
 	{
 		PlanRow    *row = palloc0(sizeof(PlanRow));
 
-		row->action = (char *) partmgr_maintenance_steps[PARTMGR_STEP_PREMAKE].name;
+		row->action =
+			(char *) partmgr_maintenance_steps[PARTMGR_STEP_PREMAKE].name;
 		row->note = psprintf("skipped: %s", skip);
 		dry->out->rows = lappend(dry->out->rows, row);
 		dry->set = NULL;
@@ -279,9 +285,13 @@ dry_reshape(void *arg)
 		PartmgrReshapeOp *op = lfirst(lc);
 		PartmgrTree *tree = partmgr_read_tree(dry->set);
 		PartmgrReshapeStep step;
-		PartmgrPlan *plan = partmgr_plan_reshape_step(dry->set, tree, op, 100000, &step);
-		char	   *note = psprintf("reshape " INT64_FORMAT " (%s, phase %s): the next step of CALL partmgr.run_reshape(%s)%s%s",
-									op->id, op->kind, partmgr_reshape_phase_name(op->phase),
+		PartmgrPlan *plan = partmgr_plan_reshape_step(dry->set, tree, op,
+													  100000, &step);
+		char	   *note = psprintf("reshape " INT64_FORMAT
+									" (%s, phase %s): the next step of CALL"
+									" partmgr.run_reshape(%s)%s%s",
+									op->id, op->kind,
+									partmgr_reshape_phase_name(op->phase),
 									quote_literal_cstr(dry->set->key),
 									op->last_error ? "; it last failed: " : "",
 									op->last_error ? op->last_error : "");
@@ -289,7 +299,8 @@ dry_reshape(void *arg)
 		plan_rows(dry->out, plan, note, NULL);
 		if (step != PARTMGR_RESHAPE_STEP_SWAP)
 			plan_rows(dry->out, partmgr_plan_reshape_final(dry->set, tree, op),
-					  psprintf("reshape " INT64_FORMAT ": the swap that ends it, once every row is copied",
+					  psprintf("reshape " INT64_FORMAT
+							   ": the swap that ends it, once every row is copied",
 							   op->id), NULL);
 	}
 	partmgr_rights_leave(&rights);
@@ -344,7 +355,8 @@ plan_set(SetPlans *out, bool all_sets)
 
 			row->action = (char *) name;
 			row->note = psprintf("a run would fail (%s): %s",
-								 unpack_sql_state(edata->sqlerrcode), edata->message);
+								 unpack_sql_state(edata->sqlerrcode),
+								 edata->message);
 			out->rows = lappend(out->rows, row);
 			return;
 		}
@@ -400,7 +412,8 @@ pg_partmgr_plan_maintenance(PG_FUNCTION_ARGS)
 			nulls[8] = row->note == NULL;
 			if (row->note)
 				values[8] = CStringGetTextDatum(row->note);
-			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values,
+								 nulls);
 		}
 	}
 	SPI_finish();

@@ -99,7 +99,8 @@ PG_FUNCTION_INFO_V1(pg_partmgr_reshape_capture);
  *		step (named with datetime_string): the set as it will be.
  */
 static PartmgrSet *
-with_new_era(const PartmgrSet *set, PartmgrPoint era_end, const PartmgrStep *step,
+with_new_era(const PartmgrSet *set, PartmgrPoint era_end,
+			 const PartmgrStep *step,
 			 const char *interval_text, const char *datetime_string)
 {
 	PartmgrSet *trial = palloc(sizeof(PartmgrSet));
@@ -186,11 +187,13 @@ names_clash(const PartmgrSet *trial, PartmgrPoint era_end, bool *taken)
 static void
 check_may_change(const PartmgrSet *set, const PartmgrTree *tree)
 {
-	partmgr_check_not_hash(set, "a range set (a hash set's children are split one at a time with split_hash_partition())");
+	partmgr_check_not_hash(set,
+						   "a range set (a hash set's children are split one at a time with split_hash_partition())");
 	if (set->strategy == PARTITION_STRATEGY_LIST)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the interval of list set \"%s\" cannot change", set->key),
+				 errmsg("the interval of list set \"%s\" cannot change",
+						set->key),
 				 errdetail("Each child of a list set holds one value.")));
 	if (set->undo_in_progress)
 		ereport(ERROR,
@@ -200,7 +203,8 @@ check_may_change(const PartmgrSet *set, const PartmgrTree *tree)
 	if (set->async_in_progress != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("partition_data_async() is filling a child of \"%s\"", set->key),
+				 errmsg("partition_data_async() is filling a child of \"%s\"",
+						set->key),
 				 errdetail("The child for values from %s on is not attached yet.",
 						   set->async_in_progress),
 				 errhint("Call partition_data_async() until it finishes, then change the interval.")));
@@ -208,7 +212,8 @@ check_may_change(const PartmgrSet *set, const PartmgrTree *tree)
 		tree->children[tree->nchildren - 1].upper == PARTMGR_POINT_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("no new child of \"%s\" can follow another interval", set->key),
+				 errmsg("no new child of \"%s\" can follow another interval",
+						set->key),
 				 errdetail("Its child \"%s\" takes every value up to MAXVALUE.",
 						   quote_qualified_identifier(tree->children[tree->nchildren - 1].schema,
 													  tree->children[tree->nchildren - 1].name))));
@@ -238,8 +243,10 @@ register_existing(const char *key, PartmgrPoint era_end, const char *interval)
 
 		partmgr_log_action(set->key, "change_interval", "register reshape",
 						   partmgr_key_display(op->sources[0]),
-						   psprintf("reshape " INT64_FORMAT ": %s of %d into %d (%s)", op->id,
-									op->kind, op->nsources, op->ntargets, op->targets[0]),
+						   psprintf("reshape " INT64_FORMAT
+									": %s of %d into %d (%s)", op->id,
+									op->kind, op->nsources, op->ntargets,
+									op->targets[0]),
 						   GetCurrentTimestamp(), PARTMGR_OUTCOME_DONE, NULL);
 	}
 	return list_length(requests);
@@ -257,7 +264,8 @@ pg_partmgr_change_interval(PG_FUNCTION_ARGS)
 {
 	char	   *table = partmgr_text_arg(fcinfo, 0, "p_parent_table");
 	char	   *interval = partmgr_text_arg(fcinfo, 1, "p_new_interval");
-	bool		reshape_existing = PG_NARGS() > 2 && !PG_ARGISNULL(2) && PG_GETARG_BOOL(2);
+	bool		reshape_existing = PG_NARGS() > 2 && !PG_ARGISNULL(2) &&
+	PG_GETARG_BOOL(2);
 	int			nreshapes = 0;
 	TimestampTz started = GetCurrentTimestamp();
 	MemoryContext caller = CurrentMemoryContext;
@@ -280,7 +288,8 @@ pg_partmgr_change_interval(PG_FUNCTION_ARGS)
 	set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, &rights);
 	if (reshape_existing)
 		partmgr_citus_refuse(set->parent_oid, set->key,
-							 "change_interval with p_reshape_existing", CITUS_NO_RESHAPE);
+							 "change_interval with p_reshape_existing",
+							 CITUS_NO_RESHAPE);
 	partmgr_lock_set_or_raise(set->parent_oid, set->key);
 	tree = partmgr_read_tree(set);
 	check_may_change(set, tree);
@@ -298,7 +307,8 @@ pg_partmgr_change_interval(PG_FUNCTION_ARGS)
 	if (partmgr_same_step(&step, &set->step))
 	{
 		ereport(NOTICE,
-				(errmsg("the interval of \"%s\" is already %s", set->key, set->interval_text)));
+				(errmsg("the interval of \"%s\" is already %s", set->key,
+						set->interval_text)));
 		partmgr_rights_leave(&rights);
 		SPI_finish();
 		PG_RETURN_NULL();
@@ -329,14 +339,16 @@ pg_partmgr_change_interval(PG_FUNCTION_ARGS)
 		era_end = tree->children[tree->nchildren - 1].upper;
 		/* the newest children of the current interval were taken out */
 		era_end = Max(era_end, set->eras[set->neras - 1].start);
-		clash = names_clash(with_new_era(set, era_end, &step, new_text, format), era_end,
+		clash = names_clash(with_new_era(set, era_end, &step, new_text,
+										 format), era_end,
 							&taken);
 		if (clash != NULL && !taken && set->axis.kind == PARTMGR_KEY_TIME &&
 			strcmp(format, partmgr_default_datetime_string(&step)) != 0)
 		{
 			/* the set's own format does not tell the new children apart */
 			format = partmgr_default_datetime_string(&step);
-			clash = names_clash(with_new_era(set, era_end, &step, new_text, format),
+			clash = names_clash(with_new_era(set, era_end, &step, new_text,
+											 format),
 								era_end, &taken);
 		}
 		if (clash != NULL)
@@ -344,7 +356,8 @@ pg_partmgr_change_interval(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_DUPLICATE_TABLE),
 					 taken ?
 					 errmsg("relation \"%s\" already exists",
-							quote_qualified_identifier(set->parent_schema, clash)) :
+							quote_qualified_identifier(set->parent_schema,
+													   clash)) :
 					 errmsg("two children of \"%s\" would both be named \"%s\"", set->key, clash),
 					 errdetail("pg_partmgr needs the name for a child of \"%s\" with interval %s.",
 							   set->key, new_text),
@@ -360,7 +373,8 @@ pg_partmgr_change_interval(PG_FUNCTION_ARGS)
 
 	partmgr_log_action(set->key, "change_interval", "change interval", set->key,
 					   end_text != NULL ?
-					   psprintf("from %s on: %s instead of %s", end_text, new_text,
+					   psprintf("from %s on: %s instead of %s", end_text,
+								new_text,
 								set->interval_text) :
 					   psprintf("%s instead of %s (no children yet)", new_text,
 								set->interval_text),
@@ -371,7 +385,8 @@ pg_partmgr_change_interval(PG_FUNCTION_ARGS)
 							   "%d reshapes of the children of \"%s\" below %s are registered",
 							   nreshapes, nreshapes, set->key, end_text),
 				 errhint("CALL partmgr.run_reshape(%s) carries them out; SELECT partmgr.cancel_reshape(%s) leaves the children as they are.",
-						 quote_literal_cstr(set->key), quote_literal_cstr(set->key))));
+						 quote_literal_cstr(set->key),
+						 quote_literal_cstr(set->key))));
 	if (end_text != NULL)
 	{
 		ereport(NOTICE,
@@ -448,7 +463,8 @@ run_step(void *arg)
 	else
 	{
 		tree = partmgr_read_tree(set);
-		plan = partmgr_plan_reshape_step(set, tree, op, run->opts->batch_rows, &run->step);
+		plan = partmgr_plan_reshape_step(set, tree, op, run->opts->batch_rows,
+										 &run->step);
 
 		/*
 		 * Only the swap changes which children the set has: it alone keeps
@@ -458,8 +474,10 @@ run_step(void *arg)
 			partmgr_lock_set_or_raise(set->parent_oid, set->key);
 		run->rows = 0;
 		if (plan->actions != NIL)
-			(void) partmgr_execute_or_raise(plan, run->opts->run_by, &run->rows);
-		run->finished = partmgr_reshape_step_done(set, tree, op, run->step, plan, run->rows);
+			(void) partmgr_execute_or_raise(plan, run->opts->run_by,
+											&run->rows);
+		run->finished = partmgr_reshape_step_done(set, tree, op, run->step,
+												  plan, run->rows);
 		run->rows_copied = op->rows_copied;
 		run->rows_replayed = op->rows_replayed;
 	}
@@ -503,7 +521,8 @@ push_snapshot_if_none(bool *pushed)
 static void
 drive(const char *key, int64 id, const ReshapeOptions *opts)
 {
-	MemoryContext per_step = AllocSetContextCreate(CurrentMemoryContext, "pg_partmgr reshape step",
+	MemoryContext per_step = AllocSetContextCreate(CurrentMemoryContext,
+												   "pg_partmgr reshape step",
 												   ALLOCSET_DEFAULT_SIZES);
 	TimestampTz started = GetCurrentTimestamp();
 	int			tries = 0;
@@ -554,12 +573,15 @@ drive(const char *key, int64 id, const ReshapeOptions *opts)
 					if (pushed)
 						PopActiveSnapshot();
 					if (!opts->quiet)
-						ereport(NOTICE, (errmsg("%s: %s", opts->run_by, edata->message)));
+						ereport(NOTICE,
+								(errmsg("%s: %s", opts->run_by,
+										edata->message)));
 					MemoryContextReset(per_step);
 					continue;
 				}
 				e.id = id;
-				e.message = psprintf("%s: %s", unpack_sql_state(edata->sqlerrcode),
+				e.message = psprintf("%s: %s",
+									 unpack_sql_state(edata->sqlerrcode),
 									 edata->message);
 				(void) partmgr_run_subxact(record_error, &e, &edata);
 				if (pushed)
@@ -577,7 +599,8 @@ drive(const char *key, int64 id, const ReshapeOptions *opts)
 			if (!opts->quiet && !run.finished)
 				ereport(NOTICE,
 						(errmsg("%s: %s (" INT64_FORMAT " rows copied, " INT64_FORMAT " changes applied)",
-								opts->run_by, partmgr_reshape_step_name(run.step),
+								opts->run_by,
+								partmgr_reshape_step_name(run.step),
 								run.rows_copied, run.rows_replayed)));
 			if (run.finished)
 			{
@@ -600,17 +623,20 @@ drive(const char *key, int64 id, const ReshapeOptions *opts)
 }
 
 static void
-read_options(FunctionCallInfo fcinfo, int first, const char *run_by, ReshapeOptions *opts)
+read_options(FunctionCallInfo fcinfo, int first, const char *run_by,
+			 ReshapeOptions *opts)
 {
 	opts->batch_rows = PG_ARGISNULL(first) ? 100000 : PG_GETARG_INT32(first);
-	opts->lock_wait_tries = PG_ARGISNULL(first + 1) ? 10 : PG_GETARG_INT32(first + 1);
+	opts->lock_wait_tries =
+		PG_ARGISNULL(first + 1) ? 10 : PG_GETARG_INT32(first + 1);
 	opts->wait = PG_ARGISNULL(first + 2) ? 1 : PG_GETARG_INT32(first + 2);
 	opts->nonatomic = nonatomic_call(fcinfo);
 	opts->run_by = run_by;
 	if (opts->batch_rows < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("p_batch_rows must be at least 1, not " INT64_FORMAT, opts->batch_rows)));
+				 errmsg("p_batch_rows must be at least 1, not " INT64_FORMAT,
+						opts->batch_rows)));
 	if (opts->lock_wait_tries < 0 || opts->wait < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -625,10 +651,12 @@ read_options(FunctionCallInfo fcinfo, int first, const char *run_by, ReshapeOpti
 static PartmgrSet *
 set_of_child(Oid child, PartmgrRights *rights)
 {
-	Oid			parent = (get_rel_relispartition(child) ? get_partition_parent(child, true) :
+	Oid			parent = (get_rel_relispartition(child) ?
+						  get_partition_parent(child, true) :
 						  InvalidOid);
 	PartmgrSet *set = (OidIsValid(parent) ?
-					   partmgr_config_load(partmgr_table_key(parent), true) : NULL);
+					   partmgr_config_load(partmgr_table_key(parent), true) :
+					   NULL);
 
 	if (set == NULL)
 		ereport(ERROR,
@@ -636,7 +664,8 @@ set_of_child(Oid child, PartmgrRights *rights)
 				 errmsg("table %s is not a child of a partition set",
 						partmgr_key_display(partmgr_table_key(child)))));
 	partmgr_rights_enter_set(set, PARTMGR_RIGHTS_ACT, rights);
-	partmgr_citus_refuse(set->parent_oid, set->key, "reshaping a child", CITUS_NO_RESHAPE);
+	partmgr_citus_refuse(set->parent_oid, set->key, "reshaping a child",
+						 CITUS_NO_RESHAPE);
 	return set;
 }
 
@@ -666,7 +695,8 @@ lock_set_patiently(const PartmgrSet *set, const ReshapeOptions *opts)
  *		!start.  Called connected to SPI.
  */
 static void
-register_or_resume(const PartmgrReshapeRequest *req, bool start, const ReshapeOptions *opts)
+register_or_resume(const PartmgrReshapeRequest *req, bool start,
+				   const ReshapeOptions *opts)
 {
 	PartmgrRights rights;
 	PartmgrSet *set = set_of_child(req->sources[0], &rights);
@@ -693,7 +723,8 @@ register_or_resume(const PartmgrReshapeRequest *req, bool start, const ReshapeOp
 		id = op->id;
 		partmgr_log_action(set->key, opts->run_by, "register reshape",
 						   partmgr_key_display(op->sources[0]),
-						   psprintf("reshape " INT64_FORMAT ": %s of %d into %d (%s)", id, op->kind,
+						   psprintf("reshape " INT64_FORMAT
+									": %s of %d into %d (%s)", id, op->kind,
 									op->nsources, op->ntargets, op->targets[0]),
 						   GetCurrentTimestamp(), PARTMGR_OUTCOME_DONE, NULL);
 	}
@@ -749,7 +780,8 @@ pg_partmgr_split_partition(PG_FUNCTION_ARGS)
  *		p_quiet).
  */
 static void
-merge_procedure(FunctionCallInfo fcinfo, const char *kind, const char *called_as)
+merge_procedure(FunctionCallInfo fcinfo, const char *kind,
+				const char *called_as)
 {
 	List	   *children;
 	bool		start = PG_ARGISNULL(4) || PG_GETARG_BOOL(4);
@@ -854,7 +886,8 @@ pg_partmgr_run_reshape(PG_FUNCTION_ARGS)
 	if (table != NULL)
 	{
 		PartmgrRights rights;
-		PartmgrSet *set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, &rights);
+		PartmgrSet *set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT,
+											   &rights);
 
 		key = set->key;
 		partmgr_rights_leave(&rights);
@@ -865,14 +898,17 @@ pg_partmgr_run_reshape(PG_FUNCTION_ARGS)
 		PartmgrReshapeOp *op = lfirst(lc);
 		PartmgrSet *set = partmgr_config_load(op->key, true);
 
-		if (set == NULL || (key == NULL && !partmgr_may_act_on(set->parent_owner)))
+		if (set == NULL ||
+			(key == NULL && !partmgr_may_act_on(set->parent_owner)))
 			continue;
 		/* in the procedure's memory, which its commits keep */
-		work = lappend(work, list_make2(op->key, psprintf(INT64_FORMAT, op->id)));
+		work = lappend(work,
+					   list_make2(op->key, psprintf(INT64_FORMAT, op->id)));
 	}
 	if (work == NIL && !opts.quiet)
 		ereport(NOTICE,
-				(errmsg("run_reshape: no reshape to carry out%s%s", key ? " for " : "",
+				(errmsg("run_reshape: no reshape to carry out%s%s", key ?
+						" for " : "",
 						key ? key : "")));
 	foreach(lc, work)
 	{
@@ -919,7 +955,9 @@ pg_partmgr_cancel_reshape(PG_FUNCTION_ARGS)
 					 errhint("Cancel that session's call first.")));
 		PG_TRY();
 		{
-			(void) partmgr_execute_or_raise(partmgr_plan_reshape_cancel(set, tree, op),
+			(void) partmgr_execute_or_raise(partmgr_plan_reshape_cancel(set,
+																		tree,
+																		op),
 											"cancel_reshape", NULL);
 			partmgr_reshape_delete(op->id);
 		}
@@ -944,9 +982,12 @@ pg_partmgr_reshape_capture(PG_FUNCTION_ARGS)
 {
 	TriggerData *trigdata = (TriggerData *) fcinfo->context;
 
-	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_AFTER(trigdata->tg_event) ||
-		(TRIGGER_FIRED_FOR_ROW(trigdata->tg_event) && TRIGGER_FIRED_BY_TRUNCATE(trigdata->tg_event)) ||
-		(!TRIGGER_FIRED_FOR_ROW(trigdata->tg_event) && !TRIGGER_FIRED_BY_TRUNCATE(trigdata->tg_event)))
+	if (!CALLED_AS_TRIGGER(fcinfo) ||
+		!TRIGGER_FIRED_AFTER(trigdata->tg_event) ||
+		(TRIGGER_FIRED_FOR_ROW(trigdata->tg_event) &&
+		 TRIGGER_FIRED_BY_TRUNCATE(trigdata->tg_event)) ||
+		(!TRIGGER_FIRED_FOR_ROW(trigdata->tg_event) &&
+		 !TRIGGER_FIRED_BY_TRUNCATE(trigdata->tg_event)))
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
 				 errmsg("partmgr.reshape_capture() must be fired AFTER INSERT, UPDATE or DELETE FOR EACH ROW, or AFTER TRUNCATE"),

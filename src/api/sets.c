@@ -132,7 +132,8 @@ partmgr_text_array_arg(FunctionCallInfo fcinfo, int argno)
 
 	if (PG_ARGISNULL(argno))
 		return NIL;
-	deconstruct_array(PG_GETARG_ARRAYTYPE_P(argno), TEXTOID, -1, false, TYPALIGN_INT,
+	deconstruct_array(PG_GETARG_ARRAYTYPE_P(argno), TEXTOID, -1, false,
+					  TYPALIGN_INT,
 					  &elems, &nulls, &n);
 	for (int i = 0; i < n; i++)
 	{
@@ -165,7 +166,8 @@ partmgr_lock_set_or_raise(Oid parent_oid, const char *key)
  *		leaves the scope with partmgr_rights_leave.
  */
 PartmgrSet *
-partmgr_act_on_table(const char *table, PartmgrRightsMode mode, PartmgrRights *rights)
+partmgr_act_on_table(const char *table, PartmgrRightsMode mode,
+					 PartmgrRights *rights)
 {
 	PartmgrSet *set = partmgr_config_load_table(table);
 
@@ -197,12 +199,14 @@ partmgr_check_not_hash(const PartmgrSet *set, const char *needs)
  *		the other function.
  */
 PartmgrSet *
-partmgr_load_set_of_kind(const char *table, PartmgrKeyKind kind, const char *other_function,
+partmgr_load_set_of_kind(const char *table, PartmgrKeyKind kind,
+						 const char *other_function,
 						 PartmgrRights *rights)
 {
 	PartmgrSet *set = partmgr_act_on_table(table, PARTMGR_RIGHTS_ACT, rights);
 
-	partmgr_check_not_hash(set, kind == PARTMGR_KEY_TIME ? "a time partition set" :
+	partmgr_check_not_hash(set, kind == PARTMGR_KEY_TIME ?
+						   "a time partition set" :
 						   "an id partition set");
 
 	if (set->axis.kind != kind)
@@ -230,7 +234,8 @@ pg_partmgr_uuid7_time_encoder(PG_FUNCTION_ARGS)
 	int64		usecs;
 	int64		ms;
 
-	if (TIMESTAMP_NOT_FINITE(ts) || pg_add_s64_overflow(ts, PARTMGR_UNIX_EPOCH_USECS, &usecs) ||
+	if (TIMESTAMP_NOT_FINITE(ts) ||
+		pg_add_s64_overflow(ts, PARTMGR_UNIX_EPOCH_USECS, &usecs) ||
 		usecs < 0 || usecs / 1000 >= (INT64CONST(1) << 48))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
@@ -252,7 +257,8 @@ Datum
 pg_partmgr_uuid7_time_decoder(PG_FUNCTION_ARGS)
 {
 	char	   *input = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	pg_uuid_t  *uuid = DatumGetUUIDP(DirectFunctionCall1(uuid_in, CStringGetDatum(input)));
+	pg_uuid_t  *uuid = DatumGetUUIDP(DirectFunctionCall1(uuid_in,
+														 CStringGetDatum(input)));
 	int64		ms = 0;
 
 	for (int i = 0; i < 6; i++)
@@ -290,10 +296,13 @@ pg_partmgr_create_partition(PG_FUNCTION_ARGS)
 static const char *
 create_parent_zone(FunctionCallInfo fcinfo)
 {
-	const char *timezone = PG_NARGS() == 19 ? partmgr_text_arg_or_null(fcinfo, 17) : NULL;
-	const char *time_zone = PG_NARGS() == 19 ? partmgr_text_arg_or_null(fcinfo, 18) : NULL;
+	const char *timezone = PG_NARGS() == 19 ? partmgr_text_arg_or_null(fcinfo,
+																	   17) : NULL;
+	const char *time_zone = PG_NARGS() == 19 ? partmgr_text_arg_or_null(fcinfo,
+																		18) : NULL;
 
-	if (timezone != NULL && time_zone != NULL && strcmp(timezone, time_zone) != 0)
+	if (timezone != NULL && time_zone != NULL &&
+		strcmp(timezone, time_zone) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("p_timezone \"%s\" and p_time_zone \"%s\" name different time zones",
@@ -321,7 +330,8 @@ pg_partmgr_create_parent(PG_FUNCTION_ARGS)
 	PartmgrCreateArgs args;
 
 	for (int i = 0; i < lengthof(required); i++)
-		partmgr_require_arg(fcinfo, required[i], create_parent_args[required[i]]);
+		partmgr_require_arg(fcinfo, required[i],
+							create_parent_args[required[i]]);
 	if (current)
 		partmgr_require_arg(fcinfo, 16, "p_offset_id");
 	memset(&args, 0, sizeof(args));
@@ -405,7 +415,8 @@ pg_partmgr_run_maintenance_proc(PG_FUNCTION_ARGS)
 	memset(&opts, 0, sizeof(opts));
 	opts.run_by = "run_maintenance_proc";
 	opts.analyze = !PG_ARGISNULL(1) && PG_GETARG_BOOL(1);
-	opts.transactions = nonatomic ? PARTMGR_RUN_COMMIT_SPI : PARTMGR_RUN_IN_CALLERS;
+	opts.transactions =
+		nonatomic ? PARTMGR_RUN_COMMIT_SPI : PARTMGR_RUN_IN_CALLERS;
 	opts.pause_seconds = wait;
 	opts.raise_failures = partmgr_on_set_failure == PARTMGR_ON_FAILURE_ERROR;
 	/* in a non-atomic connection, SPI's memory survives our commits */
@@ -436,7 +447,8 @@ drop_partition(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 
 	SPI_connect();
 	set = partmgr_load_set_of_kind(table, kind, kind == PARTMGR_KEY_TIME ?
-								   "drop_partition_id()" : "drop_partition_time()", &rights);
+								   "drop_partition_id()" :
+								   "drop_partition_time()", &rights);
 
 	/* the arguments given override part_config, which is only read otherwise */
 	partmgr_retention_settings(set, &retention);
@@ -482,10 +494,12 @@ drop_partition(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 		/* named by the caller: the caller's right to create there counts */
 		retention.retire.schema = text_to_cstring(PG_GETARG_TEXT_PP(4));
 		retention.retire.schema_by_caller = true;
-		partmgr_retention_check_schema(set, retention.retire.schema, partmgr_rights_caller());
+		partmgr_retention_check_schema(set, retention.retire.schema,
+									   partmgr_rights_caller());
 	}
 	else if (retention.retire.schema != NULL)
-		partmgr_retention_check_schema(set, retention.retire.schema, set->parent_owner);
+		partmgr_retention_check_schema(set, retention.retire.schema,
+									   set->parent_owner);
 	if (kind == PARTMGR_KEY_TIME && !PG_ARGISNULL(5))
 	{
 		retention.have_reference = true;
@@ -496,7 +510,8 @@ drop_partition(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 	plan = partmgr_plan_retention(set, partmgr_read_tree(set), &retention,
 								  GetCurrentTransactionStartTimestamp(), 0);
 	done = partmgr_execute_or_raise(plan, kind == PARTMGR_KEY_TIME ?
-									"drop_partition_time" : "drop_partition_id", NULL);
+									"drop_partition_time" :
+									"drop_partition_id", NULL);
 	foreach(lc, plan->actions)
 	{
 		if (((PartmgrAction *) lfirst(lc))->kind == PARTMGR_ACTION_FINALIZE_DETACH)
@@ -617,10 +632,14 @@ show_partitions(FunctionCallInfo fcinfo, const char *table, const char *order,
 			nulls[2] = rows[k] < 0;
 			values[2] = Int64GetDatum((int64) Max(rows[k], 0));
 			nulls[3] = rows[k] < 0 || total <= 0;
-			values[3] = DirectFunctionCall1(float8_numeric, Float8GetDatum(Max(rows[k], 0) / Max(total, 1)));
+			values[3] = DirectFunctionCall1(float8_numeric,
+											Float8GetDatum(Max(rows[k],
+															   0) / Max(total,
+																		1)));
 			nulls[4] = child->modulus == 0;
 			values[4] = DirectFunctionCall1(float8_numeric,
-											Float8GetDatum(child->modulus > 0 ? 1.0 / child->modulus : 0));
+											Float8GetDatum(child->modulus > 0 ?
+														   1.0 / child->modulus : 0));
 		}
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
@@ -644,11 +663,13 @@ pg_partmgr_show_partitions(PG_FUNCTION_ARGS)
 	{
 		partmgr_require_arg(fcinfo, 1, "p_row_share");
 		partmgr_require_arg(fcinfo, 3, "p_include_default");
-		return show_partitions(fcinfo, table, partmgr_text_arg(fcinfo, 2, "p_order"),
+		return show_partitions(fcinfo, table,
+							   partmgr_text_arg(fcinfo, 2, "p_order"),
 							   PG_GETARG_BOOL(3), PG_GETARG_BOOL(1));
 	}
 	partmgr_require_arg(fcinfo, 2, "p_include_default");
-	return show_partitions(fcinfo, table, partmgr_text_arg(fcinfo, 1, "p_order"),
+	return show_partitions(fcinfo, table,
+						   partmgr_text_arg(fcinfo, 1, "p_order"),
 						   PG_GETARG_BOOL(2), false);
 }
 
@@ -686,7 +707,8 @@ pg_partmgr_show_partition_name(PG_FUNCTION_ARGS)
 	if (set->axis.kind == PARTMGR_KEY_TIME && TIMESTAMP_NOT_FINITE(value))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				 errmsg("no child of \"%s\" can hold the value %s", set->key, value_text),
+				 errmsg("no child of \"%s\" can hold the value %s", set->key,
+						value_text),
 				 errdetail("A child's range has finite bounds; rows at infinity or -infinity stay in the default partition.")));
 	lower = partmgr_slot_lower(set, partmgr_read_tree(set), value);
 	name = partmgr_child_name(set, lower);
@@ -747,10 +769,12 @@ pg_partmgr_show_partition_info(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("table \"%s\" is not a partition", child_text)));
 	parent_oid = get_partition_parent(child_oid, true);
-	if (parent_text != NULL && partmgr_resolve_table(parent_text, false) != parent_oid)
+	if (parent_text != NULL &&
+		partmgr_resolve_table(parent_text, false) != parent_oid)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("table \"%s\" is not a partition of \"%s\"", child_text, parent_text)));
+				 errmsg("table \"%s\" is not a partition of \"%s\"",
+						child_text, parent_text)));
 	set = partmgr_config_load(partmgr_table_key(parent_oid), false);
 	partmgr_check_not_hash(set, "a range or list set");
 	partmgr_rights_enter_set(set, PARTMGR_RIGHTS_LOOK, &rights);
@@ -765,7 +789,8 @@ pg_partmgr_show_partition_info(PG_FUNCTION_ARGS)
 	{
 		PartmgrStep step;
 
-		partmgr_step_parse(&set->axis, interval_text, PARTMGR_STEP_PARTITION, &step);
+		partmgr_step_parse(&set->axis, interval_text, PARTMGR_STEP_PARTITION,
+						   &step);
 		upper = partmgr_point_add(&set->axis, &step, child->lower, 1);
 	}
 
@@ -776,7 +801,8 @@ pg_partmgr_show_partition_info(PG_FUNCTION_ARGS)
 		{
 			values[0] = TimestampTzGetDatum(partmgr_point_to_timestamptz(&set->axis, child->lower));
 			nulls[0] = false;
-			values[4] = CStringGetTextDatum(partmgr_time_suffix(&set->axis, child->lower,
+			values[4] = CStringGetTextDatum(partmgr_time_suffix(&set->axis,
+																child->lower,
 																partmgr_era_at(set, child->lower).datetime_string));
 		}
 		else
@@ -793,7 +819,8 @@ pg_partmgr_show_partition_info(PG_FUNCTION_ARGS)
 		{
 			values[2] = Int64GetDatum(child->lower);
 			nulls[2] = false;
-			values[4] = CStringGetTextDatum(psprintf(INT64_FORMAT, child->lower));
+			values[4] = CStringGetTextDatum(psprintf(INT64_FORMAT,
+													 child->lower));
 		}
 		else
 			nulls[4] = true;
@@ -823,7 +850,8 @@ pg_partmgr_check_default(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	bool		exact = PG_ARGISNULL(0) || PG_GETARG_BOOL(0);
-	bool		ignore_infinity = PG_NARGS() > 1 && !PG_ARGISNULL(1) && PG_GETARG_BOOL(1);
+	bool		ignore_infinity = PG_NARGS() > 1 && !PG_ARGISNULL(1) &&
+	PG_GETARG_BOOL(1);
 	List	   *keys;
 	ListCell   *lc;
 
@@ -918,14 +946,16 @@ create_explicit(FunctionCallInfo fcinfo, PartmgrKeyKind kind, Oid elemtype)
 	PartmgrRights rights;
 	int			created;
 
-	partmgr_require_arg(fcinfo, 1, kind == PARTMGR_KEY_TIME ? "p_partition_times" : "p_partition_ids");
+	partmgr_require_arg(fcinfo, 1, kind == PARTMGR_KEY_TIME ?
+						"p_partition_times" : "p_partition_ids");
 	array = PG_GETARG_ARRAYTYPE_P(1);
 	deconstruct_array(array, elemtype, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE,
 					  &elems, &elemnulls, &nelems);
 
 	SPI_connect();
 	set = partmgr_load_set_of_kind(table, kind, kind == PARTMGR_KEY_TIME ?
-								   "create_partition_id()" : "create_partition_time()", &rights);
+								   "create_partition_id()" :
+								   "create_partition_time()", &rights);
 	lowers = palloc(sizeof(PartmgrPoint) * (nelems + 1));
 	for (int i = 0; i < nelems; i++)
 	{
@@ -942,7 +972,8 @@ create_explicit(FunctionCallInfo fcinfo, PartmgrKeyKind kind, Oid elemtype)
 	partmgr_plan_tables(plan);
 	created = partmgr_execute_or_raise(plan,
 									   kind == PARTMGR_KEY_TIME ?
-									   "create_partition_time" : "create_partition_id", NULL);
+									   "create_partition_time" :
+									   "create_partition_id", NULL);
 	partmgr_rights_leave(&rights);
 	SPI_finish();
 	return created > 0;
@@ -988,8 +1019,10 @@ pg_partmgr_check_control_type(PG_FUNCTION_ARGS)
 	char	   *control = partmgr_text_arg(fcinfo, 2, "p_control");
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	Oid			nspid = get_namespace_oid(schema, true);
-	Oid			relid = OidIsValid(nspid) ? get_relname_relid(name, nspid) : InvalidOid;
-	AttrNumber	attnum = OidIsValid(relid) ? get_attnum(relid, control) : InvalidAttrNumber;
+	Oid			relid = OidIsValid(nspid) ? get_relname_relid(name,
+															  nspid) : InvalidOid;
+	AttrNumber	attnum = OidIsValid(relid) ? get_attnum(relid,
+														control) : InvalidAttrNumber;
 
 	InitMaterializedSRF(fcinfo, 0);
 	if (attnum != InvalidAttrNumber && attnum > 0)
@@ -1041,6 +1074,9 @@ pg_partmgr_check_name_length(PG_FUNCTION_ARGS)
 				 errmsg("the name of a child needs a suffix"),
 				 errhint("Give p_suffix, or p_table_partition => false.")));
 	PG_RETURN_TEXT_P(cstring_to_text(partmgr_name_with_suffix(object,
-															  psprintf("%s%s", partition ? "_p" : "",
-																	   suffix ? suffix : ""))));
+															  psprintf("%s%s",
+																	   partition ? "_p" : "",
+																	   suffix ?
+																	   suffix :
+																	   ""))));
 }

@@ -67,7 +67,8 @@ PG_FUNCTION_INFO_V1(pg_partmgr_stop_sub_partition);
 void
 partmgr_check_sub_args(const PartmgrSet *set, const PartmgrCreateArgs *a)
 {
-	Oid			type = get_atttype(set->parent_oid, get_attnum(set->parent_oid, a->control));
+	Oid			type = get_atttype(set->parent_oid,
+								   get_attnum(set->parent_oid, a->control));
 	PartmgrAxis axis;
 	PartmgrStep step;
 	PartmgrKeyKind kind;
@@ -77,7 +78,8 @@ partmgr_check_sub_args(const PartmgrSet *set, const PartmgrCreateArgs *a)
 	if (strcmp(a->type, "hash") == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid value \"%s\" for p_type of a sub-set", a->type),
+				 errmsg("invalid value \"%s\" for p_type of a sub-set",
+						a->type),
 				 errhint("Sub-sets are 'range' or 'list' sets; hash sets are made by create_parent().")));
 	if (a->encoder != NULL)
 		kind = PARTMGR_KEY_TIME;
@@ -89,14 +91,16 @@ partmgr_check_sub_args(const PartmgrSet *set, const PartmgrCreateArgs *a)
 	if (strcmp(a->epoch, "none") != 0)
 		kind = PARTMGR_KEY_TIME;
 
-	partmgr_axis_init(&axis, kind == PARTMGR_KEY_TIME ? TIMESTAMPTZOID : type, a->zone);
+	partmgr_axis_init(&axis, kind == PARTMGR_KEY_TIME ? TIMESTAMPTZOID : type,
+					  a->zone);
 	partmgr_context_push(&ctx, "argument %s", "p_interval");
 	partmgr_step_parse(&axis, a->interval, PARTMGR_STEP_PARTITION, &step);
 	partmgr_context_pop(&ctx);
 	if (kind != set->axis.kind || strcmp(a->type, "list") == 0)
 		return;
 	if (kind == PARTMGR_KEY_ID ? step.id >= set->step.id :
-		DatumGetInt32(DirectFunctionCall2(interval_cmp, IntervalPGetDatum(&step.time),
+		DatumGetInt32(DirectFunctionCall2(interval_cmp,
+										  IntervalPGetDatum(&step.time),
 										  IntervalPGetDatum((Interval *) &set->step.time))) >= 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -108,7 +112,8 @@ partmgr_check_sub_args(const PartmgrSet *set, const PartmgrCreateArgs *a)
 		 (a->trunc_unit != NULL && pg_strcasecmp(a->trunc_unit, "week") == 0)))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("weekly sub-partitions of \"%s\" are not supported", set->key),
+				 errmsg("weekly sub-partitions of \"%s\" are not supported",
+						set->key),
 				 errdetail("Weeks do not divide months or years: a week would straddle two children of the parent.")));
 }
 
@@ -131,11 +136,14 @@ plan_take_out(PartmgrPlan *plan, const PartmgrChild *child)
 	if (partmgr_child_has_rows(child))
 	{
 		kept = partmgr_name_with_suffix(child->name, "_presub");
-		if (OidIsValid(get_relname_relid(kept, get_namespace_oid(child->schema, false))))
+		if (OidIsValid(get_relname_relid(kept,
+										 get_namespace_oid(child->schema,
+														   false))))
 			ereport(ERROR,
 					(errcode(ERRCODE_DUPLICATE_TABLE),
 					 errmsg("cannot keep the rows of \"%s\" in \"%s\": that table exists",
-							quote_qualified_identifier(child->schema, child->name),
+							quote_qualified_identifier(child->schema,
+													   child->name),
 							quote_qualified_identifier(child->schema, kept)),
 					 errhint("Rename or drop %s, then call create_sub_parent again.",
 							 quote_qualified_identifier(child->schema, kept))));
@@ -152,10 +160,12 @@ report_kept(const PartmgrSet *set, const PartmgrChild *child, const char *kept)
 {
 	ereport(NOTICE,
 			(errmsg("rows of child \"%s\" of \"%s\" are kept in table \"%s\"",
-					quote_qualified_identifier(child->schema, child->name), set->key,
+					quote_qualified_identifier(child->schema, child->name),
+					set->key,
 					quote_qualified_identifier(child->schema, kept)),
 			 errhint("Move them into the set with SELECT partmgr.%s(%s, p_source_table => %s), then drop that table.",
-					 set->axis.kind == PARTMGR_KEY_TIME ? "partition_data_time" : "partition_data_id",
+					 set->axis.kind == PARTMGR_KEY_TIME ?
+					 "partition_data_time" : "partition_data_id",
 					 quote_literal_cstr(set->key),
 					 quote_literal_cstr(quote_qualified_identifier(child->schema, kept)))));
 }
@@ -215,8 +225,10 @@ pg_partmgr_create_sub_parent(PG_FUNCTION_ARGS)
 	a->trunc_unit = partmgr_text_arg_or_null(fcinfo, 11);
 	a->control_not_null = PG_GETARG_BOOL(12);
 	/* stored schema-qualified, as the caller's search_path finds them */
-	a->encoder = partmgr_function_name(partmgr_text_arg_or_null(fcinfo, 13), TIMESTAMPTZOID);
-	a->decoder = partmgr_function_name(partmgr_text_arg_or_null(fcinfo, 14), TEXTOID);
+	a->encoder = partmgr_function_name(partmgr_text_arg_or_null(fcinfo, 13),
+									   TIMESTAMPTZOID);
+	a->decoder = partmgr_function_name(partmgr_text_arg_or_null(fcinfo, 14),
+									   TEXTOID);
 	a->automatic = "on";
 
 	/*
@@ -239,13 +251,15 @@ pg_partmgr_create_sub_parent(PG_FUNCTION_ARGS)
 	if (partmgr_sub_spec_load(set->key) != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_OBJECT),
-				 errmsg("partition set \"%s\" is sub-partitioned already", set->key),
+				 errmsg("partition set \"%s\" is sub-partitioned already",
+						set->key),
 				 errhint("Call partmgr.stop_sub_partition(%s) first to change how new children are partitioned.",
 						 quote_literal_cstr(set->key))));
 	if (get_attnum(set->parent_oid, a->control) == InvalidAttrNumber)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_COLUMN),
-				 errmsg("column \"%s\" of table \"%s\" does not exist", a->control, set->key)));
+				 errmsg("column \"%s\" of table \"%s\" does not exist",
+						a->control, set->key)));
 	a->zone = set->axis.zone_name;
 	partmgr_check_sub_args(set, a);
 	/* every sub-set uses the set's template (pg_partman) */
@@ -266,14 +280,19 @@ pg_partmgr_create_sub_parent(PG_FUNCTION_ARGS)
 			set->strategy == PARTITION_STRATEGY_RANGE, set->control, child->lower, child->upper};
 
 			partmgr_read_parent(child->relid, &info);
-			if (info.nkeys != 1 || info.key_attnum != get_attnum(child->relid, a->control))
+			if (info.nkeys != 1 ||
+				info.key_attnum != get_attnum(child->relid, a->control))
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_TABLE_DEFINITION),
 						 errmsg("child \"%s\" of \"%s\" is partitioned by another key than column \"%s\"",
-								quote_qualified_identifier(child->schema, child->name),
+								quote_qualified_identifier(child->schema,
+														   child->name),
 								set->key, a->control)));
-			if (partmgr_config_load(partmgr_table_key(child->relid), true) == NULL)
-				(void) partmgr_create_sub_set(&spec, partmgr_table_key(child->relid), a->start,
+			if (partmgr_config_load(partmgr_table_key(child->relid),
+									true) == NULL)
+				(void) partmgr_create_sub_set(&spec,
+											  partmgr_table_key(child->relid),
+											  a->start,
 											  &within, "create_sub_parent");
 			continue;
 		}
@@ -364,10 +383,13 @@ pg_partmgr_check_subpartition_limits(PG_FUNCTION_ARGS)
 	if (set != NULL && set->has_limits &&
 		(set->axis.kind == PARTMGR_KEY_TIME) == (strcmp(type, "time") == 0))
 	{
-		values[0] = CStringGetTextDatum(partmgr_point_display(&set->axis, set->limit_lower));
-		values[1] = CStringGetTextDatum(partmgr_point_display(&set->axis, set->limit_upper));
+		values[0] = CStringGetTextDatum(partmgr_point_display(&set->axis,
+															  set->limit_lower));
+		values[1] = CStringGetTextDatum(partmgr_point_display(&set->axis,
+															  set->limit_upper));
 		nulls[0] = nulls[1] = false;
 	}
 	SPI_finish();
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc),
+													  values, nulls)));
 }

@@ -116,7 +116,8 @@ partmgr_register_launcher(void)
 	BackgroundWorker worker;
 
 	memset(&worker, 0, sizeof(worker));
-	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker.bgw_flags =
+		BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
 	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
 	worker.bgw_restart_time = 10;
 	snprintf(worker.bgw_library_name, BGW_MAXLEN, "pg_partmgr");
@@ -212,7 +213,8 @@ resolve_role(void)
 	{
 		ereport(WARNING,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("role \"%s\" named by pg_partmgr.role does not exist", partmgr_role),
+				 errmsg("role \"%s\" named by pg_partmgr.role does not exist",
+						partmgr_role),
 				 errdetail("No maintenance runs until the setting is corrected and reloaded.")));
 		return InvalidOid;
 	}
@@ -223,7 +225,8 @@ resolve_role(void)
 	{
 		ereport(WARNING,
 				(errcode(ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION),
-				 errmsg("role \"%s\" named by pg_partmgr.role cannot log in", partmgr_role),
+				 errmsg("role \"%s\" named by pg_partmgr.role cannot log in",
+						partmgr_role),
 				 errdetail("No maintenance runs until the setting is corrected and reloaded.")));
 		return InvalidOid;
 	}
@@ -278,7 +281,8 @@ queue_databases(void)
 				found = lappend(found, lfirst(lc));
 			}
 		}
-		if (!listed || !db->datallowconn || (db->datistemplate && wanted == NIL))
+		if (!listed || !db->datallowconn ||
+			(db->datistemplate && wanted == NIL))
 			continue;
 
 		slot = database_slot(db->oid, name);
@@ -378,12 +382,15 @@ start_pending(void)
 		/* queue_databases makes a database's slot before it queues it */
 		Assert(slot != NULL && slot->handle == NULL);
 		memset(&worker, 0, sizeof(worker));
-		worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+		worker.bgw_flags =
+			BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
 		worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
 		worker.bgw_restart_time = BGW_NEVER_RESTART;
 		snprintf(worker.bgw_library_name, BGW_MAXLEN, "pg_partmgr");
-		snprintf(worker.bgw_function_name, BGW_MAXLEN, "pg_partmgr_worker_main");
-		snprintf(worker.bgw_name, BGW_MAXLEN, "pg_partmgr worker for database %s", slot->name);
+		snprintf(worker.bgw_function_name, BGW_MAXLEN,
+				 "pg_partmgr_worker_main");
+		snprintf(worker.bgw_name, BGW_MAXLEN,
+				 "pg_partmgr worker for database %s", slot->name);
 		snprintf(worker.bgw_type, BGW_MAXLEN, "pg_partmgr worker");
 		worker.bgw_notify_pid = MyProcPid;
 		args.dboid = dboid;
@@ -429,9 +436,11 @@ pg_partmgr_launcher_main(Datum arg)
 	/* shared catalogs only: pg_database and pg_authid */
 	BackgroundWorkerInitializeConnection(NULL, NULL, 0);
 
-	launcher_context = AllocSetContextCreate(TopMemoryContext, "pg_partmgr launcher",
+	launcher_context = AllocSetContextCreate(TopMemoryContext,
+											 "pg_partmgr launcher",
 											 ALLOCSET_DEFAULT_SIZES);
-	round_context = AllocSetContextCreate(TopMemoryContext, "pg_partmgr launcher round",
+	round_context = AllocSetContextCreate(TopMemoryContext,
+										  "pg_partmgr launcher round",
 										  ALLOCSET_DEFAULT_SIZES);
 
 	interval_seen = partmgr_interval;
@@ -461,7 +470,8 @@ pg_partmgr_launcher_main(Datum arg)
 				next_run = next_run_time(GetCurrentTimestamp());
 				ereport(LOG,
 						(errmsg("pg_partmgr launcher: maintenance every %d s, next run at %s",
-								partmgr_interval, timestamptz_to_str(next_run))));
+								partmgr_interval,
+								timestamptz_to_str(next_run))));
 			}
 		}
 
@@ -476,10 +486,12 @@ pg_partmgr_launcher_main(Datum arg)
 		if (pending != NIL)
 			started = start_pending();
 
-		sleep_ms = TimestampDifferenceMilliseconds(GetCurrentTimestamp(), next_run);
+		sleep_ms = TimestampDifferenceMilliseconds(GetCurrentTimestamp(),
+												   next_run);
 		if (!started)
 			sleep_ms = Min(sleep_ms, RETRY_START_MS);
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+		(void) WaitLatch(MyLatch,
+						 WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 Max(sleep_ms, 1), PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);
 	}

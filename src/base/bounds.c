@@ -190,7 +190,8 @@ static void raise_out_of_range(void);
  *		the decoder says.
  */
 void
-partmgr_axis_set_codec(PartmgrAxis *axis, Oid column_typid, Oid encoder, Oid decoder)
+partmgr_axis_set_codec(PartmgrAxis *axis, Oid column_typid, Oid encoder,
+					   Oid decoder)
 {
 	axis->column_typid = column_typid;
 	axis->encoder = encoder;
@@ -214,7 +215,8 @@ epoch_to_point(const PartmgrAxis *axis, int64 value)
 
 		usecs = value / per - ((value % per) < 0 ? 1 : 0);
 	}
-	else if (pg_mul_s64_overflow(value, USECS_PER_SEC / axis->epoch_unit, &usecs))
+	else if (pg_mul_s64_overflow(value, USECS_PER_SEC / axis->epoch_unit,
+								 &usecs))
 		raise_out_of_range();
 	return usecs - PARTMGR_UNIX_EPOCH_USECS;
 }
@@ -225,7 +227,8 @@ epoch_from_point(const PartmgrAxis *axis, PartmgrPoint point, int64 *value)
 	int64		usecs = point + PARTMGR_UNIX_EPOCH_USECS;
 
 	if (axis->epoch_unit >= USECS_PER_SEC)
-		return !pg_mul_s64_overflow(usecs, axis->epoch_unit / USECS_PER_SEC, value);
+		return !pg_mul_s64_overflow(usecs, axis->epoch_unit / USECS_PER_SEC,
+									value);
 	/* bounds fall on whole units: intervals are at least a second */
 	*value = usecs / (USECS_PER_SEC / axis->epoch_unit);
 	return true;
@@ -311,7 +314,8 @@ interval_usecs(const Interval *span)
  *		keys), a positive integer for id keys.  Raises 22023 otherwise.
  */
 void
-partmgr_step_parse(const PartmgrAxis *axis, const char *text, PartmgrStepUse use,
+partmgr_step_parse(const PartmgrAxis *axis, const char *text,
+				   PartmgrStepUse use,
 				   PartmgrStep *step)
 {
 	bool		batch = use == PARTMGR_STEP_BATCH;
@@ -334,13 +338,15 @@ partmgr_step_parse(const PartmgrAxis *axis, const char *text, PartmgrStepUse use
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 batch ?
 					 errmsg("batch interval \"%s\" is not an integer", text) :
-					 errmsg("partition interval \"%s\" is not an integer", text),
+					 errmsg("partition interval \"%s\" is not an integer",
+							text),
 					 errhint("An id partition set takes a whole number of key values per child, such as '1000'.")));
 		if (width <= 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 batch ?
-					 errmsg("batch interval must be greater than zero, not %s", text) :
+					 errmsg("batch interval must be greater than zero, not %s",
+							text) :
 					 errmsg("partition interval must be greater than zero, not %s", text)));
 		step->id = width;
 		return;
@@ -351,7 +357,8 @@ partmgr_step_parse(const PartmgrAxis *axis, const char *text, PartmgrStepUse use
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 batch ?
 				 errmsg("batch interval \"%s\" is not a valid interval", text) :
-				 errmsg("partition interval \"%s\" is not a valid interval", text),
+				 errmsg("partition interval \"%s\" is not a valid interval",
+						text),
 				 errhint("Use an interval such as '1 day', '1 hour', '15 minutes', '1 week', '1 month' or '1 year'.")));
 
 	if (step->time.month < 0 || step->time.day < 0 || step->time.time < 0)
@@ -365,14 +372,17 @@ partmgr_step_parse(const PartmgrAxis *axis, const char *text, PartmgrStepUse use
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 batch ?
-				 errmsg("batch interval \"%s\" is shorter than one second", text) :
-				 errmsg("partition interval \"%s\" is shorter than one second", text)));
+				 errmsg("batch interval \"%s\" is shorter than one second",
+						text) :
+				 errmsg("partition interval \"%s\" is shorter than one second",
+						text)));
 
 	if (axis->typid == DATEOID && step->time.time != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 batch ?
-				 errmsg("batch interval \"%s\" is not a whole number of days", text) :
+				 errmsg("batch interval \"%s\" is not a whole number of days",
+						text) :
 				 errmsg("partition interval \"%s\" is not a whole number of days", text),
 				 errdetail("The control column has type date, so every bound must fall on midnight.")));
 }
@@ -735,7 +745,8 @@ partmgr_point_from_datum(const PartmgrAxis *axis, Datum value)
 	}
 	if (axis->epoch_unit != 0)
 		return epoch_to_point(axis, axis->column_typid == INT4OID ?
-							  (int64) DatumGetInt32(value) : DatumGetInt64(value));
+							  (int64) DatumGetInt32(value) :
+							  DatumGetInt64(value));
 	switch (axis->typid)
 	{
 		case TIMESTAMPTZOID:
@@ -815,7 +826,8 @@ partmgr_point_parse(const PartmgrAxis *axis, const char *text)
 													 ObjectIdGetDatum(InvalidOid),
 													 Int32GetDatum(-1)));
 	return partmgr_point_from_datum(axis,
-									DirectFunctionCall1(date_in, CStringGetDatum(text)));
+									DirectFunctionCall1(date_in,
+														CStringGetDatum(text)));
 }
 
 /*
@@ -831,7 +843,8 @@ partmgr_point_fits_type(const PartmgrAxis *axis, PartmgrPoint point)
 		int64		value;
 
 		if (point == PARTMGR_POINT_MIN || point == PARTMGR_POINT_MAX ||
-			!IS_VALID_TIMESTAMP(point) || !epoch_from_point(axis, point, &value))
+			!IS_VALID_TIMESTAMP(point) ||
+			!epoch_from_point(axis, point, &value))
 			return false;
 		return axis->column_typid != INT4OID ||
 			(value >= PG_INT32_MIN && value <= PG_INT32_MAX);
@@ -994,9 +1007,10 @@ partmgr_time_suffix(const PartmgrAxis *axis, PartmgrPoint point,
 		repeated = (tm2timestamp(&tt, fsec, &tzoff, &again) == 0 &&
 					again != point && strstr(datetime_string, "HH") != NULL);
 	}
-	suffix = text_to_cstring(DatumGetTextPP(DirectFunctionCall2(timestamp_to_char,
-																TimestampGetDatum(local),
-																CStringGetTextDatum(datetime_string))));
+	suffix =
+		text_to_cstring(DatumGetTextPP(DirectFunctionCall2(timestamp_to_char,
+														   TimestampGetDatum(local),
+														   CStringGetTextDatum(datetime_string))));
 	if (repeated)
 		suffix = psprintf("%s%s", suffix, dst ? "_dst" : "_early");
 	return suffix;
@@ -1065,9 +1079,12 @@ era_grid(const PartmgrAxis *axis, const PartmgrEra *era, PartmgrPoint value,
 		 PartmgrPoint *upper)
 {
 	PartmgrPoint base = (era->aligned ?
-						 partmgr_point_align(axis, &era->step, era->date_trunc_interval, era->start) :
+						 partmgr_point_align(axis, &era->step,
+											 era->date_trunc_interval,
+											 era->start) :
 						 era->start);
-	int64		k = (int64) floor(partmgr_steps_between(axis, &era->step, base, value));
+	int64		k = (int64) floor(partmgr_steps_between(axis, &era->step, base,
+														value));
 	PartmgrPoint lower = partmgr_point_add(axis, &era->step, base, k);
 
 	*upper = partmgr_point_add(axis, &era->step, base, k + 1);
@@ -1084,7 +1101,8 @@ era_grid(const PartmgrAxis *axis, const PartmgrEra *era, PartmgrPoint value,
  *		(children.c's partmgr_slot_lower).
  */
 bool
-partmgr_era_slot_lower(const PartmgrSet *set, PartmgrPoint value, PartmgrPoint *lower)
+partmgr_era_slot_lower(const PartmgrSet *set, PartmgrPoint value,
+					   PartmgrPoint *lower)
 {
 	PartmgrEra	era = partmgr_era_at(set, value);
 	PartmgrPoint upper;
@@ -1148,7 +1166,8 @@ partmgr_finest_step(const PartmgrSet *set)
  *		own bounds.
  */
 void
-partmgr_natural_step(const PartmgrAxis *axis, PartmgrPoint lower, PartmgrPoint upper,
+partmgr_natural_step(const PartmgrAxis *axis, PartmgrPoint lower,
+					 PartmgrPoint upper,
 					 PartmgrStep *step)
 {
 	PartmgrStep unit;
@@ -1165,7 +1184,8 @@ partmgr_natural_step(const PartmgrAxis *axis, PartmgrPoint lower, PartmgrPoint u
 	unit.kind = PARTMGR_KEY_TIME;
 	unit.time.month = 1;
 	k = partmgr_steps_between(axis, &unit, lower, upper);
-	if (k >= 1 && k == floor(k) && partmgr_point_add(axis, &unit, lower, (int64) k) == upper)
+	if (k >= 1 && k == floor(k) &&
+		partmgr_point_add(axis, &unit, lower, (int64) k) == upper)
 	{
 		step->time.month = (int32) k;
 		return;
@@ -1173,7 +1193,8 @@ partmgr_natural_step(const PartmgrAxis *axis, PartmgrPoint lower, PartmgrPoint u
 	unit.time.month = 0;
 	unit.time.day = 1;
 	k = partmgr_steps_between(axis, &unit, lower, upper);
-	if (k >= 1 && k == floor(k) && partmgr_point_add(axis, &unit, lower, (int64) k) == upper)
+	if (k >= 1 && k == floor(k) &&
+		partmgr_point_add(axis, &unit, lower, (int64) k) == upper)
 	{
 		step->time.day = (int32) k;
 		return;
@@ -1215,7 +1236,8 @@ on_grid(const PartmgrAxis *axis, const PartmgrEra *era, PartmgrPoint point)
 	if (era->start == PARTMGR_POINT_MIN)
 		return true;
 	base = (era->aligned ?
-			partmgr_point_align(axis, &era->step, era->date_trunc_interval, era->start) :
+			partmgr_point_align(axis, &era->step, era->date_trunc_interval,
+								era->start) :
 			era->start);
 	k = partmgr_steps_between(axis, &era->step, base, point);
 	return k == floor(k);
@@ -1234,7 +1256,8 @@ on_grid(const PartmgrAxis *axis, const PartmgrEra *era, PartmgrPoint point)
  *		how many.  end_text is recomputed by whoever writes them.
  */
 PartmgrEra *
-partmgr_eras_reshape(const PartmgrSet *set, const PartmgrEra *pieces, int npieces,
+partmgr_eras_reshape(const PartmgrSet *set, const PartmgrEra *pieces,
+					 int npieces,
 					 PartmgrPoint lowest, int *neras)
 {
 	PartmgrPoint lower = pieces[0].start;
@@ -1296,10 +1319,12 @@ partmgr_eras_reshape(const PartmgrSet *set, const PartmgrEra *pieces, int npiece
 		join = ((prev->end <= lowest && prev->start == PARTMGR_POINT_MIN) ||
 				(partmgr_same_step(&prev->step, &era->step) &&
 				 same_text(prev->datetime_string, era->datetime_string) &&
-				 same_text(prev->date_trunc_interval, era->date_trunc_interval) &&
+				 same_text(prev->date_trunc_interval,
+						   era->date_trunc_interval) &&
 				 on_grid(&set->axis, prev, era->start) &&
 				 (!era->aligned ||
-				  partmgr_point_align(&set->axis, &era->step, era->date_trunc_interval,
+				  partmgr_point_align(&set->axis, &era->step,
+									  era->date_trunc_interval,
 									  era->start) == era->start)));
 		if (join && prev->start == PARTMGR_POINT_MIN && prev->end <= lowest)
 		{

@@ -29,11 +29,14 @@ extern bool partmgr_key_kind_for_type(Oid typid, PartmgrKeyKind *kind);
 
 /* Time zones and axes */
 extern bool partmgr_zone_is_valid(const char *zone_name);
-extern void partmgr_axis_init(PartmgrAxis *axis, Oid typid, const char *zone_name);
+extern void partmgr_axis_init(PartmgrAxis *axis, Oid typid,
+							  const char *zone_name);
 extern void partmgr_axis_set_epoch(PartmgrAxis *axis, const char *epoch);
-extern void partmgr_axis_set_codec(PartmgrAxis *axis, Oid column_typid, Oid encoder,
+extern void partmgr_axis_set_codec(PartmgrAxis *axis, Oid column_typid,
+								   Oid encoder,
 								   Oid decoder);
-extern void partmgr_check_list_set(const PartmgrAxis *axis, const PartmgrStep *step);
+extern void partmgr_check_list_set(const PartmgrAxis *axis,
+								   const PartmgrStep *step);
 
 /* What an interval given as text is for; its error messages name it. */
 typedef enum PartmgrStepUse
@@ -61,13 +64,16 @@ extern PartmgrPoint partmgr_point_align(const PartmgrAxis *axis,
 										const char *trunc_unit,
 										PartmgrPoint point);
 extern PartmgrPoint partmgr_point_now(const PartmgrAxis *axis, TimestampTz now);
-extern PartmgrPoint partmgr_point_parse(const PartmgrAxis *axis, const char *text);
+extern PartmgrPoint partmgr_point_parse(const PartmgrAxis *axis,
+										const char *text);
 extern PartmgrPoint partmgr_point_from_timestamptz(const PartmgrAxis *axis,
 												   TimestampTz ts);
 extern TimestampTz partmgr_point_to_timestamptz(const PartmgrAxis *axis,
 												PartmgrPoint point);
-extern PartmgrPoint partmgr_point_from_datum(const PartmgrAxis *axis, Datum value);
-extern bool partmgr_point_fits_type(const PartmgrAxis *axis, PartmgrPoint point);
+extern PartmgrPoint partmgr_point_from_datum(const PartmgrAxis *axis,
+											 Datum value);
+extern bool partmgr_point_fits_type(const PartmgrAxis *axis,
+									PartmgrPoint point);
 extern char *partmgr_point_literal(const PartmgrAxis *axis, PartmgrPoint point);
 extern char *partmgr_point_display(const PartmgrAxis *axis, PartmgrPoint point);
 extern double partmgr_steps_between(const PartmgrAxis *axis,
@@ -78,13 +84,16 @@ extern double partmgr_steps_between(const PartmgrAxis *axis,
 extern PartmgrEra partmgr_era_at(const PartmgrSet *set, PartmgrPoint point);
 extern bool partmgr_era_slot_lower(const PartmgrSet *set, PartmgrPoint value,
 								   PartmgrPoint *lower);
-extern PartmgrPoint partmgr_slot_upper(const PartmgrSet *set, PartmgrPoint lower);
+extern PartmgrPoint partmgr_slot_upper(const PartmgrSet *set,
+									   PartmgrPoint lower);
 extern const PartmgrStep *partmgr_finest_step(const PartmgrSet *set);
 extern void partmgr_natural_step(const PartmgrAxis *axis, PartmgrPoint lower,
 								 PartmgrPoint upper, PartmgrStep *step);
 extern bool partmgr_same_step(const PartmgrStep *a, const PartmgrStep *b);
-extern PartmgrEra *partmgr_eras_reshape(const PartmgrSet *set, const PartmgrEra *pieces,
-										int npieces, PartmgrPoint lowest, int *neras);
+extern PartmgrEra *partmgr_eras_reshape(const PartmgrSet *set,
+										const PartmgrEra *pieces,
+										int npieces, PartmgrPoint lowest,
+										int *neras);
 
 /* Names */
 extern char *partmgr_time_suffix(const PartmgrAxis *axis, PartmgrPoint point,

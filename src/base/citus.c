@@ -115,11 +115,14 @@ citus_facts(void)
 	facts.present = OidIsValid(get_extension_oid("citus", true));
 	if (facts.present)
 	{
-		facts.dist_partition = get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE);
+		facts.dist_partition = get_relname_relid("pg_dist_partition",
+												 PG_CATALOG_NAMESPACE);
 		facts.dist_partition_index =
-			get_relname_relid("pg_dist_partition_logical_relid_index", PG_CATALOG_NAMESPACE);
+			get_relname_relid("pg_dist_partition_logical_relid_index",
+							  PG_CATALOG_NAMESPACE);
 		/* a Citus this code does not know: treat it as absent, but say so */
-		if (!OidIsValid(facts.dist_partition) || !OidIsValid(facts.dist_partition_index))
+		if (!OidIsValid(facts.dist_partition) ||
+			!OidIsValid(facts.dist_partition_index))
 		{
 			ereport(WARNING,
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -159,7 +162,8 @@ partmgr_citus_node(void)
 		if (HeapTupleIsValid(tuple))
 		{
 			bool		isnull;
-			Datum		group = heap_getattr(tuple, 1, RelationGetDescr(rel), &isnull);
+			Datum		group = heap_getattr(tuple, 1, RelationGetDescr(rel),
+											 &isnull);
 
 			if (!isnull && DatumGetInt32(group) != 0)
 				f->node = PARTMGR_CITUS_WORKER;
@@ -192,9 +196,11 @@ dist_partition_row(Oid relid, char **partkey)
 	if (!f->present)
 		return '\0';
 	rel = table_open(f->dist_partition, AccessShareLock);
-	ScanKeyInit(&key, DIST_PARTITION_LOGICALRELID, BTEqualStrategyNumber, F_OIDEQ,
+	ScanKeyInit(&key, DIST_PARTITION_LOGICALRELID, BTEqualStrategyNumber,
+				F_OIDEQ,
 				ObjectIdGetDatum(relid));
-	scan = systable_beginscan(rel, f->dist_partition_index, true, NULL, 1, &key);
+	scan = systable_beginscan(rel, f->dist_partition_index, true, NULL, 1,
+							  &key);
 	tuple = systable_getnext(scan);
 	if (HeapTupleIsValid(tuple))
 	{
@@ -203,7 +209,8 @@ dist_partition_row(Oid relid, char **partkey)
 										 RelationGetDescr(rel), &isnull);
 
 		method = isnull ? '?' : DatumGetChar(value);
-		value = heap_getattr(tuple, DIST_PARTITION_PARTKEY, RelationGetDescr(rel), &isnull);
+		value = heap_getattr(tuple, DIST_PARTITION_PARTKEY,
+							 RelationGetDescr(rel), &isnull);
 		if (partkey != NULL && !isnull)
 			*partkey = TextDatumGetCString(value);
 	}
@@ -223,7 +230,8 @@ partmgr_citus_distribution_column(Oid relid)
 	char	   *partkey;
 	Node	   *node;
 
-	if (dist_partition_row(relid, &partkey) != DIST_PARTMETHOD_HASH || partkey == NULL)
+	if (dist_partition_row(relid, &partkey) != DIST_PARTMETHOD_HASH ||
+		partkey == NULL)
 		return NULL;
 	node = stringToNode(partkey);
 	if (!IsA(node, Var))
@@ -260,9 +268,11 @@ partmgr_citus_reference_target(Oid relid)
 	if (!citus_facts()->present)
 		return NULL;
 	rel = table_open(ConstraintRelationId, AccessShareLock);
-	ScanKeyInit(&key, Anum_pg_constraint_conrelid, BTEqualStrategyNumber, F_OIDEQ,
+	ScanKeyInit(&key, Anum_pg_constraint_conrelid, BTEqualStrategyNumber,
+				F_OIDEQ,
 				ObjectIdGetDatum(relid));
-	scan = systable_beginscan(rel, ConstraintRelidTypidNameIndexId, true, NULL, 1, &key);
+	scan = systable_beginscan(rel, ConstraintRelidTypidNameIndexId, true, NULL,
+							  1, &key);
 	while (found == NULL && HeapTupleIsValid(tuple = systable_getnext(scan)))
 	{
 		Form_pg_constraint con = (Form_pg_constraint) GETSTRUCT(tuple);
@@ -343,7 +353,8 @@ partmgr_citus_report(Oid parent, const char *key, int lock_timeout_ms)
  *		table: what (a function) does not work there, for the reason why.
  */
 void
-partmgr_citus_refuse(Oid parent, const char *key, const char *what, const char *why)
+partmgr_citus_refuse(Oid parent, const char *key, const char *what,
+					 const char *why)
 {
 	if (!partmgr_citus_table(parent))
 		return;

@@ -32,6 +32,7 @@ extern bool partmgr_citus_sequential(Oid relid);
 extern void partmgr_citus_propagate_set_local(void);
 extern void partmgr_citus_refuse(Oid parent, const char *key, const char *what,
 								 const char *why);
-extern void partmgr_citus_report(Oid parent, const char *key, int lock_timeout_ms);
+extern void partmgr_citus_report(Oid parent, const char *key,
+								 int lock_timeout_ms);
 
 #endif							/* PARTMGR_CITUS_H */

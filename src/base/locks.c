@@ -128,7 +128,8 @@ partmgr_lock_unavailable(Oid relid, LOCKMODE mode)
 	ereport(ERROR,
 			(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
 			 errmsg("could not lock table \"%s\" in %s mode within %d ms",
-					relname ? quote_qualified_identifier(nspname, relname) : "?",
+					relname ? quote_qualified_identifier(nspname, relname) :
+					"?",
 					partmgr_lock_mode_name(mode), partmgr_lock_timeout),
 			 pids[0] != '\0' ?
 			 errdetail_plural("Process %s holds a conflicting lock.",
@@ -146,9 +147,11 @@ partmgr_lock_unavailable(Oid relid, LOCKMODE mode)
  *		checked after it.  False, without pausing, once the budget is spent.
  */
 bool
-partmgr_pause_within(TimestampTz start, int budget_ms, long *pause_ms, long max_ms)
+partmgr_pause_within(TimestampTz start, int budget_ms, long *pause_ms,
+					 long max_ms)
 {
-	long		left = budget_ms - TimestampDifferenceMilliseconds(start, GetCurrentTimestamp());
+	long		left = budget_ms - TimestampDifferenceMilliseconds(start,
+																   GetCurrentTimestamp());
 
 	if (left <= 0)
 		return false;
@@ -174,7 +177,8 @@ lock_conditionally(Oid relid, LOCKMODE mode, int budget_ms)
 
 	while (!ConditionalLockRelationOid(relid, mode))
 	{
-		if (!partmgr_pause_within(start, budget_ms, &pause_ms, MAX_LOCK_RETRY_PAUSE_MS))
+		if (!partmgr_pause_within(start, budget_ms, &pause_ms,
+								  MAX_LOCK_RETRY_PAUSE_MS))
 			return false;
 	}
 	return true;
@@ -193,7 +197,8 @@ check_not_dropped(Oid relid)
 	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("table with OID %u was dropped while maintenance ran", relid)));
+				 errmsg("table with OID %u was dropped while maintenance ran",
+						relid)));
 }
 
 /*
@@ -297,8 +302,10 @@ partmgr_lock_relation_queued(Oid relid, LOCKMODE mode)
 	if (!lock_conditionally(relid, mode, half))
 	{
 		nestlevel = NewGUCNestLevel();
-		(void) set_config_option("lock_timeout", psprintf("%d", half), PGC_USERSET,
-								 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+		(void) set_config_option("lock_timeout", psprintf("%d", half),
+								 PGC_USERSET,
+								 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
+								 false);
 		callback.callback = queued_lock_context;
 		callback.arg = &rel;
 		callback.previous = error_context_stack;
@@ -333,7 +340,8 @@ partmgr_older_snapshots(TransactionId limit, char **pids)
 	for (;;)
 	{
 		vxids = GetCurrentVirtualXIDs(limit, true, false,
-									  PROC_IS_AUTOVACUUM | PROC_IN_VACUUM, &count);
+									  PROC_IS_AUTOVACUUM | PROC_IN_VACUUM,
+									  &count);
 		if (count == 0 ||
 			!partmgr_pause_within(start, partmgr_lock_timeout, &pause_ms,
 								  MAX_LOCK_RETRY_PAUSE_MS))
@@ -369,8 +377,10 @@ partmgr_try_lock_set(Oid parent_oid)
 {
 	LOCKTAG		tag;
 
-	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, PARTMGR_ADVISORY_KEY, parent_oid, 2);
-	return LockAcquire(&tag, ExclusiveLock, false, true) != LOCKACQUIRE_NOT_AVAIL;
+	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, PARTMGR_ADVISORY_KEY, parent_oid,
+						 2);
+	return LockAcquire(&tag, ExclusiveLock, false,
+					   true) != LOCKACQUIRE_NOT_AVAIL;
 }
 
 /*
@@ -385,8 +395,10 @@ partmgr_try_lock_operation(int64 id)
 {
 	LOCKTAG		tag;
 
-	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, PARTMGR_ADVISORY_KEY, (uint32) id, 4);
-	return LockAcquire(&tag, ExclusiveLock, true, true) != LOCKACQUIRE_NOT_AVAIL;
+	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, PARTMGR_ADVISORY_KEY, (uint32) id,
+						 4);
+	return LockAcquire(&tag, ExclusiveLock, true,
+					   true) != LOCKACQUIRE_NOT_AVAIL;
 }
 
 void
@@ -394,7 +406,8 @@ partmgr_unlock_operation(int64 id)
 {
 	LOCKTAG		tag;
 
-	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, PARTMGR_ADVISORY_KEY, (uint32) id, 4);
+	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, PARTMGR_ADVISORY_KEY, (uint32) id,
+						 4);
 	(void) LockRelease(&tag, ExclusiveLock, true);
 }
 
@@ -459,7 +472,8 @@ partmgr_pause_seconds(int seconds)
 
 		if (left <= 0)
 			break;
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+		(void) WaitLatch(MyLatch,
+						 WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 left, PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);
 		CHECK_FOR_INTERRUPTS();

@@ -19,7 +19,8 @@
 #include "storage/lockdefs.h"
 
 extern void partmgr_lock_relation(Oid relid, LOCKMODE mode);
-extern int	partmgr_lock_relations_in_order(const Oid *relids, int n, LOCKMODE mode);
+extern int	partmgr_lock_relations_in_order(const Oid *relids, int n,
+											LOCKMODE mode);
 extern void partmgr_lock_unavailable(Oid relid, LOCKMODE mode);
 extern char *partmgr_lock_holders(Oid relid, LOCKMODE mode, int *count);
 extern bool partmgr_lock_relation_briefly(Oid relid, LOCKMODE mode);
@@ -32,7 +33,8 @@ extern bool partmgr_run_subxact(void (*fn) (void *arg), void *arg,
 								ErrorData **error);
 extern const char *partmgr_lock_mode_name(LOCKMODE mode);
 extern void partmgr_pause_seconds(int seconds);
-extern bool partmgr_pause_within(TimestampTz start, int budget_ms, long *pause_ms,
+extern bool partmgr_pause_within(TimestampTz start, int budget_ms,
+								 long *pause_ms,
 								 long max_ms);
 
 #endif							/* PARTMGR_LOCKS_H */

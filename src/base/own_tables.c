@@ -131,20 +131,24 @@ read_members(void)
 				F_OIDEQ, ObjectIdGetDatum(ExtensionRelationId));
 	ScanKeyInit(&key[1], Anum_pg_depend_refobjid, BTEqualStrategyNumber,
 				F_OIDEQ, ObjectIdGetDatum(own_ext));
-	scan = systable_beginscan(depend, DependReferenceIndexId, true, NULL, 2, key);
+	scan = systable_beginscan(depend, DependReferenceIndexId, true, NULL, 2,
+							  key);
 	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
 	{
 		Form_pg_depend dep = (Form_pg_depend) GETSTRUCT(tuple);
 		char		relkind;
 
-		if (dep->classid != RelationRelationId || dep->deptype != DEPENDENCY_EXTENSION)
+		if (dep->classid != RelationRelationId ||
+			dep->deptype != DEPENDENCY_EXTENSION)
 			continue;
 		relkind = get_rel_relkind(dep->objid);
-		if (relkind != RELKIND_RELATION && relkind != RELKIND_PARTITIONED_TABLE &&
+		if (relkind != RELKIND_RELATION &&
+			relkind != RELKIND_PARTITIONED_TABLE &&
 			relkind != RELKIND_SEQUENCE)
 			continue;			/* views are read only through their tables */
 		if (n_own == MAX_OWN_RELATIONS)
-			elog(ERROR, "extension pg_partmgr has more than %d relations", MAX_OWN_RELATIONS);
+			elog(ERROR, "extension pg_partmgr has more than %d relations",
+				 MAX_OWN_RELATIONS);
 		own[n_own].relid = dep->objid;
 		own[n_own].relkind = relkind;
 		n_own++;

@@ -156,7 +156,8 @@ enter(Prefetch *p, Oid relid)
 
 	if (p->chunk_used == KNOWN_CHUNK)
 	{
-		p->chunk = MemoryContextAllocZero(p->cxt, sizeof(PartmgrKnownRel) * KNOWN_CHUNK);
+		p->chunk = MemoryContextAllocZero(p->cxt,
+										  sizeof(PartmgrKnownRel) * KNOWN_CHUNK);
 		p->chunk_used = 0;
 	}
 	slot = knownrels_insert(p->rels, relid, &found);
@@ -226,7 +227,8 @@ forget(void *arg)
 static float4
 class_rows(void)
 {
-	HeapTuple	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(RelationRelationId));
+	HeapTuple	tuple = SearchSysCache1(RELOID,
+										ObjectIdGetDatum(RelationRelationId));
 	float4		rows;
 
 	if (!HeapTupleIsValid(tuple))
@@ -315,13 +317,15 @@ read_range_datum(const char **p, PartitionRangeDatumKind *kind, Datum *value)
 
 	if (!skip(p, "({PARTITIONRANGEDATUM :kind ") || !read_long(p, &k))
 		return false;
-	if (k == PARTITION_RANGE_DATUM_MINVALUE || k == PARTITION_RANGE_DATUM_MAXVALUE)
+	if (k == PARTITION_RANGE_DATUM_MINVALUE ||
+		k == PARTITION_RANGE_DATUM_MAXVALUE)
 	{
 		*kind = (PartitionRangeDatumKind) k;
 		*value = (Datum) 0;
 		return skip(p, " :value <>");
 	}
-	if (k != PARTITION_RANGE_DATUM_VALUE || !skip(p, " :value {CONST :consttype ") ||
+	if (k != PARTITION_RANGE_DATUM_VALUE ||
+		!skip(p, " :value {CONST :consttype ") ||
 		(q = strstr(*p, " :constbyval ")) == NULL)
 		return false;
 	*p = q;
@@ -392,10 +396,12 @@ read_bound_text(PartmgrKnownRel *known, const char *text)
  *		itself).
  */
 static void
-read_bound(PartmgrKnownRel *known, HeapTuple tuple, TupleDesc desc, MemoryContext scratch)
+read_bound(PartmgrKnownRel *known, HeapTuple tuple, TupleDesc desc,
+		   MemoryContext scratch)
 {
 	bool		isnull;
-	Datum		bound = heap_getattr(tuple, Anum_pg_class_relpartbound, desc, &isnull);
+	Datum		bound = heap_getattr(tuple, Anum_pg_class_relpartbound, desc,
+									 &isnull);
 	MemoryContext keep;
 	PartitionBoundSpec *spec;
 	char	   *str;
@@ -421,8 +427,10 @@ read_bound(PartmgrKnownRel *known, HeapTuple tuple, TupleDesc desc, MemoryContex
 		Assert(known->bound_strategy == spec->strategy);
 		Assert(known->is_default == spec->is_default);
 		Assert(spec->is_default || spec->strategy != PARTITION_STRATEGY_RANGE ||
-			   (known->lower_kind == linitial_node(PartitionRangeDatum, spec->lowerdatums)->kind &&
-				known->upper_kind == linitial_node(PartitionRangeDatum, spec->upperdatums)->kind));
+			   (known->lower_kind == linitial_node(PartitionRangeDatum,
+												   spec->lowerdatums)->kind &&
+				known->upper_kind == linitial_node(PartitionRangeDatum,
+												   spec->upperdatums)->kind));
 		MemoryContextReset(scratch);
 		return;
 	}
@@ -434,8 +442,10 @@ read_bound(PartmgrKnownRel *known, HeapTuple tuple, TupleDesc desc, MemoryContex
 	}
 	else if (spec->strategy == PARTITION_STRATEGY_RANGE)
 	{
-		PartitionRangeDatum *lower = linitial_node(PartitionRangeDatum, spec->lowerdatums);
-		PartitionRangeDatum *upper = linitial_node(PartitionRangeDatum, spec->upperdatums);
+		PartitionRangeDatum *lower = linitial_node(PartitionRangeDatum,
+												   spec->lowerdatums);
+		PartitionRangeDatum *upper = linitial_node(PartitionRangeDatum,
+												   spec->upperdatums);
 
 		known->lower_kind = lower->kind;
 		known->upper_kind = upper->kind;
@@ -471,7 +481,8 @@ static void
 read_classes(Prefetch *p)
 {
 	Relation	rel = table_open(RelationRelationId, AccessShareLock);
-	SysScanDesc scan = systable_beginscan(rel, InvalidOid, false, NULL, 0, NULL);
+	SysScanDesc scan = systable_beginscan(rel, InvalidOid, false, NULL, 0,
+										  NULL);
 
 	/*
 	 * large enough that a bound's parse fits in its first block, kept on
@@ -532,7 +543,8 @@ read_classes(Prefetch *p)
  *		run's own sets, so they are left to the syscache.
  */
 static void
-read_keys(Prefetch *p, PartmgrKnownRel **partitioned, int npartitioned, int nsets)
+read_keys(Prefetch *p, PartmgrKnownRel **partitioned, int npartitioned,
+		  int nsets)
 {
 	Relation	rel;
 	Relation	irel;
@@ -567,7 +579,8 @@ read_keys(Prefetch *p, PartmgrKnownRel **partitioned, int npartitioned, int nset
 		if (index_getnext_slot(scan, ForwardScanDirection, slot))
 		{
 			bool		shouldfree;
-			HeapTuple	tuple = ExecFetchSlotHeapTuple(slot, false, &shouldfree);
+			HeapTuple	tuple = ExecFetchSlotHeapTuple(slot, false,
+													   &shouldfree);
 			Form_pg_attribute att = (Form_pg_attribute) GETSTRUCT(tuple);
 
 			known->key_name = pstrdup(NameStr(att->attname));
@@ -593,7 +606,8 @@ static void
 read_partitioned(Prefetch *p, int nsets)
 {
 	Relation	rel = table_open(PartitionedRelationId, AccessShareLock);
-	SysScanDesc scan = systable_beginscan(rel, InvalidOid, false, NULL, 0, NULL);
+	SysScanDesc scan = systable_beginscan(rel, InvalidOid, false, NULL, 0,
+										  NULL);
 	HeapTuple	tuple;
 	int			n = 0;
 	int			size = 64;
@@ -609,12 +623,14 @@ read_partitioned(Prefetch *p, int nsets)
 		known->partitioned = true;
 		known->strategy = form->partstrat;
 		known->nkeys = form->partnatts;
-		known->key_attnum = form->partnatts > 0 ? form->partattrs.values[0] : InvalidAttrNumber;
+		known->key_attnum =
+			form->partnatts > 0 ? form->partattrs.values[0] : InvalidAttrNumber;
 		known->default_oid = form->partdefid;
 		if (n == size)
 		{
 			size *= 2;
-			partitioned = repalloc(partitioned, sizeof(PartmgrKnownRel *) * size);
+			partitioned = repalloc(partitioned,
+								   sizeof(PartmgrKnownRel *) * size);
 		}
 		partitioned[n++] = known;
 	}
@@ -633,7 +649,8 @@ static void
 read_inherits(Prefetch *p)
 {
 	Relation	rel = table_open(InheritsRelationId, AccessShareLock);
-	SysScanDesc scan = systable_beginscan(rel, InvalidOid, false, NULL, 0, NULL);
+	SysScanDesc scan = systable_beginscan(rel, InvalidOid, false, NULL, 0,
+										  NULL);
 	HeapTuple	tuple;
 
 	while ((tuple = systable_getnext(scan)) != NULL)
@@ -649,7 +666,8 @@ read_inherits(Prefetch *p)
 			parent->children_room = Max(16, parent->children_room * 2);
 			parent->children = (parent->children == NULL ?
 								palloc(sizeof(PartmgrKnownChild) * parent->children_room) :
-								repalloc(parent->children, sizeof(PartmgrKnownChild) * parent->children_room));
+								repalloc(parent->children,
+										 sizeof(PartmgrKnownChild) * parent->children_room));
 		}
 		child = &parent->children[parent->nchildren++];
 		child->relid = form->inhrelid;
@@ -692,7 +710,8 @@ partmgr_prefetch_begin(int nsets)
 		callbacks_registered = true;
 	}
 
-	cxt = AllocSetContextCreate(CurrentMemoryContext, "pg_partmgr prefetched catalogs",
+	cxt = AllocSetContextCreate(CurrentMemoryContext,
+								"pg_partmgr prefetched catalogs",
 								ALLOCSET_DEFAULT_SIZES);
 	caller = MemoryContextSwitchTo(cxt);
 	p = palloc0(sizeof(Prefetch));

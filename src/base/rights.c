@@ -196,7 +196,8 @@ partmgr_check_may_act_on(Oid owner, const char *what)
  *		caller of the outer one.
  */
 static void
-rights_enter(Oid owner, PartmgrRightsMode mode, const char *what, PartmgrRights *rights)
+rights_enter(Oid owner, PartmgrRightsMode mode, const char *what,
+			 PartmgrRights *rights)
 {
 	Scope	   *outer = innermost();
 	Scope	   *scope;
@@ -214,7 +215,8 @@ rights_enter(Oid owner, PartmgrRightsMode mode, const char *what, PartmgrRights 
 	if (nscopes >= MAX_SCOPES)
 		ereport(ERROR,
 				(errcode(ERRCODE_STATEMENT_TOO_COMPLEX),
-				 errmsg("pg_partmgr functions nested more than %d deep", MAX_SCOPES)));
+				 errmsg("pg_partmgr functions nested more than %d deep",
+						MAX_SCOPES)));
 
 	GetUserIdAndSecContext(&userid, &sec);
 	if (outer != NULL && outer->owner_code == 0)
@@ -269,7 +271,8 @@ rights_enter(Oid owner, PartmgrRightsMode mode, const char *what, PartmgrRights 
  *		every read and change of a set begins here.
  */
 void
-partmgr_rights_enter_table(Oid relid, Oid owner, PartmgrRightsMode mode, const char *what,
+partmgr_rights_enter_table(Oid relid, Oid owner, PartmgrRightsMode mode,
+						   const char *what,
 						   PartmgrRights *rights)
 {
 	const PartmgrKnownRel *known = partmgr_prefetched(relid);
@@ -283,7 +286,8 @@ partmgr_rights_enter_table(Oid relid, Oid owner, PartmgrRightsMode mode, const c
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("role \"%s\", which owns \"%s\", may not use schema \"%s\"",
-						GetUserNameFromId(owner, false), what, get_namespace_name(nspid)),
+						GetUserNameFromId(owner, false), what,
+						get_namespace_name(nspid)),
 				 errdetail("pg_partmgr acts on a partition set with the rights of its parent table's owner."),
 				 errhint("GRANT USAGE ON SCHEMA %s TO %s.",
 						 quote_identifier(get_namespace_name(nspid)),
@@ -300,7 +304,8 @@ partmgr_rights_enter_table(Oid relid, Oid owner, PartmgrRightsMode mode, const c
  *		is changed.  Maintenance and partition_data need no such grant.
  */
 void
-partmgr_rights_check_trigger_schema(Oid owner, const char *what, const char *why)
+partmgr_rights_check_trigger_schema(Oid owner, const char *what,
+									const char *why)
 {
 	Oid			nspid = get_namespace_oid(PARTMGR_SCHEMA, false);
 
@@ -338,9 +343,11 @@ partmgr_rights_enter_trigger(Oid owner, const char *what, PartmgrRights *rights)
  *		partmgr_rights_enter_table for a set's parent.
  */
 void
-partmgr_rights_enter_set(const PartmgrSet *set, PartmgrRightsMode mode, PartmgrRights *rights)
+partmgr_rights_enter_set(const PartmgrSet *set, PartmgrRightsMode mode,
+						 PartmgrRights *rights)
 {
-	partmgr_rights_enter_table(set->parent_oid, set->parent_owner, mode, set->key, rights);
+	partmgr_rights_enter_table(set->parent_oid, set->parent_owner, mode,
+							   set->key, rights);
 }
 
 /*
@@ -377,9 +384,12 @@ partmgr_rights_require(PartmgrRightsMode mode, const char *what)
 	int			sec;
 
 	GetUserIdAndSecContext(&userid, &sec);
-	if (scope == NULL || (mode == PARTMGR_RIGHTS_ACT && scope->mode != PARTMGR_RIGHTS_ACT) ||
+	if (scope == NULL ||
+		(mode == PARTMGR_RIGHTS_ACT && scope->mode != PARTMGR_RIGHTS_ACT) ||
 		userid != scope->owner || (sec & SECURITY_RESTRICTED_OPERATION) == 0)
-		elog(ERROR, "pg_partmgr: %s outside the rights of a partition set's owner", what);
+		elog(ERROR,
+			 "pg_partmgr: %s outside the rights of a partition set's owner",
+			 what);
 	return nscopes;
 }
 
@@ -405,7 +415,8 @@ partmgr_rights_caller(void)
 {
 	Scope	   *scope = innermost();
 
-	return scope != NULL && scope->owner_code == 0 ? scope->caller : GetUserId();
+	return scope != NULL &&
+		scope->owner_code == 0 ? scope->caller : GetUserId();
 }
 
 /*
@@ -457,7 +468,8 @@ partmgr_caller_begin(PartmgrCallerRights *saved)
 		{
 			saved->nestlevel = NewGUCNestLevel();
 			(void) set_config_option("row_security", "on",
-									 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+									 PGC_USERSET, PGC_S_SESSION,
+									 GUC_ACTION_SAVE,
 									 true, 0, false);
 		}
 	}
@@ -523,12 +535,14 @@ partmgr_user_trigger(Oid relid, Oid ext, bool deferrable_only)
 
 	ScanKeyInit(&key, Anum_pg_trigger_tgrelid, BTEqualStrategyNumber, F_OIDEQ,
 				ObjectIdGetDatum(relid));
-	scan = systable_beginscan(pg_trigger, TriggerRelidNameIndexId, true, NULL, 1, &key);
+	scan = systable_beginscan(pg_trigger, TriggerRelidNameIndexId, true, NULL,
+							  1, &key);
 	while (found == NULL && HeapTupleIsValid(tuple = systable_getnext(scan)))
 	{
 		Form_pg_trigger trigger = (Form_pg_trigger) GETSTRUCT(tuple);
 
-		if (trigger->tgisinternal || (deferrable_only && !trigger->tgdeferrable) ||
+		if (trigger->tgisinternal ||
+			(deferrable_only && !trigger->tgdeferrable) ||
 			(OidIsValid(ext) &&
 			 getExtensionOfObject(ProcedureRelationId, trigger->tgfoid) == ext))
 			continue;

@@ -66,12 +66,15 @@ typedef struct PartmgrCallerRights
 extern bool partmgr_may_act_on(Oid owner);
 extern bool partmgr_owner_trusts(Oid set_owner, Oid object_owner);
 extern void partmgr_check_may_act_on(Oid owner, const char *what);
-extern void partmgr_rights_check_trigger_schema(Oid owner, const char *what, const char *why);
-extern void partmgr_rights_enter_table(Oid relid, Oid owner, PartmgrRightsMode mode,
+extern void partmgr_rights_check_trigger_schema(Oid owner, const char *what,
+												const char *why);
+extern void partmgr_rights_enter_table(Oid relid, Oid owner,
+									   PartmgrRightsMode mode,
 									   const char *what, PartmgrRights *rights);
 extern void partmgr_rights_enter_trigger(Oid owner, const char *what,
 										 PartmgrRights *rights);
-extern void partmgr_rights_enter_set(const PartmgrSet *set, PartmgrRightsMode mode,
+extern void partmgr_rights_enter_set(const PartmgrSet *set,
+									 PartmgrRightsMode mode,
 									 PartmgrRights *rights);
 extern void partmgr_rights_leave(PartmgrRights *rights);
 extern int	partmgr_rights_require(PartmgrRightsMode mode, const char *what);

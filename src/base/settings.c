@@ -126,7 +126,8 @@ partmgr_define_settings(void)
 							   NULL, NULL, NULL);
 
 	DefineCustomIntVariable("pg_partmgr.log_retention",
-							"Days of partmgr.maintenance_log that the background worker keeps.",
+							"Days of partmgr.maintenance_log that the"
+							" background worker keeps.",
 							"0 keeps every row.",
 							&partmgr_log_retention,
 							30, 0, 36500,

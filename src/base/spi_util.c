@@ -62,7 +62,8 @@ check_result(const char *sql, int ret, int expected)
 {
 	if (ret != expected)
 		elog(ERROR, "SPI returned %s instead of %s for: %s",
-			 SPI_result_code_string(ret), SPI_result_code_string(expected), sql);
+			 SPI_result_code_string(ret), SPI_result_code_string(expected),
+			 sql);
 }
 
 /*
@@ -148,7 +149,8 @@ run_as_caller(const char *sql, int nargs, Oid *argtypes, Datum *values,
 	if (!read_only)
 		partmgr_own_check_triggers();
 	partmgr_caller_begin(&saved);
-	n = cached ? run_cached(sql, nargs, argtypes, values, nulls, read_only, expected) :
+	n = cached ? run_cached(sql, nargs, argtypes, values, nulls, read_only,
+							expected) :
 		run_with_args(sql, nargs, argtypes, values, nulls, read_only, expected);
 	partmgr_caller_end(&saved);
 	return n;
@@ -164,7 +166,8 @@ uint64
 partmgr_spi_exec(const char *sql, int nargs, Oid *argtypes, Datum *values,
 				 const char *nulls, bool read_only, int expected)
 {
-	return run_as_caller(sql, nargs, argtypes, values, nulls, read_only, expected, false);
+	return run_as_caller(sql, nargs, argtypes, values, nulls, read_only,
+						 expected, false);
 }
 
 /*
@@ -177,7 +180,8 @@ partmgr_spi_exec_cached(const char *sql, int nargs, Oid *argtypes,
 						Datum *values, const char *nulls, bool read_only,
 						int expected)
 {
-	return run_as_caller(sql, nargs, argtypes, values, nulls, read_only, expected, true);
+	return run_as_caller(sql, nargs, argtypes, values, nulls, read_only,
+						 expected, true);
 }
 
 /*
@@ -196,7 +200,8 @@ partmgr_spi_table_exec(const char *sql, int nargs, Oid *argtypes, Datum *values,
 	partmgr_owner_code_begin(level);
 	PG_TRY();
 	{
-		n = run_with_args(sql, nargs, argtypes, values, nulls, read_only, expected);
+		n = run_with_args(sql, nargs, argtypes, values, nulls, read_only,
+						  expected);
 	}
 	PG_FINALLY();
 	{
@@ -243,7 +248,8 @@ partmgr_spi_table_exec_plan(SPIPlanPtr plan, const char *what, Datum *values,
 void
 partmgr_spi_table_utility(const char *sql)
 {
-	(void) partmgr_spi_table_exec(sql, 0, NULL, NULL, NULL, false, SPI_OK_UTILITY);
+	(void) partmgr_spi_table_exec(sql, 0, NULL, NULL, NULL, false,
+								  SPI_OK_UTILITY);
 }
 
 /* Run each of a list of utility statements, in order, as above. */

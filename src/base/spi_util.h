@@ -34,7 +34,8 @@ extern uint64 partmgr_spi_exec_cached(const char *sql, int nargs, Oid *argtypes,
 extern uint64 partmgr_spi_table_exec(const char *sql, int nargs, Oid *argtypes,
 									 Datum *values, const char *nulls,
 									 bool read_only, int expected);
-extern SPIPlanPtr partmgr_spi_keep_plan(const char *sql, int nargs, Oid *argtypes);
+extern SPIPlanPtr partmgr_spi_keep_plan(const char *sql, int nargs,
+										Oid *argtypes);
 extern uint64 partmgr_spi_table_exec_plan(SPIPlanPtr plan, const char *what,
 										  Datum *values, const char *nulls,
 										  int expected);

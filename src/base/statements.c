@@ -51,9 +51,11 @@ static char *
 only_rel(const char *schema, const char *name)
 {
 	Oid			nspid = get_namespace_oid(schema, true);
-	Oid			relid = OidIsValid(nspid) ? get_relname_relid(name, nspid) : InvalidOid;
+	Oid			relid = OidIsValid(nspid) ? get_relname_relid(name,
+															  nspid) : InvalidOid;
 
-	if (OidIsValid(relid) && get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE)
+	if (OidIsValid(relid) &&
+		get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE)
 		return (char *) quote_qualified_identifier(schema, name);
 	return psprintf("ONLY %s", quote_qualified_identifier(schema, name));
 }
@@ -74,7 +76,8 @@ only_rel(const char *schema, const char *name)
  *		(partmgr_ddl_alter_columns).
  */
 static char *
-create_like_in(const PartmgrSet *set, bool unlogged, List *reloptions, Oid spcid,
+create_like_in(const PartmgrSet *set, bool unlogged, List *reloptions,
+			   Oid spcid,
 			   const char *schema, const char *name, const char *partition_by)
 {
 	StringInfoData sql;
@@ -82,18 +85,21 @@ create_like_in(const PartmgrSet *set, bool unlogged, List *reloptions, Oid spcid
 
 	initStringInfo(&sql);
 	appendStringInfo(&sql,
-					 "CREATE %sTABLE %s (LIKE %s INCLUDING DEFAULTS INCLUDING CONSTRAINTS"
+					 "CREATE %sTABLE %s (LIKE %s INCLUDING DEFAULTS INCLUDING"
+					 " CONSTRAINTS"
 					 " INCLUDING STORAGE INCLUDING COMMENTS INCLUDING GENERATED"
 					 " INCLUDING COMPRESSION)",
 					 unlogged ? "UNLOGGED " : "",
-					 quote_qualified_identifier(schema, name), parent_name(set));
+					 quote_qualified_identifier(schema, name),
+					 parent_name(set));
 	if (partition_by != NULL)
 		appendStringInfo(&sql, " PARTITION BY %s", partition_by);
 	if (reloptions != NIL)
 	{
 		appendStringInfoString(&sql, " WITH (");
 		foreach(lc, reloptions)
-			appendStringInfo(&sql, "%s%s", foreach_current_index(lc) > 0 ? ", " : "",
+			appendStringInfo(&sql, "%s%s", foreach_current_index(lc) > 0 ?
+							 ", " : "",
 							 (char *) lfirst(lc));
 		appendStringInfoChar(&sql, ')');
 	}
@@ -104,10 +110,12 @@ create_like_in(const PartmgrSet *set, bool unlogged, List *reloptions, Oid spcid
 }
 
 static char *
-create_like(const PartmgrSet *set, bool unlogged, List *reloptions, const char *schema,
+create_like(const PartmgrSet *set, bool unlogged, List *reloptions,
+			const char *schema,
 			const char *name, const char *partition_by)
 {
-	return create_like_in(set, unlogged, reloptions, get_rel_tablespace(set->parent_oid),
+	return create_like_in(set, unlogged, reloptions,
+						  get_rel_tablespace(set->parent_oid),
 						  schema, name, partition_by);
 }
 
@@ -125,7 +133,8 @@ partmgr_ddl_create_like(const PartmgrSet *set, bool unlogged, List *reloptions,
  *		tablespace of the child it replaces.
  */
 char *
-partmgr_ddl_create_replacement(const PartmgrSet *set, bool unlogged, List *reloptions,
+partmgr_ddl_create_replacement(const PartmgrSet *set, bool unlogged,
+							   List *reloptions,
 							   Oid spcid, const char *schema, const char *name)
 {
 	return create_like_in(set, unlogged, reloptions, spcid, schema, name, NULL);
@@ -140,7 +149,8 @@ char *
 partmgr_ddl_create_template(const char *parent_schema, const char *parent_name,
 							const char *schema, const char *name)
 {
-	return psprintf("CREATE TABLE %s (LIKE %s)", quote_qualified_identifier(schema, name),
+	return psprintf("CREATE TABLE %s (LIKE %s)",
+					quote_qualified_identifier(schema, name),
 					quote_qualified_identifier(parent_schema, parent_name));
 }
 
@@ -187,7 +197,8 @@ partmgr_ddl_join(const List *statements)
 
 	initStringInfo(&buf);
 	foreach(lc, statements)
-		appendStringInfo(&buf, "%s%s;", buf.len > 0 ? " " : "", (const char *) lfirst(lc));
+		appendStringInfo(&buf, "%s%s;", buf.len > 0 ? " " : "",
+						 (const char *) lfirst(lc));
 	return buf.data;
 }
 
@@ -204,15 +215,18 @@ partmgr_ddl_unique_index(const char *schema, const char *name, bool primary,
 						 const char *definition, const char *tablespace)
 {
 	const char *table = quote_qualified_identifier(schema, name);
-	const char *named = index_name ? psprintf("%s ", quote_identifier(index_name)) : "";
+	const char *named = index_name ? psprintf("%s ",
+											  quote_identifier(index_name)) : "";
 
 	if (primary)
 		return psprintf("ALTER TABLE %s ADD %s%sPRIMARY KEY (%s)%s%s", table,
 						index_name ? "CONSTRAINT " : "", named, columns,
 						tablespace ? " USING INDEX TABLESPACE " : "",
 						tablespace ? tablespace : "");
-	return psprintf("CREATE UNIQUE INDEX %sON %s %s%s%s", named, table, definition,
-					tablespace ? " TABLESPACE " : "", tablespace ? tablespace : "");
+	return psprintf("CREATE UNIQUE INDEX %sON %s %s%s%s", named, table,
+					definition,
+					tablespace ? " TABLESPACE " : "", tablespace ? tablespace :
+					"");
 }
 
 /*
@@ -233,7 +247,8 @@ partmgr_ddl_replica_identity(const char *schema, const char *name, char ident,
 		case REPLICA_IDENTITY_NOTHING:
 			return psprintf("ALTER TABLE %s REPLICA IDENTITY NOTHING", table);
 		case REPLICA_IDENTITY_INDEX:
-			return psprintf("ALTER TABLE %s REPLICA IDENTITY USING INDEX %s", table,
+			return psprintf("ALTER TABLE %s REPLICA IDENTITY USING INDEX %s",
+							table,
 							quote_identifier(index_name));
 		default:
 			return psprintf("ALTER TABLE %s REPLICA IDENTITY DEFAULT", table);
@@ -250,17 +265,20 @@ partmgr_ddl_replica_identity(const char *schema, const char *name, char ident,
  *		children are its sub-set's business, and are not locked.
  */
 char *
-partmgr_ddl_alter_columns(const char *schema, const char *name, const char *option,
+partmgr_ddl_alter_columns(const char *schema, const char *name,
+						  const char *option,
 						  List *columns, List *values)
 {
 	StringInfoData sql;
 	ListCell   *lc;
 	ListCell   *lv;
 
-	Assert(strcmp(option, "COMPRESSION") == 0 || strcmp(option, "STORAGE") == 0 ||
+	Assert(strcmp(option, "COMPRESSION") == 0 ||
+		   strcmp(option, "STORAGE") == 0 ||
 		   strcmp(option, "STATISTICS") == 0);
 	initStringInfo(&sql);
-	appendStringInfo(&sql, "ALTER TABLE ONLY %s", quote_qualified_identifier(schema, name));
+	appendStringInfo(&sql, "ALTER TABLE ONLY %s",
+					 quote_qualified_identifier(schema, name));
 	forboth(lc, columns, lv, values)
 		appendStringInfo(&sql, "%s ALTER COLUMN %s SET %s %s",
 						 foreach_current_index(lc) > 0 ? "," : "",
@@ -278,7 +296,8 @@ partmgr_ddl_alter_columns(const char *schema, const char *name, const char *opti
  *		names.
  */
 char *
-partmgr_ddl_create_statistics(const char *schema, const char *stat_name, const char *kinds,
+partmgr_ddl_create_statistics(const char *schema, const char *stat_name,
+							  const char *kinds,
 							  const char *columns, const char *table_schema,
 							  const char *table_name)
 {
@@ -295,14 +314,16 @@ partmgr_ddl_create_statistics(const char *schema, const char *stat_name, const c
  *		ALTER STATISTICS ... OWNER TO role.
  */
 char *
-partmgr_ddl_statistics_target(const char *schema, const char *stat_name, int target)
+partmgr_ddl_statistics_target(const char *schema, const char *stat_name,
+							  int target)
 {
 	return psprintf("ALTER STATISTICS %s SET STATISTICS %d",
 					quote_qualified_identifier(schema, stat_name), target);
 }
 
 char *
-partmgr_ddl_statistics_owner(const char *schema, const char *stat_name, Oid role)
+partmgr_ddl_statistics_owner(const char *schema, const char *stat_name,
+							 Oid role)
 {
 	return psprintf("ALTER STATISTICS %s OWNER TO %s",
 					quote_qualified_identifier(schema, stat_name),
@@ -316,7 +337,8 @@ partmgr_ddl_statistics_owner(const char *schema, const char *stat_name, Oid role
 char *
 partmgr_ddl_set_persistence(const char *schema, const char *name, bool unlogged)
 {
-	return psprintf("ALTER TABLE %s SET %s", quote_qualified_identifier(schema, name),
+	return psprintf("ALTER TABLE %s SET %s",
+					quote_qualified_identifier(schema, name),
 					unlogged ? "UNLOGGED" : "LOGGED");
 }
 
@@ -326,16 +348,19 @@ partmgr_ddl_set_persistence(const char *schema, const char *name, bool unlogged)
  *		the named options ("toast." ones included).
  */
 char *
-partmgr_ddl_set_reloptions(const char *schema, const char *name, List *options, bool reset)
+partmgr_ddl_set_reloptions(const char *schema, const char *name, List *options,
+						   bool reset)
 {
 	StringInfoData sql;
 	ListCell   *lc;
 
 	initStringInfo(&sql);
-	appendStringInfo(&sql, "ALTER TABLE %s %s (", quote_qualified_identifier(schema, name),
+	appendStringInfo(&sql, "ALTER TABLE %s %s (",
+					 quote_qualified_identifier(schema, name),
 					 reset ? "RESET" : "SET");
 	foreach(lc, options)
-		appendStringInfo(&sql, "%s%s", foreach_current_index(lc) > 0 ? ", " : "",
+		appendStringInfo(&sql, "%s%s", foreach_current_index(lc) > 0 ? ", " :
+						 "",
 						 (char *) lfirst(lc));
 	appendStringInfoChar(&sql, ')');
 	return sql.data;
@@ -347,9 +372,11 @@ partmgr_ddl_set_reloptions(const char *schema, const char *name, List *options, 
  */
 char *
 partmgr_ddl_attach_range(const PartmgrSet *set, const char *schema,
-						 const char *name, PartmgrPoint lower, PartmgrPoint upper)
+						 const char *name, PartmgrPoint lower,
+						 PartmgrPoint upper)
 {
-	return partmgr_ddl_attach_range_to(set, set->parent_schema, set->parent_name,
+	return partmgr_ddl_attach_range_to(set, set->parent_schema,
+									   set->parent_name,
 									   schema, name, lower, upper);
 }
 
@@ -361,7 +388,8 @@ partmgr_ddl_attach_range(const PartmgrSet *set, const char *schema,
 char *
 partmgr_ddl_attach_range_to(const PartmgrSet *set, const char *into_schema,
 							const char *into_name, const char *schema,
-							const char *name, PartmgrPoint lower, PartmgrPoint upper)
+							const char *name, PartmgrPoint lower,
+							PartmgrPoint upper)
 {
 	/* a child of a list set holds the one value of its range [n, n + 1) */
 	if (set->strategy == PARTITION_STRATEGY_LIST)
@@ -369,7 +397,8 @@ partmgr_ddl_attach_range_to(const PartmgrSet *set, const char *into_schema,
 						quote_qualified_identifier(into_schema, into_name),
 						quote_qualified_identifier(schema, name),
 						partmgr_point_literal(&set->axis, lower));
-	return psprintf("ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%s) TO (%s)",
+	return psprintf("ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%s)"
+					" TO (%s)",
 					quote_qualified_identifier(into_schema, into_name),
 					quote_qualified_identifier(schema, name),
 					partmgr_point_literal(&set->axis, lower),
@@ -387,7 +416,8 @@ char *
 partmgr_ddl_create_stage(const PartmgrSet *set, const char *name)
 {
 	/* the parent's key as it is: its operator class routes rows the same way */
-	return psprintf("CREATE TABLE %s (LIKE %s INCLUDING DEFAULTS INCLUDING GENERATED)"
+	return psprintf("CREATE TABLE %s (LIKE %s INCLUDING DEFAULTS INCLUDING"
+					" GENERATED)"
 					" PARTITION BY %s",
 					quote_qualified_identifier(set->parent_schema, name),
 					parent_name(set),
@@ -403,11 +433,14 @@ partmgr_ddl_create_stage(const PartmgrSet *set, const char *name)
  *		partition constraint itself, so that ATTACH recognizes it).
  */
 char *
-partmgr_ddl_hash_check_text(const PartmgrSet *set, const char *schema, const char *name,
+partmgr_ddl_hash_check_text(const PartmgrSet *set, const char *schema,
+							const char *name,
 							int modulus, int remainder)
 {
-	return psprintf("ALTER TABLE %s ADD CONSTRAINT %s CHECK (pg_catalog.satisfies_hash_partition(%s::pg_catalog.regclass, %d, %d, %s))",
-					quote_qualified_identifier(schema, name), PARTMGR_BOUND_CHECK,
+	return psprintf("ALTER TABLE %s ADD CONSTRAINT %s CHECK"
+					" (pg_catalog.satisfies_hash_partition(%s::pg_catalog.regclass, %d, %d, %s))",
+					quote_qualified_identifier(schema, name),
+					PARTMGR_BOUND_CHECK,
 					quote_literal_cstr(parent_name(set)), modulus, remainder,
 					quote_identifier(set->control));
 }
@@ -426,7 +459,8 @@ partmgr_ddl_detach_from(const char *into_schema, const char *into_name,
  *		ALTER TABLE parent ATTACH PARTITION child DEFAULT
  */
 char *
-partmgr_ddl_attach_default(const PartmgrSet *set, const char *schema, const char *name)
+partmgr_ddl_attach_default(const PartmgrSet *set, const char *schema,
+						   const char *name)
 {
 	return psprintf("ALTER TABLE %s ATTACH PARTITION %s DEFAULT",
 					parent_name(set), quote_qualified_identifier(schema, name));
@@ -440,7 +474,8 @@ partmgr_ddl_attach_default(const PartmgrSet *set, const char *schema, const char
 char *
 partmgr_ddl_analyze(const PartmgrSet *set, bool skip_locked)
 {
-	return psprintf("ANALYZE %s%s", skip_locked ? "(SKIP_LOCKED) " : "", parent_name(set));
+	return psprintf("ANALYZE %s%s", skip_locked ? "(SKIP_LOCKED) " : "",
+					parent_name(set));
 }
 
 /*
@@ -450,13 +485,16 @@ partmgr_ddl_analyze(const PartmgrSet *set, bool skip_locked)
  *		the first row.
  */
 char *
-partmgr_query_count_rows(const char *schema, const char *name, bool exact, bool only)
+partmgr_query_count_rows(const char *schema, const char *name, bool exact,
+						 bool only)
 {
-	const char *table = only ? only_rel(schema, name) : quote_qualified_identifier(schema, name);
+	const char *table = only ? only_rel(schema,
+										name) : quote_qualified_identifier(schema, name);
 
 	if (exact)
 		return psprintf("SELECT count(*) FROM %s", table);
-	return psprintf("SELECT count(*) FROM (SELECT 1 FROM %s LIMIT 1) AS one", table);
+	return psprintf("SELECT count(*) FROM (SELECT 1 FROM %s LIMIT 1) AS one",
+					table);
 }
 
 /*
@@ -470,9 +508,12 @@ char *
 partmgr_query_distribute_like_parent(const PartmgrSet *set, const char *schema,
 									 const char *name, const char *column)
 {
-	return psprintf("SELECT pg_catalog.create_distributed_table(%s, %s, colocate_with => %s)",
-					quote_literal_cstr(quote_qualified_identifier(schema, name)),
-					quote_literal_cstr(column), quote_literal_cstr(parent_name(set)));
+	return psprintf("SELECT pg_catalog.create_distributed_table(%s, %s,"
+					" colocate_with => %s)",
+					quote_literal_cstr(quote_qualified_identifier(schema,
+																  name)),
+					quote_literal_cstr(column),
+					quote_literal_cstr(parent_name(set)));
 }
 
 /*
@@ -496,35 +537,54 @@ partmgr_query_shard_lock_probe(List *asks)
 	initStringInfo(&worker);
 	initStringInfo(&args);
 	appendStringInfoString(&worker,
-						   "SELECT COALESCE(pg_catalog.string_agg(DISTINCT w.label, ', '), '')"
+						   "SELECT COALESCE(pg_catalog.string_agg(DISTINCT"
+						   " w.label, ', '), '')"
 						   " FROM pg_catalog.pg_locks l JOIN (VALUES ");
 	foreach(lc, asks)
 	{
 		const PartmgrShardLockAsk *ask = (const PartmgrShardLockAsk *) lfirst(lc);
 
-		appendStringInfo(&worker, "%s(%%L, %%L::pg_catalog.text[], %%L::pg_catalog.text[])",
+		appendStringInfo(&worker,
+						 "%s(%%L, %%L::pg_catalog.text[],"
+						 " %%L::pg_catalog.text[])",
 						 lc == list_head(asks) ? "" : ", ");
-		appendStringInfo(&args, ", %s, (SELECT pg_catalog.array_agg(pg_catalog.shard_name(s.logicalrelid, s.shardid))"
+		appendStringInfo(&args,
+						 ", %s, (SELECT"
+						 " pg_catalog.array_agg(pg_catalog.shard_name(s.logicalrelid, s.shardid))"
 						 " FROM pg_catalog.pg_dist_shard s"
-						 " WHERE s.logicalrelid OPERATOR(pg_catalog.=) %s::pg_catalog.regclass)::pg_catalog.text, %s",
+						 " WHERE s.logicalrelid OPERATOR(pg_catalog.=)"
+						 " %s::pg_catalog.regclass)::pg_catalog.text, %s",
 						 quote_literal_cstr(ask->label),
 						 quote_literal_cstr(quote_qualified_identifier(ask->schema, ask->name)),
 						 quote_literal_cstr(ask->modes));
 	}
 	appendStringInfoString(&worker,
 						   ") w (label, shards, modes)"
-						   " ON l.relation OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT pg_catalog.to_regclass(n)"
-						   " FROM pg_catalog.unnest(w.shards) n)::pg_catalog.oid[])"
+						   " ON l.relation OPERATOR(pg_catalog.=) ANY"
+						   " (ARRAY(SELECT pg_catalog.to_regclass(n)"
+						   " FROM pg_catalog.unnest(w.shards)"
+						   " n)::pg_catalog.oid[])"
 						   " AND l.mode OPERATOR(pg_catalog.=) ANY (w.modes)"
-						   " WHERE l.granted AND l.pid OPERATOR(pg_catalog.<>) pg_catalog.pg_backend_pid()"
-						   " AND l.pid OPERATOR(pg_catalog.<>) ALL (ARRAY(SELECT a.pid FROM pg_catalog.pg_stat_activity a"
-						   " WHERE a.application_name OPERATOR(pg_catalog.=) %L))"
-						   " AND l.database OPERATOR(pg_catalog.=) (SELECT d.oid FROM pg_catalog.pg_database d"
-						   " WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())");
-	return psprintf("SELECT r.nodename OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||) r.nodeport, r.success, r.result"
-					" FROM pg_catalog.run_command_on_workers(pg_catalog.format(%s%s,"
-					" 'citus_internal gpid=' OPERATOR(pg_catalog.||) pg_catalog.citus_backend_gpid())) r"
-					" WHERE NOT r.success OR r.result OPERATOR(pg_catalog.<>) ''",
+						   " WHERE l.granted AND l.pid"
+						   " OPERATOR(pg_catalog.<>)"
+						   " pg_catalog.pg_backend_pid()"
+						   " AND l.pid OPERATOR(pg_catalog.<>) ALL"
+						   " (ARRAY(SELECT a.pid FROM"
+						   " pg_catalog.pg_stat_activity a"
+						   " WHERE a.application_name OPERATOR(pg_catalog.=)"
+						   " %L))"
+						   " AND l.database OPERATOR(pg_catalog.=) (SELECT"
+						   " d.oid FROM pg_catalog.pg_database d"
+						   " WHERE d.datname OPERATOR(pg_catalog.=)"
+						   " pg_catalog.current_database())");
+	return psprintf("SELECT r.nodename OPERATOR(pg_catalog.||) ':'"
+					" OPERATOR(pg_catalog.||) r.nodeport, r.success, r.result"
+					" FROM"
+					" pg_catalog.run_command_on_workers(pg_catalog.format(%s%s,"
+					" 'citus_internal gpid=' OPERATOR(pg_catalog.||)"
+					" pg_catalog.citus_backend_gpid())) r"
+					" WHERE NOT r.success OR r.result OPERATOR(pg_catalog.<>)"
+					" ''",
 					quote_literal_cstr(worker.data), args.data);
 }
 
@@ -537,7 +597,8 @@ partmgr_query_shard_lock_probe(List *asks)
 char *
 partmgr_ddl_remote_lock_timeout(int ms)
 {
-	return psprintf("DO LANGUAGE plpgsql $partmgr$BEGIN SET LOCAL lock_timeout = %d; END$partmgr$",
+	return psprintf("DO LANGUAGE plpgsql $partmgr$BEGIN SET LOCAL"
+					" lock_timeout = %d; END$partmgr$",
 					ms);
 }
 
@@ -562,7 +623,8 @@ partmgr_ddl_finite_key(const PartmgrSet *set)
 			  set->axis.column_typid != DATEOID &&
 			  set->axis.column_typid != NUMERICOID))
 		return NULL;
-	return psprintf("(%s IS NULL OR %s NOT IN ('infinity', '-infinity'))", key, key);
+	return psprintf("(%s IS NULL OR %s NOT IN ('infinity', '-infinity'))", key,
+					key);
 }
 
 /*
@@ -571,7 +633,8 @@ partmgr_ddl_finite_key(const PartmgrSet *set)
  *		(see partmgr_ddl_finite_key); all rows when the key cannot be.
  */
 char *
-partmgr_query_count_finite_rows(const PartmgrSet *set, const char *schema, const char *name,
+partmgr_query_count_finite_rows(const PartmgrSet *set, const char *schema,
+								const char *name,
 								bool exact)
 {
 	const char *finite = partmgr_ddl_finite_key(set);
@@ -579,8 +642,10 @@ partmgr_query_count_finite_rows(const PartmgrSet *set, const char *schema, const
 	if (finite == NULL)
 		return partmgr_query_count_rows(schema, name, exact, true);
 	if (exact)
-		return psprintf("SELECT count(*) FROM %s WHERE %s", only_rel(schema, name), finite);
-	return psprintf("SELECT count(*) FROM (SELECT 1 FROM %s WHERE %s LIMIT 1) AS one",
+		return psprintf("SELECT count(*) FROM %s WHERE %s",
+						only_rel(schema, name), finite);
+	return psprintf("SELECT count(*) FROM (SELECT 1 FROM %s WHERE %s LIMIT 1)"
+					" AS one",
 					only_rel(schema, name), finite);
 }
 
@@ -597,9 +662,11 @@ extreme_key(const PartmgrSet *set, bool largest, const char *from)
 	const char *key = quote_identifier(set->control);
 
 	if (OidIsValid(set->axis.decoder))
-		return psprintf("SELECT (SELECT %s FROM %s WHERE %s IS NOT NULL ORDER BY %s %s LIMIT 1)",
+		return psprintf("SELECT (SELECT %s FROM %s WHERE %s IS NOT NULL ORDER"
+						" BY %s %s LIMIT 1)",
 						key, from, key, key, largest ? "DESC" : "ASC");
-	return psprintf("SELECT %s(%s) FROM %s", largest ? "max" : "min", key, from);
+	return psprintf("SELECT %s(%s) FROM %s", largest ? "max" : "min", key,
+					from);
 }
 
 /*
@@ -625,8 +692,10 @@ char *
 partmgr_ddl_detach(const PartmgrSet *set, const char *schema, const char *name,
 				   const char *how)
 {
-	return psprintf("%s%s", partmgr_ddl_detach_from(set->parent_schema, set->parent_name,
-													schema, name), how);
+	return psprintf("%s%s",
+					partmgr_ddl_detach_from(set->parent_schema,
+											set->parent_name,
+											schema, name), how);
 }
 
 /*
@@ -651,7 +720,8 @@ char *
 partmgr_ddl_drop_constraint(const char *schema, const char *name,
 							const char *constraint)
 {
-	return partmgr_ddl_drop_constraints(schema, name, list_make1(pstrdup(constraint)));
+	return partmgr_ddl_drop_constraints(schema, name,
+										list_make1(pstrdup(constraint)));
 }
 
 /*
@@ -659,15 +729,18 @@ partmgr_ddl_drop_constraint(const char *schema, const char *name,
  *		ALTER TABLE ... DROP CONSTRAINT of several constraints at once.
  */
 char *
-partmgr_ddl_drop_constraints(const char *schema, const char *name, List *constraints)
+partmgr_ddl_drop_constraints(const char *schema, const char *name,
+							 List *constraints)
 {
 	StringInfoData sql;
 	ListCell   *lc;
 
 	initStringInfo(&sql);
-	appendStringInfo(&sql, "ALTER TABLE %s", quote_qualified_identifier(schema, name));
+	appendStringInfo(&sql, "ALTER TABLE %s",
+					 quote_qualified_identifier(schema, name));
 	foreach(lc, constraints)
-		appendStringInfo(&sql, "%s DROP CONSTRAINT %s", foreach_current_index(lc) > 0 ? "," : "",
+		appendStringInfo(&sql, "%s DROP CONSTRAINT %s",
+						 foreach_current_index(lc) > 0 ? "," : "",
 						 quote_identifier((char *) lfirst(lc)));
 	return sql.data;
 }
@@ -680,26 +753,31 @@ partmgr_ddl_drop_constraints(const char *schema, const char *name, List *constra
  *		lets reads and writes go on.
  */
 char *
-partmgr_ddl_add_checks(const char *schema, const char *name, List *constraints, List *checks)
+partmgr_ddl_add_checks(const char *schema, const char *name, List *constraints,
+					   List *checks)
 {
 	StringInfoData sql;
 	ListCell   *con;
 	ListCell   *check;
 
 	initStringInfo(&sql);
-	appendStringInfo(&sql, "ALTER TABLE %s", quote_qualified_identifier(schema, name));
+	appendStringInfo(&sql, "ALTER TABLE %s",
+					 quote_qualified_identifier(schema, name));
 	forboth(con, constraints, check, checks)
 		appendStringInfo(&sql, "%s ADD CONSTRAINT %s CHECK (%s) NOT VALID",
 						 foreach_current_index(con) > 0 ? "," : "",
-						 quote_identifier((char *) lfirst(con)), (char *) lfirst(check));
+						 quote_identifier((char *) lfirst(con)),
+						 (char *) lfirst(check));
 	return sql.data;
 }
 
 char *
-partmgr_ddl_validate_constraint(const char *schema, const char *name, const char *constraint)
+partmgr_ddl_validate_constraint(const char *schema, const char *name,
+								const char *constraint)
 {
 	return psprintf("ALTER TABLE %s VALIDATE CONSTRAINT %s",
-					quote_qualified_identifier(schema, name), quote_identifier(constraint));
+					quote_qualified_identifier(schema, name),
+					quote_identifier(constraint));
 }
 
 /*
@@ -730,8 +808,10 @@ partmgr_query_column_ranges(const char *schema, const char *name, List *columns,
 			appendStringInfo(&sql, "min(%s)::text, max(%s)::text", col, col);
 		else
 			appendStringInfo(&sql,
-							 "(SELECT %s::text FROM %s WHERE %s IS NOT NULL ORDER BY %s LIMIT 1),"
-							 " (SELECT %s::text FROM %s WHERE %s IS NOT NULL ORDER BY %s DESC LIMIT 1)",
+							 "(SELECT %s::text FROM %s WHERE %s IS NOT NULL"
+							 " ORDER BY %s LIMIT 1),"
+							 " (SELECT %s::text FROM %s WHERE %s IS NOT NULL"
+							 " ORDER BY %s DESC LIMIT 1)",
 							 col, table, col, col, col, table, col, col);
 	}
 	appendStringInfo(&sql, " FROM %s", table);
@@ -796,7 +876,8 @@ partmgr_query_dump_definition(const PartmgrSet *set, bool ignore_template,
 		initStringInfo(&arr);
 		appendStringInfoString(&arr, "ARRAY[");
 		foreach(lc, set->constraint_cols)
-			appendStringInfo(&arr, "%s%s", foreach_current_index(lc) > 0 ? ", " : "",
+			appendStringInfo(&arr, "%s%s", foreach_current_index(lc) > 0 ?
+							 ", " : "",
 							 quote_literal_cstr((char *) lfirst(lc)));
 		appendStringInfoString(&arr, "]::text[]");
 		cols = arr.data;
@@ -818,14 +899,19 @@ partmgr_query_dump_definition(const PartmgrSet *set, bool ignore_template,
 					 "\tp_date_trunc_interval := %s,\n"
 					 "\tp_control_not_null := %s%s%s%s\n"
 					 ");\n",
-					 key, quote_literal_cstr(set->control), quote_literal_cstr(set->interval_text),
+					 key, quote_literal_cstr(set->control),
+					 quote_literal_cstr(set->interval_text),
 					 set->strategy == PARTITION_STRATEGY_LIST ? "'list'" :
-					 set->strategy == PARTITION_STRATEGY_HASH ? "'hash'" : "'range'",
-					 quote_literal_cstr(set->epoch ? set->epoch : "none"), set->premake,
+					 set->strategy == PARTITION_STRATEGY_HASH ? "'hash'" :
+					 "'range'",
+					 quote_literal_cstr(set->epoch ? set->epoch : "none"),
+					 set->premake,
 					 bool_word(set->default_table),
 					 set->automatic_maintenance ? "'on'" : "'off'", cols,
-					 ignore_template ? "NULL" : literal_or_null(set->template_table),
-					 bool_word(set->jobmon), literal_or_null(set->date_trunc_interval),
+					 ignore_template ? "NULL" :
+					 literal_or_null(set->template_table),
+					 bool_word(set->jobmon),
+					 literal_or_null(set->date_trunc_interval),
 					 bool_word(control_not_null),
 					 set->time_encoder == NULL ? "" :
 					 psprintf(",\n\tp_time_encoder := %s,\n\tp_time_decoder := %s",
@@ -834,7 +920,8 @@ partmgr_query_dump_definition(const PartmgrSet *set, bool ignore_template,
 					 offset_id == 0 ? "" :
 					 psprintf(",\n\tp_offset_id := " INT64_FORMAT, offset_id),
 					 set->partition_timezone == NULL ? "" :
-					 psprintf(",\n\tp_timezone := %s", quote_literal_cstr(set->partition_timezone)));
+					 psprintf(",\n\tp_timezone := %s",
+							  quote_literal_cstr(set->partition_timezone)));
 	appendStringInfo(&sql,
 					 "UPDATE partmgr.part_config SET\n"
 					 "\toptimize_constraint = %d,\n"
@@ -854,11 +941,14 @@ partmgr_query_dump_definition(const PartmgrSet *set, bool ignore_template,
 					 "WHERE parent_table = %s;",
 					 set->optimize_constraint, literal_or_null(set->retention),
 					 literal_or_null(set->retention_schema),
-					 bool_word(set->retention_keep_index), bool_word(set->retention_keep_table),
+					 bool_word(set->retention_keep_index),
+					 bool_word(set->retention_keep_table),
 					 bool_word(set->infinite_time_partitions),
 					 literal_or_null(set->datetime_string),
-					 bool_word(set->sub_partition_set_full), bool_word(set->inherit_privileges),
-					 bool_word(set->constraint_valid), bool_word(set->ignore_default_data),
+					 bool_word(set->sub_partition_set_full),
+					 bool_word(set->inherit_privileges),
+					 bool_word(set->constraint_valid),
+					 bool_word(set->ignore_default_data),
 					 set->maintenance_order_isnull ? "NULL" :
 					 psprintf("%d", set->maintenance_order),
 					 bool_word(set->retention_keep_publication),
@@ -876,7 +966,8 @@ partmgr_ddl_drop_from_publication(const char *publication, const char *schema,
 }
 
 char *
-partmgr_ddl_set_schema(const char *schema, const char *name, const char *new_schema)
+partmgr_ddl_set_schema(const char *schema, const char *name,
+					   const char *new_schema)
 {
 	return psprintf("ALTER TABLE %s SET SCHEMA %s",
 					quote_qualified_identifier(schema, name),
@@ -885,7 +976,8 @@ partmgr_ddl_set_schema(const char *schema, const char *name, const char *new_sch
 
 /* ALTER TABLE ... SET SCHEMA leaves a table's statistics objects behind. */
 char *
-partmgr_ddl_statistics_set_schema(const char *schema, const char *name, const char *new_schema)
+partmgr_ddl_statistics_set_schema(const char *schema, const char *name,
+								  const char *new_schema)
 {
 	return psprintf("ALTER STATISTICS %s SET SCHEMA %s",
 					quote_qualified_identifier(schema, name),
@@ -898,14 +990,16 @@ partmgr_ddl_statistics_set_schema(const char *schema, const char *name, const ch
  *		(PARTMGR_POINT_MIN / _MAX) is left out; "true" when both are.
  */
 static char *
-key_range_condition(const PartmgrSet *set, PartmgrPoint lower, PartmgrPoint upper)
+key_range_condition(const PartmgrSet *set, PartmgrPoint lower,
+					PartmgrPoint upper)
 {
 	const char *key = quote_identifier(set->control);
 	StringInfoData buf;
 
 	initStringInfo(&buf);
 	if (lower != PARTMGR_POINT_MIN)
-		appendStringInfo(&buf, "%s >= %s", key, partmgr_point_literal(&set->axis, lower));
+		appendStringInfo(&buf, "%s >= %s", key,
+						 partmgr_point_literal(&set->axis, lower));
 	if (upper != PARTMGR_POINT_MAX)
 		appendStringInfo(&buf, "%s%s < %s", buf.len > 0 ? " AND " : "", key,
 						 partmgr_point_literal(&set->axis, upper));
@@ -934,7 +1028,8 @@ column_list(List *columns)
  *		columns with their expressions.
  */
 static char *
-insert_select(const PartmgrRowSource *from, const char *to_schema, const char *to_name)
+insert_select(const PartmgrRowSource *from, const char *to_schema,
+			  const char *to_name)
 {
 	char	   *cols = column_list(from->columns);
 	char	   *target_cols = cols;
@@ -944,11 +1039,13 @@ insert_select(const PartmgrRowSource *from, const char *to_schema, const char *t
 
 	forboth(name, from->computed, expr, from->computed_exprs)
 	{
-		target_cols = psprintf("%s, %s", target_cols, quote_identifier((char *) lfirst(name)));
+		target_cols = psprintf("%s, %s", target_cols,
+							   quote_identifier((char *) lfirst(name)));
 		values = psprintf("%s, %s", values, (char *) lfirst(expr));
 	}
 	return psprintf("INSERT INTO %s (%s) OVERRIDING SYSTEM VALUE SELECT %s",
-					quote_qualified_identifier(to_schema, to_name), target_cols, values);
+					quote_qualified_identifier(to_schema, to_name),
+					target_cols, values);
 }
 
 /*
@@ -971,7 +1068,8 @@ partmgr_dml_move_rows(const PartmgrSet *set, const PartmgrRowSource *from,
 					" SELECT (SELECT pg_catalog.count(*) FROM moved),"
 					" (SELECT pg_catalog.count(*) FROM placed)",
 					only_rel(from->schema, from->name),
-					key_range_condition(set, lower, upper), column_list(from->columns),
+					key_range_condition(set, lower, upper),
+					column_list(from->columns),
 					insert_select(from, to_schema, to_name));
 }
 
@@ -986,13 +1084,15 @@ partmgr_ddl_copy_rows(const PartmgrSet *set, const PartmgrRowSource *from,
 					  const char *to_schema, const char *to_name,
 					  PartmgrPoint lower, PartmgrPoint upper)
 {
-	return psprintf("%s FROM %s WHERE %s", insert_select(from, to_schema, to_name),
+	return psprintf("%s FROM %s WHERE %s",
+					insert_select(from, to_schema, to_name),
 					only_rel(from->schema, from->name),
 					key_range_condition(set, lower, upper));
 }
 
 char *
-partmgr_dml_delete_rows(const PartmgrSet *set, const char *schema, const char *name,
+partmgr_dml_delete_rows(const PartmgrSet *set, const char *schema,
+						const char *name,
 						PartmgrPoint lower, PartmgrPoint upper)
 {
 	return psprintf("DELETE FROM %s WHERE %s", only_rel(schema, name),
@@ -1005,7 +1105,8 @@ partmgr_dml_delete_rows(const PartmgrSet *set, const char *schema, const char *n
  *		no further than limit + 1.
  */
 char *
-partmgr_query_count_range(const PartmgrSet *set, const char *schema, const char *name,
+partmgr_query_count_range(const PartmgrSet *set, const char *schema,
+						  const char *name,
 						  PartmgrPoint lower, PartmgrPoint upper, int64 limit)
 {
 	return psprintf("SELECT count(*) FROM (SELECT 1 FROM %s WHERE %s LIMIT "
@@ -1021,10 +1122,12 @@ partmgr_query_count_range(const PartmgrSet *set, const char *schema, const char 
  *		needs no scan; dropped once the child is attached.
  */
 char *
-partmgr_ddl_add_bound_check(const PartmgrSet *set, const char *schema, const char *name,
+partmgr_ddl_add_bound_check(const PartmgrSet *set, const char *schema,
+							const char *name,
 							PartmgrPoint lower, PartmgrPoint upper)
 {
-	return psprintf("ALTER TABLE %s ADD CONSTRAINT %s CHECK (%s IS NOT NULL AND %s)",
+	return psprintf("ALTER TABLE %s ADD CONSTRAINT %s CHECK (%s IS NOT NULL"
+					" AND %s)",
 					quote_qualified_identifier(schema, name),
 					PARTMGR_BOUND_CHECK, quote_identifier(set->control),
 					key_range_condition(set, lower, upper));
@@ -1052,11 +1155,14 @@ range_exclusion(const PartmgrSet *set, const char *schema, const char *name,
 				const char *constraint, PartmgrPoint lower, PartmgrPoint upper)
 {
 	const char *key = quote_identifier(set->control);
-	char	   *below = psprintf("%s < %s", key, partmgr_point_literal(&set->axis, lower));
-	char	   *above = psprintf("%s >= %s", key, partmgr_point_literal(&set->axis, upper));
+	char	   *below = psprintf("%s < %s", key,
+								 partmgr_point_literal(&set->axis, lower));
+	char	   *above = psprintf("%s >= %s", key,
+								 partmgr_point_literal(&set->axis, upper));
 
 	return psprintf("ALTER TABLE %s ADD CONSTRAINT %s CHECK (%s)",
-					quote_qualified_identifier(schema, name), quote_identifier(constraint),
+					quote_qualified_identifier(schema, name),
+					quote_identifier(constraint),
 					lower == PARTMGR_POINT_MIN ? above :
 					upper == PARTMGR_POINT_MAX ? below :
 					psprintf("%s OR %s", below, above));
@@ -1064,9 +1170,11 @@ range_exclusion(const PartmgrSet *set, const char *schema, const char *name,
 
 char *
 partmgr_ddl_add_range_exclusion(const PartmgrSet *set, const char *schema,
-								const char *name, PartmgrPoint lower, PartmgrPoint upper)
+								const char *name, PartmgrPoint lower,
+								PartmgrPoint upper)
 {
-	return range_exclusion(set, schema, name, PARTMGR_MOVED_CHECK, lower, upper);
+	return range_exclusion(set, schema, name, PARTMGR_MOVED_CHECK, lower,
+						   upper);
 }
 
 char *
@@ -1094,7 +1202,8 @@ partmgr_ddl_key_time(const PartmgrSet *set)
 	switch (set->axis.epoch_unit)
 	{
 		case 1:
-			return psprintf("(timestamptz 'epoch' + %s * interval '1 second')", key);
+			return psprintf("(timestamptz 'epoch' + %s * interval '1 second')",
+							key);
 		case 1000:
 			return psprintf("(timestamptz 'epoch' + %s * interval '1 millisecond')", key);
 		case 1000000:
@@ -1112,7 +1221,8 @@ partmgr_ddl_key_time(const PartmgrSet *set)
  *		(partmgr_ddl_finite_key).
  */
 char *
-partmgr_ddl_min_control(const PartmgrSet *set, const char *schema, const char *name,
+partmgr_ddl_min_control(const PartmgrSet *set, const char *schema,
+						const char *name,
 						bool descending, bool finite_only)
 {
 	const char *finite = finite_only ? partmgr_ddl_finite_key(set) : NULL;
@@ -1121,7 +1231,8 @@ partmgr_ddl_min_control(const PartmgrSet *set, const char *schema, const char *n
 		return extreme_key(set, descending, only_rel(schema, name));
 	return extreme_key(set, descending,
 					   psprintf("(SELECT %s FROM %s WHERE %s) AS keys",
-								quote_identifier(set->control), only_rel(schema, name),
+								quote_identifier(set->control),
+								only_rel(schema, name),
 								finite));
 }
 
@@ -1138,9 +1249,12 @@ partmgr_dml_forget_sets(List *keys)
 	ListCell   *lc;
 
 	initStringInfo(&sql);
-	appendStringInfoString(&sql, "DELETE FROM partmgr.part_config WHERE parent_table IN (");
+	appendStringInfoString(&sql,
+						   "DELETE FROM partmgr.part_config WHERE"
+						   " parent_table IN (");
 	foreach(lc, keys)
-		appendStringInfo(&sql, "%s%s", foreach_current_index(lc) > 0 ? ", " : "",
+		appendStringInfo(&sql, "%s%s", foreach_current_index(lc) > 0 ? ", " :
+						 "",
 						 quote_literal_cstr((char *) lfirst(lc)));
 	appendStringInfoChar(&sql, ')');
 	return sql.data;
@@ -1153,11 +1267,13 @@ partmgr_dml_forget_sets(List *keys)
  *		column.  No storage parameters: a partitioned table has no storage.
  */
 char *
-partmgr_ddl_create_sub_parent(const PartmgrSet *set, const char *schema, const char *name,
+partmgr_ddl_create_sub_parent(const PartmgrSet *set, const char *schema,
+							  const char *name,
 							  const char *type, const char *control)
 {
 	return create_like(set, false, NIL, schema, name,
-					   psprintf("%s (%s)", strcmp(type, "list") == 0 ? "LIST" : "RANGE",
+					   psprintf("%s (%s)", strcmp(type, "list") == 0 ? "LIST" :
+								"RANGE",
 								quote_identifier(control)));
 }
 
@@ -1167,21 +1283,27 @@ partmgr_ddl_create_sub_parent(const PartmgrSet *set, const char *schema, const c
  *		create_parent() call its part_config_sub row amounts to.
  */
 char *
-partmgr_query_describe_sub_set(const char *schema, const char *name, const char *control,
+partmgr_query_describe_sub_set(const char *schema, const char *name,
+							   const char *control,
 							   const char *interval, const char *type)
 {
-	return psprintf("SELECT partmgr.create_parent(p_parent_table := %s, p_control := %s,"
-					" p_interval := %s, p_type := %s) -- as partmgr.part_config_sub says",
-					quote_literal_cstr(quote_qualified_identifier(schema, name)),
+	return psprintf("SELECT partmgr.create_parent(p_parent_table := %s,"
+					" p_control := %s,"
+					" p_interval := %s, p_type := %s) -- as"
+					" partmgr.part_config_sub says",
+					quote_literal_cstr(quote_qualified_identifier(schema,
+																  name)),
 					quote_literal_cstr(control), quote_literal_cstr(interval),
 					quote_literal_cstr(type));
 }
 
 /* ALTER TABLE ... RENAME TO */
 char *
-partmgr_ddl_rename_table(const char *schema, const char *name, const char *new_name)
+partmgr_ddl_rename_table(const char *schema, const char *name,
+						 const char *new_name)
 {
-	return psprintf("ALTER TABLE %s RENAME TO %s", quote_qualified_identifier(schema, name),
+	return psprintf("ALTER TABLE %s RENAME TO %s",
+					quote_qualified_identifier(schema, name),
 					quote_identifier(new_name));
 }
 
@@ -1191,12 +1313,15 @@ partmgr_ddl_rename_table(const char *schema, const char *name, const char *new_n
  *		upper), as partmgr_ddl_min_control.
  */
 char *
-partmgr_ddl_min_control_in(const PartmgrSet *set, const char *schema, const char *name,
-						   bool descending, PartmgrPoint lower, PartmgrPoint upper)
+partmgr_ddl_min_control_in(const PartmgrSet *set, const char *schema,
+						   const char *name,
+						   bool descending, PartmgrPoint lower,
+						   PartmgrPoint upper)
 {
 	return extreme_key(set, descending,
 					   psprintf("(SELECT %s FROM %s WHERE %s) AS keys",
-								quote_identifier(set->control), only_rel(schema, name),
+								quote_identifier(set->control),
+								only_rel(schema, name),
 								key_range_condition(set, lower, upper)));
 }
 
@@ -1208,21 +1333,25 @@ partmgr_ddl_min_control_in(const PartmgrSet *set, const char *schema, const char
  */
 char *
 partmgr_ddl_unique_side_table(const char *schema, const char *name, int ncols,
-							  char **columns, const Oid *types, const int32 *typmods,
+							  char **columns, const Oid *types,
+							  const int32 *typmods,
 							  const Oid *collations)
 {
 	StringInfoData buf;
 
 	initStringInfo(&buf);
-	appendStringInfo(&buf, "CREATE TABLE %s (", quote_qualified_identifier(schema, name));
+	appendStringInfo(&buf, "CREATE TABLE %s (",
+					 quote_qualified_identifier(schema, name));
 	for (int i = 0; i < ncols; i++)
 	{
 		appendStringInfo(&buf, "%s %s", quote_identifier(columns[i]),
 						 format_type_extended(types[i], typmods[i],
 											  FORMAT_TYPE_TYPEMOD_GIVEN |
 											  FORMAT_TYPE_FORCE_QUALIFY));
-		if (OidIsValid(collations[i]) && collations[i] != get_typcollation(types[i]))
-			appendStringInfo(&buf, " COLLATE %s", generate_collation_name(collations[i]));
+		if (OidIsValid(collations[i]) &&
+			collations[i] != get_typcollation(types[i]))
+			appendStringInfo(&buf, " COLLATE %s",
+							 generate_collation_name(collations[i]));
 		appendStringInfoString(&buf, " NOT NULL, ");
 	}
 	appendStringInfoString(&buf, "child pg_catalog.regclass NOT NULL)");
@@ -1231,7 +1360,8 @@ partmgr_ddl_unique_side_table(const char *schema, const char *name, int ncols,
 
 /* ALTER TABLE ... ADD CONSTRAINT <name>_key UNIQUE (key columns) of a side table */
 char *
-partmgr_ddl_unique_key(const char *schema, const char *table, const char *name, int ncols,
+partmgr_ddl_unique_key(const char *schema, const char *table, const char *name,
+					   int ncols,
 					   char **columns)
 {
 	StringInfoData buf;
@@ -1241,7 +1371,8 @@ partmgr_ddl_unique_key(const char *schema, const char *table, const char *name, 
 					 quote_qualified_identifier(schema, table),
 					 quote_identifier(psprintf("%s_key", name)));
 	for (int i = 0; i < ncols; i++)
-		appendStringInfo(&buf, "%s%s", i > 0 ? ", " : "", quote_identifier(columns[i]));
+		appendStringInfo(&buf, "%s%s", i > 0 ? ", " : "",
+						 quote_identifier(columns[i]));
 	appendStringInfoChar(&buf, ')');
 	return buf.data;
 }
@@ -1299,19 +1430,22 @@ keys_not_null(int ncols, char **columns)
 
 	initStringInfo(&buf);
 	for (int i = 0; i < ncols; i++)
-		appendStringInfo(&buf, "k.%s IS NOT NULL AND ", quote_identifier(columns[i]));
+		appendStringInfo(&buf, "k.%s IS NOT NULL AND ",
+						 quote_identifier(columns[i]));
 	return buf.data;
 }
 
 /* INSERT of one entry: the keys $1..$n, the child $n+1 */
 char *
-partmgr_dml_side_insert(const char *schema, const char *name, int ncols, char **columns)
+partmgr_dml_side_insert(const char *schema, const char *name, int ncols,
+						char **columns)
 {
 	StringInfoData buf;
 
 	initStringInfo(&buf);
 	appendStringInfo(&buf, "INSERT INTO %s (%schild) VALUES (",
-					 quote_qualified_identifier(schema, name), key_columns(ncols, columns, ""));
+					 quote_qualified_identifier(schema, name),
+					 key_columns(ncols, columns, ""));
 	for (int i = 0; i <= ncols; i++)
 		appendStringInfo(&buf, "%s$%d", i > 0 ? ", " : "", i + 1);
 	appendStringInfoChar(&buf, ')');
@@ -1320,15 +1454,18 @@ partmgr_dml_side_insert(const char *schema, const char *name, int ncols, char **
 
 /* DELETE of one entry: the keys $1..$n of the child $n+1 */
 char *
-partmgr_dml_side_delete_key(const char *schema, const char *name, int ncols, char **columns,
+partmgr_dml_side_delete_key(const char *schema, const char *name, int ncols,
+							char **columns,
 							char **ops)
 {
 	StringInfoData buf;
 
 	initStringInfo(&buf);
-	appendStringInfo(&buf, "DELETE FROM %s WHERE ", quote_qualified_identifier(schema, name));
+	appendStringInfo(&buf, "DELETE FROM %s WHERE ",
+					 quote_qualified_identifier(schema, name));
 	for (int i = 0; i < ncols; i++)
-		appendStringInfo(&buf, "%s %s $%d AND ", quote_identifier(columns[i]), ops[i], i + 1);
+		appendStringInfo(&buf, "%s %s $%d AND ", quote_identifier(columns[i]),
+						 ops[i], i + 1);
 	appendStringInfo(&buf, "child OPERATOR(pg_catalog.=) $%d", ncols + 1);
 	return buf.data;
 }
@@ -1354,8 +1491,10 @@ partmgr_dml_side_delete_children(const char *schema, const char *name)
  * (regclass[]: the leaves in the set): stale ones, of children gone
  */
 char *
-partmgr_dml_side_delete_met(const char *schema, const char *name, const char *from_schema,
-							const char *from_name, int ncols, char **columns, char **ops)
+partmgr_dml_side_delete_met(const char *schema, const char *name,
+							const char *from_schema,
+							const char *from_name, int ncols, char **columns,
+							char **ops)
 {
 	return psprintf("DELETE FROM %s s USING %s k WHERE %s"
 					"s.child OPERATOR(pg_catalog.<>) ALL ($1)",
@@ -1366,12 +1505,15 @@ partmgr_dml_side_delete_met(const char *schema, const char *name, const char *fr
 
 /* INSERT of an entry for every row of from whose keys are not NULL */
 char *
-partmgr_dml_side_fill(const char *schema, const char *name, const char *from_schema,
+partmgr_dml_side_fill(const char *schema, const char *name,
+					  const char *from_schema,
 					  const char *from_name, int ncols, char **columns)
 {
-	return psprintf("INSERT INTO %s (%schild) SELECT %sk.tableoid::pg_catalog.regclass "
+	return psprintf("INSERT INTO %s (%schild) SELECT"
+					" %sk.tableoid::pg_catalog.regclass "
 					"FROM %s k WHERE %strue",
-					quote_qualified_identifier(schema, name), key_columns(ncols, columns, ""),
+					quote_qualified_identifier(schema, name),
+					key_columns(ncols, columns, ""),
 					key_columns(ncols, columns, "k."),
 					quote_qualified_identifier(from_schema, from_name),
 					keys_not_null(ncols, columns));
@@ -1382,8 +1524,10 @@ partmgr_dml_side_fill(const char *schema, const char *name, const char *from_sch
  * from, and with attach between from and the side table's entries
  */
 char *
-partmgr_query_side_duplicates(const char *schema, const char *name, const char *from_schema,
-							  const char *from_name, int ncols, char **columns, char **ops,
+partmgr_query_side_duplicates(const char *schema, const char *name,
+							  const char *from_schema,
+							  const char *from_name, int ncols, char **columns,
+							  char **ops,
 							  bool attach)
 {
 	const char *from = quote_qualified_identifier(from_schema, from_name);
@@ -1403,9 +1547,11 @@ partmgr_query_side_duplicates(const char *schema, const char *name, const char *
 	if (attach)
 		appendStringInfo(&sql,
 						 " UNION ALL SELECT ROW(%s)::pg_catalog.text, "
-						 "s.child::pg_catalog.text, k.tableoid::pg_catalog.regclass::pg_catalog.text "
+						 "s.child::pg_catalog.text,"
+						 " k.tableoid::pg_catalog.regclass::pg_catalog.text "
 						 "FROM %s k JOIN %s s ON %strue",
-						 keycols, from, quote_qualified_identifier(schema, name),
+						 keycols, from,
+						 quote_qualified_identifier(schema, name),
 						 keys_match(ncols, columns, ops));
 	appendStringInfoString(&sql, " LIMIT 5");
 	return sql.data;
@@ -1421,8 +1567,10 @@ partmgr_query_side_children(const char *schema, const char *name)
 					"(SELECT s.child FROM %s s ORDER BY s.child LIMIT 1) "
 					"UNION ALL SELECT (SELECT s.child FROM %s s "
 					"WHERE s.child OPERATOR(pg_catalog.>) c.child "
-					"ORDER BY s.child LIMIT 1) FROM c WHERE c.child IS NOT NULL) "
-					"SELECT c.child::pg_catalog.oid FROM c WHERE c.child IS NOT NULL",
+					"ORDER BY s.child LIMIT 1) FROM c WHERE c.child IS NOT"
+					" NULL) "
+					"SELECT c.child::pg_catalog.oid FROM c WHERE c.child IS"
+					" NOT NULL",
 					side, side);
 }
 
@@ -1430,7 +1578,8 @@ partmgr_query_side_children(const char *schema, const char *name)
 char *
 partmgr_query_side_child_entries(const char *schema, const char *name)
 {
-	return psprintf("SELECT pg_catalog.count(*) FROM %s WHERE child OPERATOR(pg_catalog.=) $1",
+	return psprintf("SELECT pg_catalog.count(*) FROM %s WHERE child"
+					" OPERATOR(pg_catalog.=) $1",
 					quote_qualified_identifier(schema, name));
 }
 
@@ -1468,8 +1617,11 @@ partmgr_dml_partman_maintenance_off(const char *schema)
 char *
 partmgr_query_partman_sets(const char *schema, bool one)
 {
-	return psprintf(one ? "SELECT parent_table FROM %s.part_config WHERE parent_table = $1" :
-					"SELECT parent_table FROM %s.part_config ORDER BY parent_table",
+	return psprintf(one ?
+					"SELECT parent_table FROM %s.part_config WHERE"
+					" parent_table = $1" :
+					"SELECT parent_table FROM %s.part_config ORDER BY"
+					" parent_table",
 					quote_identifier(schema));
 }
 
@@ -1477,14 +1629,16 @@ partmgr_query_partman_sets(const char *schema, bool one)
 char *
 partmgr_query_log_backlog(const char *schema, const char *log, int64 limit)
 {
-	return psprintf("SELECT count(*) FROM (SELECT 1 FROM ONLY %s LIMIT " INT64_FORMAT
+	return psprintf("SELECT count(*) FROM (SELECT 1 FROM ONLY %s LIMIT "
+					INT64_FORMAT
 					") AS pending",
 					quote_qualified_identifier(schema, log), limit);
 }
 
 /* Whether a change log holds a row whose flag column is true: one row or none */
 char *
-partmgr_query_log_flagged(const char *schema, const char *log, const char *column)
+partmgr_query_log_flagged(const char *schema, const char *log,
+						  const char *column)
 {
 	return psprintf("SELECT 1 FROM ONLY %s WHERE %s LIMIT 1",
 					quote_qualified_identifier(schema, log), column);
@@ -1492,9 +1646,11 @@ partmgr_query_log_flagged(const char *schema, const char *log, const char *colum
 
 /* ALTER <kind> ... RENAME TO: an index or statistics object a reshape made */
 char *
-partmgr_ddl_rename(const char *kind, const char *schema, const char *name, const char *new_name)
+partmgr_ddl_rename(const char *kind, const char *schema, const char *name,
+				   const char *new_name)
 {
-	return psprintf("ALTER %s %s RENAME TO %s", kind, quote_qualified_identifier(schema, name),
+	return psprintf("ALTER %s %s RENAME TO %s", kind,
+					quote_qualified_identifier(schema, name),
 					quote_identifier(new_name));
 }
 
@@ -1505,12 +1661,14 @@ partmgr_ddl_rename(const char *kind, const char *schema, const char *name, const
  *		key columns: schema, table, then each column, as literals.
  */
 static char *
-trigger_args(const char *side_schema, const char *name, int ncols, char **columns)
+trigger_args(const char *side_schema, const char *name, int ncols,
+			 char **columns)
 {
 	StringInfoData buf;
 
 	initStringInfo(&buf);
-	appendStringInfo(&buf, "%s, %s", quote_literal_cstr(side_schema), quote_literal_cstr(name));
+	appendStringInfo(&buf, "%s, %s", quote_literal_cstr(side_schema),
+					 quote_literal_cstr(name));
 	for (int i = 0; i < ncols; i++)
 		appendStringInfo(&buf, ", %s", quote_literal_cstr(columns[i]));
 	return buf.data;
@@ -1522,12 +1680,16 @@ trigger_args(const char *side_schema, const char *name, int ncols, char **column
  *		parent, which PostgreSQL clones to every child.
  */
 char *
-partmgr_ddl_unique_row_trigger(const char *schema, const char *table, const char *name,
-							   const char *side_schema, int ncols, char **columns)
+partmgr_ddl_unique_row_trigger(const char *schema, const char *table,
+							   const char *name,
+							   const char *side_schema, int ncols,
+							   char **columns)
 {
-	return psprintf("CREATE TRIGGER %s AFTER INSERT OR UPDATE OR DELETE ON %s FOR EACH ROW "
+	return psprintf("CREATE TRIGGER %s AFTER INSERT OR UPDATE OR DELETE ON %s"
+					" FOR EACH ROW "
 					"EXECUTE FUNCTION partmgr.global_unique_row(%s)",
-					quote_identifier(name), quote_qualified_identifier(schema, table),
+					quote_identifier(name),
+					quote_qualified_identifier(schema, table),
 					trigger_args(side_schema, name, ncols, columns));
 }
 
@@ -1536,8 +1698,10 @@ partmgr_ddl_unique_row_trigger(const char *schema, const char *table, const char
  *		The TRUNCATE trigger of a global unique constraint on one leaf.
  */
 char *
-partmgr_ddl_unique_truncate_trigger(const char *schema, const char *table, const char *name,
-									const char *side_schema, int ncols, char **columns)
+partmgr_ddl_unique_truncate_trigger(const char *schema, const char *table,
+									const char *name,
+									const char *side_schema, int ncols,
+									char **columns)
 {
 	return psprintf("CREATE TRIGGER %s AFTER TRUNCATE ON %s FOR EACH STATEMENT "
 					"EXECUTE FUNCTION partmgr.global_unique_truncate(%s)",
@@ -1548,11 +1712,13 @@ partmgr_ddl_unique_truncate_trigger(const char *schema, const char *table, const
 
 /* DROP TRIGGER [IF EXISTS] ... ON ... */
 char *
-partmgr_ddl_drop_trigger(const char *schema, const char *table, const char *trigger,
+partmgr_ddl_drop_trigger(const char *schema, const char *table,
+						 const char *trigger,
 						 bool if_exists)
 {
 	return psprintf("DROP TRIGGER %s%s ON %s", if_exists ? "IF EXISTS " : "",
-					quote_identifier(trigger), quote_qualified_identifier(schema, table));
+					quote_identifier(trigger),
+					quote_qualified_identifier(schema, table));
 }
 
 /*
@@ -1561,16 +1727,19 @@ partmgr_ddl_drop_trigger(const char *schema, const char *table, const char *trig
  *		constraint's side table.
  */
 char *
-partmgr_dml_unique_forget(const char *side_schema, const char *side_name, List *tables)
+partmgr_dml_unique_forget(const char *side_schema, const char *side_name,
+						  List *tables)
 {
 	StringInfoData buf;
 	ListCell   *lc;
 
 	initStringInfo(&buf);
-	appendStringInfo(&buf, "DELETE FROM %s WHERE child OPERATOR(pg_catalog.=) ANY ('{",
+	appendStringInfo(&buf,
+					 "DELETE FROM %s WHERE child OPERATOR(pg_catalog.=) ANY ('{",
 					 quote_qualified_identifier(side_schema, side_name));
 	foreach(lc, tables)
-		appendStringInfo(&buf, "%s%u", lc == list_head(tables) ? "" : ",", lfirst_oid(lc));
+		appendStringInfo(&buf, "%s%u", lc == list_head(tables) ? "" : ",",
+						 lfirst_oid(lc));
 	appendStringInfoString(&buf, "}'::pg_catalog.regclass[])");
 	return buf.data;
 }
@@ -1581,13 +1750,16 @@ partmgr_dml_unique_forget(const char *side_schema, const char *side_name, List *
  *		unique constraint's side table, found through its child index.
  */
 char *
-partmgr_dml_unique_cleanup(const char *side_schema, const char *side_name, Oid child,
+partmgr_dml_unique_cleanup(const char *side_schema, const char *side_name,
+						   Oid child,
 						   int64 limit)
 {
 	const char *side = quote_qualified_identifier(side_schema, side_name);
 
-	return psprintf("DELETE FROM %s WHERE ctid OPERATOR(pg_catalog.=) ANY (ARRAY("
-					"SELECT ctid FROM %s WHERE child OPERATOR(pg_catalog.=) '%u'::pg_catalog.regclass "
+	return psprintf("DELETE FROM %s WHERE ctid OPERATOR(pg_catalog.=) ANY"
+					" (ARRAY("
+					"SELECT ctid FROM %s WHERE child OPERATOR(pg_catalog.=)"
+					" '%u'::pg_catalog.regclass "
 					"LIMIT " INT64_FORMAT "))", side, side, child, limit);
 }
 
@@ -1597,16 +1769,21 @@ partmgr_dml_unique_cleanup(const char *side_schema, const char *side_name, Oid c
  *		dump_partitioned_table_definition.
  */
 char *
-partmgr_query_dump_global_unique(const char *schema, const char *table, const char *name,
+partmgr_query_dump_global_unique(const char *schema, const char *table,
+								 const char *name,
 								 int ncols, char **columns)
 {
 	StringInfoData buf;
 
 	initStringInfo(&buf);
-	appendStringInfo(&buf, "SELECT partmgr.create_global_unique(p_parent_table := %s, p_columns := ARRAY[",
-					 quote_literal_cstr(quote_qualified_identifier(schema, table)));
+	appendStringInfo(&buf,
+					 "SELECT partmgr.create_global_unique(p_parent_table :="
+					 " %s, p_columns := ARRAY[",
+					 quote_literal_cstr(quote_qualified_identifier(schema,
+																   table)));
 	for (int i = 0; i < ncols; i++)
-		appendStringInfo(&buf, "%s%s", i > 0 ? ", " : "", quote_literal_cstr(columns[i]));
+		appendStringInfo(&buf, "%s%s", i > 0 ? ", " : "",
+						 quote_literal_cstr(columns[i]));
 	appendStringInfo(&buf, "], p_name := %s);", quote_literal_cstr(name));
 	return buf.data;
 }
@@ -1635,7 +1812,8 @@ partmgr_ddl_dump_eras(const PartmgrSet *set)
 						 " date_trunc_interval, next_aligned)\nVALUES (%s, %s, %s, %s, %s, %s)"
 						 " ON CONFLICT DO NOTHING;",
 						 i > 0 ? "\n" : "", quote_literal_cstr(set->key),
-						 quote_literal_cstr(era->end_text), quote_literal_cstr(era->interval_text),
+						 quote_literal_cstr(era->end_text),
+						 quote_literal_cstr(era->interval_text),
 						 literal_or_null(era->datetime_string),
 						 literal_or_null(era->date_trunc_interval),
 						 bool_word(era->next_aligned));
@@ -1656,11 +1834,14 @@ partmgr_ddl_dump_eras(const PartmgrSet *set)
  */
 char *
 partmgr_ddl_attach_hash_to(const char *into_schema, const char *into_name,
-						   const char *schema, const char *name, int modulus, int remainder)
+						   const char *schema, const char *name, int modulus,
+						   int remainder)
 {
-	return psprintf("ALTER TABLE %s ATTACH PARTITION %s FOR VALUES WITH (MODULUS %d, REMAINDER %d)",
+	return psprintf("ALTER TABLE %s ATTACH PARTITION %s FOR VALUES WITH"
+					" (MODULUS %d, REMAINDER %d)",
 					quote_qualified_identifier(into_schema, into_name),
-					quote_qualified_identifier(schema, name), modulus, remainder);
+					quote_qualified_identifier(schema, name), modulus,
+					remainder);
 }
 
 /*
@@ -1671,18 +1852,24 @@ partmgr_ddl_attach_hash_to(const char *into_schema, const char *into_name,
  *		written row by row and read whole.
  */
 char *
-partmgr_ddl_capture_log(const char *schema, const char *name, int nkeys, char **columns,
+partmgr_ddl_capture_log(const char *schema, const char *name, int nkeys,
+						char **columns,
 						char **types)
 {
 	StringInfoData buf;
 
 	initStringInfo(&buf);
-	appendStringInfo(&buf, "CREATE TABLE %s (", quote_qualified_identifier(schema, name));
+	appendStringInfo(&buf, "CREATE TABLE %s (",
+					 quote_qualified_identifier(schema, name));
 	for (int i = 0; i < nkeys; i++)
-		appendStringInfo(&buf, "%s %s, ", quote_identifier(columns[i]), types[i]);
-	appendStringInfo(&buf, "%s boolean NOT NULL DEFAULT false, %s boolean NOT NULL DEFAULT false)"
+		appendStringInfo(&buf, "%s %s, ", quote_identifier(columns[i]),
+						 types[i]);
+	appendStringInfo(&buf,
+					 "%s boolean NOT NULL DEFAULT false, %s boolean NOT NULL"
+					 " DEFAULT false)"
 					 " USING heap",
-					 PARTMGR_CAPTURE_CLAIMED_COLUMN, PARTMGR_CAPTURE_TRUNCATED_COLUMN);
+					 PARTMGR_CAPTURE_CLAIMED_COLUMN,
+					 PARTMGR_CAPTURE_TRUNCATED_COLUMN);
 	return buf.data;
 }
 
@@ -1694,19 +1881,24 @@ partmgr_ddl_capture_log(const char *schema, const char *name, int nkeys, char **
  *		are captured too.  A list of four statements.
  */
 List *
-partmgr_ddl_capture_triggers(const char *schema, const char *table, const char *trigger,
-							 const char *log_schema, const char *log_name, int nkeys,
+partmgr_ddl_capture_triggers(const char *schema, const char *table,
+							 const char *trigger,
+							 const char *log_schema, const char *log_name,
+							 int nkeys,
 							 char **columns)
 {
 	const char *rel = quote_qualified_identifier(schema, table);
 	const char *args = trigger_args(log_schema, log_name, nkeys, columns);
 	const char *truncate = psprintf("%s_truncate", trigger);
 
-	return list_make4(psprintf("CREATE TRIGGER %s AFTER INSERT OR UPDATE OR DELETE ON %s"
-							   " FOR EACH ROW EXECUTE FUNCTION partmgr.reshape_capture(%s)",
+	return list_make4(psprintf("CREATE TRIGGER %s AFTER INSERT OR UPDATE OR"
+							   " DELETE ON %s"
+							   " FOR EACH ROW EXECUTE FUNCTION"
+							   " partmgr.reshape_capture(%s)",
 							   quote_identifier(trigger), rel, args),
 					  psprintf("CREATE TRIGGER %s AFTER TRUNCATE ON %s"
-							   " FOR EACH STATEMENT EXECUTE FUNCTION partmgr.reshape_capture(%s)",
+							   " FOR EACH STATEMENT EXECUTE FUNCTION"
+							   " partmgr.reshape_capture(%s)",
 							   quote_identifier(truncate), rel, args),
 					  psprintf("ALTER TABLE %s ENABLE ALWAYS TRIGGER %s", rel,
 							   quote_identifier(trigger)),
@@ -1726,9 +1918,11 @@ partmgr_ddl_capture_triggers(const char *schema, const char *table, const char *
  */
 char *
 partmgr_ddl_reshape_copy(const PartmgrRowSource *from, const char *stage_schema,
-						 const char *stage_name, int64 first, int64 end, bool skip_existing)
+						 const char *stage_name, int64 first, int64 end,
+						 bool skip_existing)
 {
-	return psprintf("%s FROM %s WHERE ctid >= '(" INT64_FORMAT ",0)'::pg_catalog.tid"
+	return psprintf("%s FROM %s WHERE ctid >= '(" INT64_FORMAT
+					",0)'::pg_catalog.tid"
 					" AND ctid < '(" INT64_FORMAT ",0)'::pg_catalog.tid%s",
 					insert_select(from, stage_schema, stage_name),
 					only_rel(from->schema, from->name), first, end,
@@ -1737,7 +1931,8 @@ partmgr_ddl_reshape_copy(const PartmgrRowSource *from, const char *stage_schema,
 
 /* "a.k1 OPERATOR(s.=) b.k1 AND ..." over the key columns */
 static char *
-key_match(const char *a, const char *b, int nkeys, char **columns, char **equals)
+key_match(const char *a, const char *b, int nkeys, char **columns,
+		  char **equals)
 {
 	StringInfoData buf;
 
@@ -1765,13 +1960,15 @@ partmgr_dml_reshape_claim(const char *log_schema, const char *log_name)
 {
 	return psprintf("UPDATE ONLY %s SET %s = true WHERE NOT %s AND NOT %s",
 					quote_qualified_identifier(log_schema, log_name),
-					PARTMGR_CAPTURE_CLAIMED_COLUMN, PARTMGR_CAPTURE_CLAIMED_COLUMN,
+					PARTMGR_CAPTURE_CLAIMED_COLUMN,
+					PARTMGR_CAPTURE_CLAIMED_COLUMN,
 					PARTMGR_CAPTURE_TRUNCATED_COLUMN);
 }
 
 char *
 partmgr_dml_reshape_unset(const char *stage_schema, const char *stage_name,
-						  const char *log_schema, const char *log_name, int nkeys,
+						  const char *log_schema, const char *log_name,
+						  int nkeys,
 						  char **columns, char **equals)
 {
 	return psprintf("DELETE FROM %s t USING ONLY %s l WHERE l.%s AND %s",
@@ -1782,11 +1979,14 @@ partmgr_dml_reshape_unset(const char *stage_schema, const char *stage_name,
 }
 
 char *
-partmgr_ddl_reshape_fetch(const PartmgrRowSource *from, const char *stage_schema,
+partmgr_ddl_reshape_fetch(const PartmgrRowSource *from,
+						  const char *stage_schema,
 						  const char *stage_name, const char *log_schema,
-						  const char *log_name, int nkeys, char **columns, char **equals)
+						  const char *log_name, int nkeys, char **columns,
+						  char **equals)
 {
-	return psprintf("%s FROM %s s WHERE EXISTS (SELECT FROM ONLY %s l WHERE l.%s AND %s)",
+	return psprintf("%s FROM %s s WHERE EXISTS (SELECT FROM ONLY %s l WHERE"
+					" l.%s AND %s)",
 					insert_select(from, stage_schema, stage_name),
 					only_rel(from->schema, from->name),
 					quote_qualified_identifier(log_schema, log_name),
@@ -1811,8 +2011,12 @@ List *
 partmgr_dml_reshape_restart(const char *stage_schema, const char *stage_name,
 							const char *log_schema, const char *log_name)
 {
-	return list_make2(psprintf("TRUNCATE %s", quote_qualified_identifier(stage_schema, stage_name)),
-					  psprintf("DELETE FROM ONLY %s", quote_qualified_identifier(log_schema, log_name)));
+	return list_make2(psprintf("TRUNCATE %s",
+							   quote_qualified_identifier(stage_schema,
+														  stage_name)),
+					  psprintf("DELETE FROM ONLY %s",
+							   quote_qualified_identifier(log_schema,
+														  log_name)));
 }
 
 /*
@@ -1825,5 +2029,7 @@ partmgr_ddl_add_range_exclusion_named(const PartmgrSet *set, const char *schema,
 									  const char *name, const char *constraint,
 									  PartmgrPoint lower, PartmgrPoint upper)
 {
-	return psprintf("%s NOT VALID", range_exclusion(set, schema, name, constraint, lower, upper));
+	return psprintf("%s NOT VALID",
+					range_exclusion(set, schema, name, constraint, lower,
+									upper));
 }

@@ -66,8 +66,10 @@ grid_lower_from(const PartmgrSet *set, PartmgrPoint anchor, PartmgrPoint value)
 		return lower;
 	era = partmgr_era_at(set, value);
 	return partmgr_point_add(&set->axis, &era.step, anchor,
-							 (int64) floor(partmgr_steps_between(&set->axis, &era.step,
-																 anchor, value)));
+							 (int64) floor(partmgr_steps_between(&set->axis,
+																 &era.step,
+																 anchor,
+																 value)));
 }
 
 /*
@@ -128,7 +130,8 @@ default_slot(const PartmgrSet *set, const PartmgrTree *tree, PartmgrPoint *slot)
 	PartmgrPoint default_max;
 
 	if (set->ignore_default_data || !OidIsValid(tree->default_oid) ||
-		!partmgr_max_control(set, tree->default_schema, tree->default_name, true,
+		!partmgr_max_control(set, tree->default_schema, tree->default_name,
+							 true,
 							 &default_max))
 		return false;
 	if (set->axis.kind == PARTMGR_KEY_TIME &&
@@ -174,7 +177,8 @@ current_point(const PartmgrSet *set, const PartmgrTree *tree, PartmgrPoint now,
 			highest = now;
 		if (have_default && from_default > highest)
 			highest = from_default;
-		if (round(partmgr_steps_between(&set->axis, &set->step, highest, count_to)) >=
+		if (round(partmgr_steps_between(&set->axis, &set->step, highest,
+										count_to)) >=
 			set->premake)
 			return false;
 
@@ -186,7 +190,8 @@ current_point(const PartmgrSet *set, const PartmgrTree *tree, PartmgrPoint now,
 			continue;
 		/* now() counts when the newest row is older than it */
 		if (child->upper <= now ||
-			(partmgr_max_control(set, child->schema, child->name, true, &newest) &&
+			(partmgr_max_control(set, child->schema, child->name, true,
+								 &newest) &&
 			 newest < now))
 			*current = now;
 	}
@@ -213,7 +218,8 @@ current_point(const PartmgrSet *set, const PartmgrTree *tree, PartmgrPoint now,
 static PartmgrPoint
 offset_align(const PartmgrSet *set, PartmgrPoint point, int64 offset)
 {
-	PartmgrPoint base = partmgr_point_align(&set->axis, &set->step, NULL, point);
+	PartmgrPoint base = partmgr_point_align(&set->axis, &set->step, NULL,
+											point);
 	PartmgrPoint shifted;
 
 	if (pg_add_s64_overflow(base, offset, &shifted))
@@ -246,7 +252,8 @@ add_initial_slots(PartmgrPlan *plan, bool have_start, PartmgrPoint start,
 	if (axis->kind == PARTMGR_KEY_TIME)
 	{
 		PartmgrPoint now_point = partmgr_point_now(axis, now);
-		PartmgrPoint end = partmgr_point_add(axis, step, now_point, set->premake);
+		PartmgrPoint end = partmgr_point_add(axis, step, now_point,
+											 set->premake);
 		PartmgrPoint horizon = 0;
 		bool		retained = partmgr_creation_horizon(set, now, &horizon);
 
@@ -265,14 +272,16 @@ add_initial_slots(PartmgrPlan *plan, bool have_start, PartmgrPoint start,
 			if (retained && partmgr_time_child_expired(upper, horizon))
 				continue;
 			added = partmgr_plan_add_child(plan, lower, upper);
-			if (added == PARTMGR_SLOT_OUT_OF_RANGE || added == PARTMGR_SLOT_LIMIT)
+			if (added == PARTMGR_SLOT_OUT_OF_RANGE ||
+				added == PARTMGR_SLOT_LIMIT)
 				break;
 		}
 		return;
 	}
 
 	if (!have_start &&
-		!partmgr_max_control(set, set->parent_schema, set->parent_name, false, &start))
+		!partmgr_max_control(set, set->parent_schema, set->parent_name, false,
+							 &start))
 		start = 0;
 	base = offset_align(set, start, offset);
 	for (int64 k = have_start ? 0 : -set->premake; k <= set->premake; k++)
@@ -283,7 +292,9 @@ add_initial_slots(PartmgrPlan *plan, bool have_start, PartmgrPoint start,
 		/* pg_partman makes children below the base only for positive ids */
 		if (k < 0 && lower <= 0)
 			continue;
-		added = partmgr_plan_add_child(plan, lower, partmgr_point_add(axis, step, base, k + 1));
+		added = partmgr_plan_add_child(plan, lower,
+									   partmgr_point_add(axis, step, base,
+														 k + 1));
 		if (added == PARTMGR_SLOT_OUT_OF_RANGE || added == PARTMGR_SLOT_LIMIT)
 			break;
 	}
@@ -315,7 +326,8 @@ partmgr_plan_initial(PartmgrSet *set, PartmgrTree *tree, bool have_start,
 												 set->limit_lower);
 
 		(void) partmgr_plan_add_child(plan, lower,
-									  partmgr_point_add(&set->axis, &set->step, lower, 1));
+									  partmgr_point_add(&set->axis, &set->step,
+														lower, 1));
 	}
 	if (with_default && !OidIsValid(tree->default_oid))
 		partmgr_plan_add_default(plan);
@@ -355,7 +367,8 @@ first_kept_slot(const PartmgrSet *set, PartmgrPoint lower, PartmgrPoint horizon)
  *		whose newest rows are that old gets nothing (pg_partman 5.2).
  */
 PartmgrPlan *
-partmgr_plan_premake(PartmgrSet *set, PartmgrTree *tree, TimestampTz now, int limit)
+partmgr_plan_premake(PartmgrSet *set, PartmgrTree *tree, TimestampTz now,
+					 int limit)
 {
 	PartmgrPlan *plan = partmgr_plan_new(set, tree);
 	const PartmgrAxis *axis = &set->axis;
@@ -420,7 +433,8 @@ partmgr_plan_gap_fill(PartmgrSet *set, PartmgrTree *tree)
 {
 	PartmgrPlan *plan = partmgr_plan_new(set, tree);
 	PartmgrPoint horizon = 0;
-	bool		retained = partmgr_creation_horizon(set, GetCurrentTransactionStartTimestamp(),
+	bool		retained = partmgr_creation_horizon(set,
+													GetCurrentTransactionStartTimestamp(),
 													&horizon);
 
 	for (int i = 1; i < tree->nchildren; i++)
@@ -439,7 +453,8 @@ partmgr_plan_gap_fill(PartmgrSet *set, PartmgrTree *tree)
 				lower = upper;
 				continue;
 			}
-			if (partmgr_plan_add_child(plan, lower, upper) == PARTMGR_SLOT_OUT_OF_RANGE)
+			if (partmgr_plan_add_child(plan, lower,
+									   upper) == PARTMGR_SLOT_OUT_OF_RANGE)
 				break;
 			lower = upper;
 		}
@@ -458,7 +473,8 @@ partmgr_plan_explicit(PartmgrSet *set, PartmgrTree *tree,
 	PartmgrPlan *plan = partmgr_plan_new(set, tree);
 
 	for (int i = 0; i < n; i++)
-		(void) partmgr_plan_add_child(plan, lowers[i], partmgr_slot_upper(set, lowers[i]));
+		(void) partmgr_plan_add_child(plan, lowers[i],
+									  partmgr_slot_upper(set, lowers[i]));
 	return plan;
 }
 

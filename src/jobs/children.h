@@ -24,7 +24,8 @@ extern PartmgrPlan *partmgr_plan_initial(PartmgrSet *set, PartmgrTree *tree,
 extern PartmgrPlan *partmgr_plan_premake(PartmgrSet *set, PartmgrTree *tree,
 										 TimestampTz now, int limit);
 extern PartmgrPlan *partmgr_plan_gap_fill(PartmgrSet *set, PartmgrTree *tree);
-extern PartmgrPlan *partmgr_plan_hash_initial(PartmgrSet *set, PartmgrTree *tree);
+extern PartmgrPlan *partmgr_plan_hash_initial(PartmgrSet *set,
+											  PartmgrTree *tree);
 extern PartmgrPlan *partmgr_plan_explicit(PartmgrSet *set, PartmgrTree *tree,
 										  const PartmgrPoint *lowers, int n);
 extern PartmgrPoint partmgr_slot_lower(const PartmgrSet *set,

@@ -104,10 +104,12 @@ partmgr_check_constraint_cols(Oid parent, const char *control, List *columns)
 					 errmsg("constraint_cols cannot name the control column \"%s\" of %s",
 							column, table),
 					 errdetail("The partition bounds already constrain it.")));
-		if (name_in_list(list_copy_head(columns, foreach_current_index(lc)), column))
+		if (name_in_list(list_copy_head(columns, foreach_current_index(lc)),
+						 column))
 			ereport(ERROR,
 					(errcode(ERRCODE_DUPLICATE_COLUMN),
-					 errmsg("constraint_cols names column \"%s\" twice", column)));
+					 errmsg("constraint_cols names column \"%s\" twice",
+							column)));
 		type = get_atttype(parent, attnum);
 		if (!OidIsValid(GetDefaultOpClass(type, BTREE_AM_OID)))
 			ereport(ERROR,
@@ -154,7 +156,8 @@ existing_constraints(const PartmgrChild *children, int nchildren)
 	static const char *const sql =
 	"SELECT c.conrelid, a.attname::text, c.conname::text, c.convalidated"
 	"  FROM pg_catalog.pg_constraint c"
-	"  JOIN pg_catalog.pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey)"
+	"  JOIN pg_catalog.pg_attribute a ON a.attrelid = c.conrelid AND a.attnum"
+	" = ANY (c.conkey)"
 	" WHERE c.conrelid = ANY ($1) AND c.contype = 'c'"
 	"   AND c.conname LIKE '" PARTMGR_CONSTRAINT_PREFIX "%'"
 	" ORDER BY c.conrelid, c.conname";
@@ -170,8 +173,10 @@ existing_constraints(const PartmgrChild *children, int nchildren)
 	for (int i = 0; i < nchildren; i++)
 		oids[i] = ObjectIdGetDatum(children[i].relid);
 	values[0] = PointerGetDatum(construct_array(oids, nchildren, OIDOID,
-												sizeof(Oid), true, TYPALIGN_INT));
-	n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT);
+												sizeof(Oid), true,
+												TYPALIGN_INT));
+	n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false,
+								SPI_OK_SELECT);
 	for (uint64 i = 0; i < n; i++)
 	{
 		ExistingConstraint *con = palloc(sizeof(ExistingConstraint));
@@ -215,7 +220,8 @@ plan_validations(PartmgrPlan *plan, List *existing, const PartmgrChild *child)
 		/* a constraint on two columns is listed twice: validate it once */
 		if (con->child == child->relid && !con->valid &&
 			(foreach_current_index(lc) == 0 ||
-			 strcmp(((ExistingConstraint *) list_nth(existing, foreach_current_index(lc) - 1))->name,
+			 strcmp(((ExistingConstraint *) list_nth(existing,
+													 foreach_current_index(lc) - 1))->name,
 					con->name) != 0))
 			partmgr_plan_add_on_child(plan, PARTMGR_ACTION_VALIDATE_CONSTRAINT,
 									  child)->constraints = list_make1(con->name);
@@ -229,7 +235,8 @@ plan_validations(PartmgrPlan *plan, List *existing, const PartmgrChild *child)
  *		child or one that lacks none.  Returns whether anything was added.
  */
 static bool
-plan_child(PartmgrPlan *plan, List *existing, const PartmgrChild *child, bool validate)
+plan_child(PartmgrPlan *plan, List *existing, const PartmgrChild *child,
+		   bool validate)
 {
 	const PartmgrSet *set = plan->set;
 	List	   *missing = NIL;
@@ -250,16 +257,21 @@ plan_child(PartmgrPlan *plan, List *existing, const PartmgrChild *child, bool va
 	foreach(lc, missing)
 	{
 		Oid			type = get_atttype(set->parent_oid,
-									   get_attnum(set->parent_oid, (const char *) lfirst(lc)));
+									   get_attnum(set->parent_oid,
+												  (const char *) lfirst(lc)));
 
 		by_aggregate[foreach_current_index(lc)] =
-			OidIsValid(LookupFuncName(list_make2(makeString("pg_catalog"), makeString("min")),
+			OidIsValid(LookupFuncName(list_make2(makeString("pg_catalog"),
+												 makeString("min")),
 									  1, &type, true));
 	}
-	partmgr_spi_table_exec(partmgr_query_column_ranges(child->schema, child->name, missing, by_aggregate),
+	partmgr_spi_table_exec(partmgr_query_column_ranges(child->schema,
+													   child->name, missing,
+													   by_aggregate),
 						   0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 
-	action = partmgr_plan_add_on_child(plan, PARTMGR_ACTION_ADD_CONSTRAINTS, child);
+	action = partmgr_plan_add_on_child(plan, PARTMGR_ACTION_ADD_CONSTRAINTS,
+									   child);
 	foreach(lc, missing)
 	{
 		const char *column = (const char *) lfirst(lc);
@@ -268,11 +280,14 @@ plan_child(PartmgrPlan *plan, List *existing, const PartmgrChild *child, bool va
 		action->constraints = lappend(action->constraints,
 									  partmgr_name_with_suffix(psprintf(PARTMGR_CONSTRAINT_PREFIX "%s",
 																		child->name),
-															   psprintf("_%s", column)));
+															   psprintf("_%s",
+																		column)));
 		action->checks = lappend(action->checks,
 								 partmgr_ddl_range_check(column,
-														 partmgr_spi_text(0, 2 * i + 1),
-														 partmgr_spi_text(0, 2 * i + 2)));
+														 partmgr_spi_text(0,
+																		  2 * i + 1),
+														 partmgr_spi_text(0,
+																		  2 * i + 2)));
 	}
 	if (validate)
 	{
@@ -293,7 +308,8 @@ plan_child(PartmgrPlan *plan, List *existing, const PartmgrChild *child, bool va
  *		for a set without constraint_cols.
  */
 PartmgrPlan *
-partmgr_plan_constraints(PartmgrSet *set, PartmgrTree *tree, PartmgrConstraintScope scope)
+partmgr_plan_constraints(PartmgrSet *set, PartmgrTree *tree,
+						 PartmgrConstraintScope scope)
 {
 	PartmgrPlan *plan = partmgr_plan_new(set, tree);
 	List	   *existing;
@@ -315,10 +331,12 @@ partmgr_plan_constraints(PartmgrSet *set, PartmgrTree *tree, PartmgrConstraintSc
 	{
 		const PartmgrChild *child = &tree->children[lfirst_int(lc)];
 
-		if (scope == PARTMGR_CONSTRAIN_PASS && done >= PARTMGR_CONSTRAINT_CHILDREN_PER_PASS)
+		if (scope == PARTMGR_CONSTRAIN_PASS &&
+			done >= PARTMGR_CONSTRAINT_CHILDREN_PER_PASS)
 			break;
 		if (plan_child(plan, existing, child,
-					   scope == PARTMGR_CONSTRAIN_ELIGIBLE && set->constraint_valid))
+					   scope == PARTMGR_CONSTRAIN_ELIGIBLE &&
+					   set->constraint_valid))
 			done++;
 	}
 	return plan;
@@ -332,7 +350,8 @@ partmgr_plan_constraints(PartmgrSet *set, PartmgrTree *tree, PartmgrConstraintSc
  *		only.
  */
 void
-partmgr_plan_child_constraints(PartmgrPlan *plan, const PartmgrChild *child, bool validate)
+partmgr_plan_child_constraints(PartmgrPlan *plan, const PartmgrChild *child,
+							   bool validate)
 {
 	List	   *existing;
 

@@ -38,12 +38,16 @@ typedef enum PartmgrConstraintScope
 
 extern void partmgr_check_constraint_cols(Oid parent, const char *control,
 										  List *columns);
-extern List *partmgr_eligible_children(const PartmgrSet *set, const PartmgrTree *tree);
+extern List *partmgr_eligible_children(const PartmgrSet *set,
+									   const PartmgrTree *tree);
 extern PartmgrPlan *partmgr_plan_constraints(PartmgrSet *set, PartmgrTree *tree,
 											 PartmgrConstraintScope scope);
-extern void partmgr_plan_child_constraints(PartmgrPlan *plan, const PartmgrChild *child,
+extern void partmgr_plan_child_constraints(PartmgrPlan *plan,
+										   const PartmgrChild *child,
 										   bool validate);
-extern void partmgr_plan_child_validations(PartmgrPlan *plan, const PartmgrChild *child);
-extern void partmgr_plan_drop_constraints(PartmgrPlan *plan, const PartmgrChild *child);
+extern void partmgr_plan_child_validations(PartmgrPlan *plan,
+										   const PartmgrChild *child);
+extern void partmgr_plan_drop_constraints(PartmgrPlan *plan,
+										  const PartmgrChild *child);
 
 #endif							/* PARTMGR_CONSTRAINTS_H */

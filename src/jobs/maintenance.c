@@ -102,7 +102,8 @@ premake_plan(const PartmgrStepInput *in)
 static bool
 constraints_apply(const PartmgrSet *set)
 {
-	return set->constraint_cols != NIL && set->strategy != PARTITION_STRATEGY_HASH;
+	return set->constraint_cols != NIL &&
+		set->strategy != PARTITION_STRATEGY_HASH;
 }
 
 /*
@@ -113,7 +114,9 @@ static PartmgrPlan *
 constraints_plan(const PartmgrStepInput *in)
 {
 	return partmgr_plan_constraints(in->set,
-									partmgr_tree_without_expired(in->set, in->tree, in->now),
+									partmgr_tree_without_expired(in->set,
+																 in->tree,
+																 in->now),
 									PARTMGR_CONSTRAIN_PASS);
 }
 
@@ -417,7 +420,8 @@ plan_constraints(SetRun *run)
 {
 	if (run->scope == PARTMGR_CONSTRAIN_PASS)
 		return plan_step(run, PARTMGR_STEP_CONSTRAINTS);
-	return partmgr_plan_constraints(run->set, partmgr_read_tree(run->set), run->scope);
+	return partmgr_plan_constraints(run->set, partmgr_read_tree(run->set),
+									run->scope);
 }
 
 /*
@@ -472,7 +476,8 @@ analyze_set(SetRun *run)
 	PartmgrRights rights;
 
 	partmgr_rights_enter_set(run->set, PARTMGR_RIGHTS_ACT, &rights);
-	run->outcome->error = partmgr_analyze_set(run->set, false, run->run_by, false);
+	run->outcome->error = partmgr_analyze_set(run->set, false, run->run_by,
+											  false);
 	partmgr_rights_leave(&rights);
 }
 
@@ -484,7 +489,8 @@ analyze_set(SetRun *run)
  *		owner's rights.
  */
 ErrorData  *
-partmgr_analyze_set(PartmgrSet *set, bool skip_locked, const char *run_by, bool raise)
+partmgr_analyze_set(PartmgrSet *set, bool skip_locked, const char *run_by,
+					bool raise)
 {
 	PartmgrPlan *plan = partmgr_plan_new(set, NULL);
 	PartmgrExecResult result;
@@ -508,7 +514,8 @@ static void
 log_step_failure(const SetRun *run, const char *step, TimestampTz started,
 				 const ErrorData *edata)
 {
-	if (run->set == NULL ? !superuser() : !partmgr_may_act_on(run->set->parent_owner))
+	if (run->set == NULL ? !superuser() :
+		!partmgr_may_act_on(run->set->parent_owner))
 		return;
 	partmgr_log_action(run->key, run->run_by, step, NULL, NULL, started,
 					   edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE ?
@@ -544,7 +551,8 @@ log_step_failure(const SetRun *run, const char *step, TimestampTz started,
  *		result).
  */
 void
-partmgr_maintain_set(const char *key, PartmgrSet *read, const PartmgrMaintainOptions *opts,
+partmgr_maintain_set(const char *key, PartmgrSet *read,
+					 const PartmgrMaintainOptions *opts,
 					 PartmgrSetOutcome *outcome)
 {
 	const char *run_by = opts->run_by;
@@ -571,7 +579,8 @@ partmgr_maintain_set(const char *key, PartmgrSet *read, const PartmgrMaintainOpt
 		}
 		/* nothing was done: record why */
 		outcome->error = edata;
-		log_step_failure(&run, partmgr_maintenance_steps[PARTMGR_STEP_PREMAKE].name,
+		log_step_failure(&run,
+						 partmgr_maintenance_steps[PARTMGR_STEP_PREMAKE].name,
 						 started, edata);
 		return;
 	}
@@ -585,7 +594,8 @@ partmgr_maintain_set(const char *key, PartmgrSet *read, const PartmgrMaintainOpt
 		if (!partmgr_run_subxact(constrain_set, &run, &edata))
 		{
 			outcome->error = edata;
-			log_step_failure(&run, partmgr_maintenance_steps[PARTMGR_STEP_CONSTRAINTS].name,
+			log_step_failure(&run,
+							 partmgr_maintenance_steps[PARTMGR_STEP_CONSTRAINTS].name,
 							 started, edata);
 			return;
 		}
@@ -610,7 +620,8 @@ partmgr_maintain_set(const char *key, PartmgrSet *read, const PartmgrMaintainOpt
 		!partmgr_run_subxact(unique_cleanup_set, &run, &edata))
 	{
 		outcome->error = edata;
-		log_step_failure(&run, partmgr_maintenance_steps[PARTMGR_STEP_UNIQUE_CLEANUP].name,
+		log_step_failure(&run,
+						 partmgr_maintenance_steps[PARTMGR_STEP_UNIQUE_CLEANUP].name,
 						 started, edata);
 		return;
 	}
@@ -629,7 +640,8 @@ partmgr_maintain_set(const char *key, PartmgrSet *read, const PartmgrMaintainOpt
 		if (!partmgr_run_subxact(retain_set, &run, &edata))
 		{
 			outcome->error = edata;
-			log_step_failure(&run, partmgr_maintenance_steps[PARTMGR_STEP_RETENTION].name,
+			log_step_failure(&run,
+							 partmgr_maintenance_steps[PARTMGR_STEP_RETENTION].name,
 							 started, edata);
 			return;
 		}
@@ -666,7 +678,8 @@ validate_in_subxact(void *arg)
  *		UPDATE EXCLUSIVE on each child.  Errors are returned in outcome.
  */
 void
-partmgr_validate_set(const char *key, const char *run_by, PartmgrSetOutcome *outcome)
+partmgr_validate_set(const char *key, const char *run_by,
+					 PartmgrSetOutcome *outcome)
 {
 	SetRun		run;
 	ErrorData  *edata = NULL;

@@ -102,7 +102,8 @@ extern const char *partmgr_set_skip_reason(const PartmgrSet *set);
 extern void partmgr_maintain_set(const char *key, PartmgrSet *read,
 								 const PartmgrMaintainOptions *opts,
 								 PartmgrSetOutcome *outcome);
-extern ErrorData *partmgr_analyze_set(PartmgrSet *set, bool skip_locked, const char *run_by,
+extern ErrorData *partmgr_analyze_set(PartmgrSet *set, bool skip_locked,
+									  const char *run_by,
 									  bool raise);
 extern void partmgr_validate_set(const char *key, const char *run_by,
 								 PartmgrSetOutcome *outcome);

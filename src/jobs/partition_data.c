@@ -65,7 +65,8 @@
  *		it is a generated column.
  */
 static Oid
-column_type(Relation rel, const char *name, bool *identity_always, bool *generated)
+column_type(Relation rel, const char *name, bool *identity_always,
+			bool *generated)
 {
 	TupleDesc	desc = RelationGetDescr(rel);
 
@@ -143,7 +144,8 @@ check_columns(const PartmgrSet *set, Oid other, List *columns, List *ignored,
 		if (have != want &&
 			(strcmp(name, set->control) == 0 ||
 			 !can_coerce_type(1, other_is_source ? &have : &want,
-							  other_is_source ? &want : &have, COERCION_ASSIGNMENT)))
+							  other_is_source ? &want : &have,
+							  COERCION_ASSIGNMENT)))
 			ereport(ERROR,
 					(errcode(ERRCODE_DATATYPE_MISMATCH),
 					 other_is_source ?
@@ -171,7 +173,8 @@ check_columns(const PartmgrSet *set, Oid other, List *columns, List *ignored,
 		if (att->attisdropped || att->attgenerated != '\0' ||
 			name_in(columns, name) || name_in(ignored, name))
 			continue;
-		if (OidIsValid(column_type(parent, name, &identity, &generated)) && generated)
+		if (OidIsValid(column_type(parent, name, &identity, &generated)) &&
+			generated)
 			ereport(ERROR,
 					(errcode(ERRCODE_GENERATED_ALWAYS),
 					 errmsg("column \"%s\" of source table %s is a generated column in \"%s\"",
@@ -202,10 +205,12 @@ computed_columns(const PartmgrSet *set, List *ignored, PartmgrRowSource *source)
 {
 	static const char *const sql =
 	"SELECT a.attname::text, CASE WHEN a.attidentity <> ''"
-	" THEN format('nextval(%L::regclass)', pg_catalog.pg_get_serial_sequence(a.attrelid::regclass::text, a.attname))"
+	" THEN format('nextval(%L::regclass)',"
+	" pg_catalog.pg_get_serial_sequence(a.attrelid::regclass::text, a.attname))"
 	" ELSE pg_catalog.pg_get_expr(d.adbin, d.adrelid) END"
 	" FROM pg_catalog.pg_attribute a"
-	" LEFT JOIN pg_catalog.pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum"
+	" LEFT JOIN pg_catalog.pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum"
+	" = a.attnum"
 	" WHERE a.attrelid = $1 AND a.attnum > 0 AND NOT a.attisdropped"
 	" AND a.attgenerated = '' AND a.attname = ANY ($2)"
 	" AND (a.attidentity <> '' OR d.adbin IS NOT NULL) ORDER BY a.attnum";
@@ -222,12 +227,15 @@ computed_columns(const PartmgrSet *set, List *ignored, PartmgrRowSource *source)
 	foreach(lc, ignored)
 		names[n++] = CStringGetTextDatum((char *) lfirst(lc));
 	values[0] = ObjectIdGetDatum(set->parent_oid);
-	values[1] = PointerGetDatum(construct_array(names, n, TEXTOID, -1, false, TYPALIGN_INT));
-	rows = partmgr_spi_exec_cached(sql, 2, types, values, NULL, false, SPI_OK_SELECT);
+	values[1] = PointerGetDatum(construct_array(names, n, TEXTOID, -1, false,
+												TYPALIGN_INT));
+	rows = partmgr_spi_exec_cached(sql, 2, types, values, NULL, false,
+								   SPI_OK_SELECT);
 	for (uint64 i = 0; i < rows; i++)
 	{
 		source->computed = lappend(source->computed, partmgr_spi_text(i, 1));
-		source->computed_exprs = lappend(source->computed_exprs, partmgr_spi_text(i, 2));
+		source->computed_exprs = lappend(source->computed_exprs,
+										 partmgr_spi_text(i, 2));
 	}
 }
 
@@ -269,19 +277,24 @@ check_move_table(const PartmgrSet *set, Oid relid, bool is_source)
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 is_source ?
 				 errmsg("source table %s belongs to role \"%s\", not to \"%s\", the owner of \"%s\"",
-						table, GetUserNameFromId(info.owner, false), owner, set->key) :
+						table, GetUserNameFromId(info.owner, false), owner,
+						set->key) :
 				 errmsg("target table %s belongs to role \"%s\", not to \"%s\", the owner of \"%s\"",
-						table, GetUserNameFromId(info.owner, false), owner, set->key),
+						table, GetUserNameFromId(info.owner, false), owner,
+						set->key),
 				 errdetail("Rows are moved with the rights of the set's owner, so only tables of that owner take part."),
-				 errhint("ALTER TABLE %s OWNER TO %s first.", table, quote_identifier(owner))));
+				 errhint("ALTER TABLE %s OWNER TO %s first.", table,
+						 quote_identifier(owner))));
 	if (is_source &&
-		pg_class_aclcheck(relid, set->parent_owner, ACL_SELECT | ACL_DELETE) != ACLCHECK_OK)
+		pg_class_aclcheck(relid, set->parent_owner,
+						  ACL_SELECT | ACL_DELETE) != ACLCHECK_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("role \"%s\", the owner of \"%s\", lacks SELECT, DELETE on source table %s",
 						owner, set->key, table),
 				 errdetail("Rows are moved with the rights of the set's owner."),
-				 errhint("GRANT SELECT, DELETE ON %s TO %s.", table, quote_identifier(owner))));
+				 errhint("GRANT SELECT, DELETE ON %s TO %s.", table,
+						 quote_identifier(owner))));
 	if (!is_source &&
 		pg_class_aclcheck(relid, set->parent_owner, ACL_INSERT) != ACLCHECK_OK)
 		ereport(ERROR,
@@ -289,7 +302,8 @@ check_move_table(const PartmgrSet *set, Oid relid, bool is_source)
 				 errmsg("role \"%s\", the owner of \"%s\", lacks INSERT on target table %s",
 						owner, set->key, table),
 				 errdetail("Rows are moved with the rights of the set's owner."),
-				 errhint("GRANT INSERT ON %s TO %s.", table, quote_identifier(owner))));
+				 errhint("GRANT INSERT ON %s TO %s.", table,
+						 quote_identifier(owner))));
 }
 
 /*
@@ -343,7 +357,8 @@ partmgr_data_move_init(PartmgrSet *set, PartmgrTree *tree, Oid source_oid,
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("source table %s is the default partition of \"%s\"",
-						quote_qualified_identifier(move->source.schema, move->source.name),
+						quote_qualified_identifier(move->source.schema,
+												   move->source.name),
 						set->key),
 				 errhint("Leave p_source_table NULL to move rows out of the default partition.")));
 	if (source_oid == set->parent_oid ||
@@ -352,7 +367,8 @@ partmgr_data_move_init(PartmgrSet *set, PartmgrTree *tree, Oid source_oid,
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("source table \"%s\" must be a plain table outside the partition set",
-						quote_qualified_identifier(move->source.schema, move->source.name)),
+						quote_qualified_identifier(move->source.schema,
+												   move->source.name)),
 				 errhint("Leave p_source_table NULL to move rows out of the default partition.")));
 	check_move_table(set, source_oid, true);
 	check_columns(set, move->source.relid, move->source.columns, ignored, true);
@@ -366,14 +382,17 @@ partmgr_data_move_init(PartmgrSet *set, PartmgrTree *tree, Oid source_oid,
  *		The smallest (descending: largest) key left in a table; false when
  *		it holds none.
  */
-static bool end_key_sql(const PartmgrSet *set, const char *sql, PartmgrPoint *key);
+static bool end_key_sql(const PartmgrSet *set, const char *sql,
+						PartmgrPoint *key);
 
 static bool
-end_key(const PartmgrSet *set, const char *schema, const char *name, bool descending,
+end_key(const PartmgrSet *set, const char *schema, const char *name,
+		bool descending,
 		bool finite_only, PartmgrPoint *key)
 {
-	return end_key_sql(set, partmgr_ddl_min_control(set, schema, name, descending,
-													finite_only),
+	return end_key_sql(set,
+					   partmgr_ddl_min_control(set, schema, name, descending,
+											   finite_only),
 					   key);
 }
 
@@ -387,10 +406,12 @@ end_key(const PartmgrSet *set, const char *schema, const char *name, bool descen
  *		parameter, what to do instead.
  */
 static void
-check_finite_key(const PartmgrSet *set, const PartmgrDataMove *move, PartmgrPoint key,
+check_finite_key(const PartmgrSet *set, const PartmgrDataMove *move,
+				 PartmgrPoint key,
 				 bool async)
 {
-	const char *table = quote_qualified_identifier(move->source.schema, move->source.name);
+	const char *table = quote_qualified_identifier(move->source.schema,
+												   move->source.name);
 
 	if (set->axis.kind != PARTMGR_KEY_TIME ||
 		(key != PARTMGR_POINT_MIN && key != PARTMGR_POINT_MAX))
@@ -403,7 +424,8 @@ check_finite_key(const PartmgrSet *set, const PartmgrDataMove *move, PartmgrPoin
 					key == PARTMGR_POINT_MAX ? "infinity" : "-infinity") :
 			 errmsg("source table %s holds rows with %s %s, which no child of \"%s\" can hold",
 					table, quote_identifier(set->control),
-					key == PARTMGR_POINT_MAX ? "infinity" : "-infinity", set->key),
+					key == PARTMGR_POINT_MAX ? "infinity" : "-infinity",
+					set->key),
 			 errdetail("Every child covers a finite range of time; rows at infinity or -infinity can only stay where they are."),
 			 async ?
 			 errhint("Move or delete those rows first, or move the others with CALL partmgr.partition_data_proc('%s', p_ignore_infinity => true).",
@@ -435,9 +457,11 @@ end_key_sql(const PartmgrSet *set, const char *sql, PartmgrPoint *key)
  *		rounded up to the next day.
  */
 static PartmgrPoint
-batch_end(const PartmgrSet *set, const PartmgrStep *batch, PartmgrPoint from, bool down)
+batch_end(const PartmgrSet *set, const PartmgrStep *batch, PartmgrPoint from,
+		  bool down)
 {
-	PartmgrPoint end = partmgr_point_add(&set->axis, batch, from, down ? -1 : 1);
+	PartmgrPoint end = partmgr_point_add(&set->axis, batch, from, down ? -1 :
+										 1);
 
 	if (end == PARTMGR_POINT_MIN || end == PARTMGR_POINT_MAX)
 		return end;
@@ -476,7 +500,8 @@ new_slot(const PartmgrSet *set, const PartmgrTree *tree, PartmgrPoint key,
 				 errdetail("The child for values from %s to %s would overlap \"%s\".",
 						   partmgr_point_display(&set->axis, lower),
 						   partmgr_point_display(&set->axis, *upper),
-						   quote_qualified_identifier(overlap->schema, overlap->name)) :
+						   quote_qualified_identifier(overlap->schema,
+													  overlap->name)) :
 				 errdetail("The value lies outside the range pg_partmgr can partition.")));
 	return lower;
 }
@@ -505,8 +530,10 @@ add_batch_child(PartmgrPlan *plan, PartmgrPoint lower, PartmgrPoint upper)
 							partmgr_point_display(&set->axis, upper)),
 					 errdetail("\"%s\" is a partition for values from %s to %s of its own parent, and its children stay inside that range.",
 							   set->key,
-							   partmgr_point_display(&set->axis, set->limit_lower),
-							   partmgr_point_display(&set->axis, set->limit_upper)),
+							   partmgr_point_display(&set->axis,
+													 set->limit_lower),
+							   partmgr_point_display(&set->axis,
+													 set->limit_upper)),
 					 errhint("Rows outside that range belong in another partition of the parent of \"%s\".",
 							 set->key)));
 			break;
@@ -531,7 +558,8 @@ add_batch_child(PartmgrPlan *plan, PartmgrPoint lower, PartmgrPoint upper)
 			/* new_slot found no child there, and a batch's plan has no limit */
 			break;
 	}
-	elog(ERROR, "unexpected result %d planning the child of \"%s\" for values from %s to %s",
+	elog(ERROR,
+		 "unexpected result %d planning the child of \"%s\" for values from %s to %s",
 		 (int) result, set->key, partmgr_point_display(&set->axis, lower),
 		 partmgr_point_display(&set->axis, upper));
 }
@@ -559,7 +587,8 @@ compare_points(const void *a, const void *b)
  *		*last says whether these are all the children its rows need.
  */
 static PartmgrPlan *
-plan_default_slots(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *move,
+plan_default_slots(PartmgrSet *set, PartmgrTree *tree,
+				   const PartmgrDataMove *move,
 				   int max_batches, int *nbatches, bool *last)
 {
 	PartmgrPoint anchor = PARTMGR_POINT_MIN;
@@ -574,15 +603,18 @@ plan_default_slots(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *mo
 	for (int i = 0; i < tree->nchildren && anchor == PARTMGR_POINT_MIN; i++)
 		anchor = tree->children[i].lower;
 	if (anchor == PARTMGR_POINT_MIN)
-		anchor = partmgr_point_align(&set->axis, &set->step, set->date_trunc_interval, 0);
-	nslots = partmgr_key_buckets(set, move->source.relid, anchor, partmgr_finest_step(set),
+		anchor = partmgr_point_align(&set->axis, &set->step,
+									 set->date_trunc_interval, 0);
+	nslots = partmgr_key_buckets(set, move->source.relid, anchor,
+								 partmgr_finest_step(set),
 								 move->ignore_infinity, &slots);
 	if (nslots < 0)
 		return NULL;
 	/* a key no child can hold fails as the move would meet it: in its order */
 	qsort(slots, nslots, sizeof(PartmgrPoint), compare_points);
 	for (int i = 0; i < nslots; i++)
-		check_finite_key(set, move, slots[move->descending ? nslots - 1 - i : i], false);
+		check_finite_key(set, move,
+						 slots[move->descending ? nslots - 1 - i : i], false);
 	/* the keys become the lower bounds of their children, once each */
 	for (int i = 0; i < nslots; i++)
 		slots[i] = partmgr_slot_lower(set, tree, slots[i]);
@@ -665,7 +697,8 @@ plan_data_batch(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *move)
 
 	if (child != NULL)
 	{
-		partmgr_plan_add_move(plan, &move->source, child->schema, child->name, from, to);
+		partmgr_plan_add_move(plan, &move->source, child->schema, child->name,
+							  from, to);
 		return plan;
 	}
 	if (from == lower && to == upper)
@@ -680,7 +713,8 @@ plan_data_batch(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *move)
 	/* part of a new child's range: make the child, then move into it */
 	add_batch_child(plan, lower, upper);
 	partmgr_plan_add_move(plan, &move->source, set->parent_schema,
-						  ((PartmgrAction *) llast(plan->actions))->name, from, to);
+						  ((PartmgrAction *) llast(plan->actions))->name, from,
+						  to);
 	return plan;
 }
 
@@ -693,14 +727,16 @@ plan_data_batch(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *move)
  *		meanwhile are left to the next call, as those after it are).
  */
 PartmgrPlan *
-partmgr_plan_data_batches(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *move,
+partmgr_plan_data_batches(PartmgrSet *set, PartmgrTree *tree,
+						  const PartmgrDataMove *move,
 						  int max_batches, int *nbatches, bool *last)
 {
 	PartmgrPlan *plan = NULL;
 
 	*last = false;
 	/* new children of a sub-partitioned set are made one at a time */
-	if (move->from_default && OidIsValid(move->source.relid) && max_batches > 1 &&
+	if (move->from_default && OidIsValid(move->source.relid) &&
+		max_batches > 1 &&
 		partmgr_sub_spec_load(set->key) == NULL)
 		plan = plan_default_slots(set, tree, move, max_batches, nbatches, last);
 	if (plan == NULL)
@@ -720,7 +756,8 @@ partmgr_count_rows(const char *schema, const char *name, bool only)
 {
 	bool		isnull;
 
-	partmgr_spi_table_exec(partmgr_query_count_rows(schema, name, true, only), 0, NULL, NULL,
+	partmgr_spi_table_exec(partmgr_query_count_rows(schema, name, true, only),
+						   0, NULL, NULL,
 						   NULL, false, SPI_OK_SELECT);
 	return DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
 }
@@ -737,8 +774,10 @@ partmgr_count_source_rows(const PartmgrSet *set, const PartmgrDataMove *move)
 
 	if (!move->ignore_infinity)
 		return partmgr_count_rows(move->source.schema, move->source.name, true);
-	partmgr_spi_table_exec(partmgr_query_count_finite_rows(set, move->source.schema,
-														   move->source.name, true),
+	partmgr_spi_table_exec(partmgr_query_count_finite_rows(set,
+														   move->source.schema,
+														   move->source.name,
+														   true),
 						   0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 	return DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
 }
@@ -768,7 +807,8 @@ undo_columns(const PartmgrSet *set, Oid target, List *ignored)
 		if (att->attisdropped || name_in(ignored, name))
 			continue;
 		if (att->attgenerated != '\0' &&
-			(!OidIsValid(column_type(rel, name, &identity, &generated)) || generated))
+			(!OidIsValid(column_type(rel, name, &identity, &generated)) ||
+			 generated))
 			continue;
 		columns = lappend(columns, pstrdup(name));
 	}
@@ -784,7 +824,8 @@ undo_columns(const PartmgrSet *set, Oid target, List *ignored)
  */
 void
 partmgr_undo_init(PartmgrSet *set, Oid target_oid, const char *batch_text,
-				  bool keep_table, bool drop_cascade, List *ignored, PartmgrUndo *undo)
+				  bool keep_table, bool drop_cascade, List *ignored,
+				  PartmgrUndo *undo)
 {
 	memset(undo, 0, sizeof(*undo));
 	undo->target_oid = target_oid;
@@ -797,7 +838,8 @@ partmgr_undo_init(PartmgrSet *set, Oid target_oid, const char *batch_text,
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("target table \"%s\" must be a table outside the partition set \"%s\"",
-						quote_qualified_identifier(undo->target_schema, undo->target_name),
+						quote_qualified_identifier(undo->target_schema,
+												   undo->target_name),
 						set->key)));
 	check_move_table(set, target_oid, false);
 	undo->columns = undo_columns(set, undo->target_oid, ignored);
@@ -825,7 +867,8 @@ partmgr_undo_init(PartmgrSet *set, Oid target_oid, const char *batch_text,
  *		means the set has no child left.
  */
 PartmgrPlan *
-partmgr_plan_undo_step(PartmgrSet *set, PartmgrTree *tree, const PartmgrUndo *undo)
+partmgr_plan_undo_step(PartmgrSet *set, PartmgrTree *tree,
+					   const PartmgrUndo *undo)
 {
 	PartmgrPlan *plan = partmgr_plan_new(set, tree);
 	PartmgrChild current;
@@ -862,7 +905,8 @@ partmgr_plan_undo_step(PartmgrSet *set, PartmgrTree *tree, const PartmgrUndo *un
 		 */
 		if (undo->have_batch || current.relid == tree->default_oid)
 		{
-			PartmgrPoint to = batch_end(set, undo->have_batch ? &undo->batch : &set->step,
+			PartmgrPoint to = batch_end(set, undo->have_batch ? &undo->batch :
+										&set->step,
 										key, false);
 
 			/*
@@ -881,7 +925,8 @@ partmgr_plan_undo_step(PartmgrSet *set, PartmgrTree *tree, const PartmgrUndo *un
 		}
 		else
 			partmgr_plan_add_move(plan, &source, undo->target_schema,
-								  undo->target_name, PARTMGR_POINT_MIN, PARTMGR_POINT_MAX);
+								  undo->target_name, PARTMGR_POINT_MIN,
+								  PARTMGR_POINT_MAX);
 	}
 	if (current.detach_pending)
 		partmgr_plan_add_finalize(plan, &current);
@@ -900,12 +945,14 @@ void
 partmgr_async_init(PartmgrSet *set, PartmgrTree *tree, const char *batch_text,
 				   bool descending, List *ignored, PartmgrDataMove *move)
 {
-	partmgr_data_move_init(set, tree, InvalidOid, NULL, descending, ignored, move);
+	partmgr_data_move_init(set, tree, InvalidOid, NULL, descending, ignored,
+						   move);
 	if (batch_text == NULL)
 		return;
 	parse_batch(set, batch_text, &move->batch);
 	if (set->axis.kind == PARTMGR_KEY_ID ? move->batch.id > set->step.id :
-		DatumGetInt32(DirectFunctionCall2(interval_cmp, IntervalPGetDatum(&move->batch.time),
+		DatumGetInt32(DirectFunctionCall2(interval_cmp,
+										  IntervalPGetDatum(&move->batch.time),
 										  IntervalPGetDatum(&set->step.time))) > 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -923,7 +970,8 @@ partmgr_async_init(PartmgrSet *set, PartmgrTree *tree, const char *batch_text,
  *		it (ATTACHED).  An empty plan: the default partition holds no row.
  */
 PartmgrPlan *
-partmgr_plan_async_step(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMove *move,
+partmgr_plan_async_step(PartmgrSet *set, PartmgrTree *tree,
+						const PartmgrDataMove *move,
 						PartmgrAsyncOutcome *outcome, PartmgrPoint *lower)
 {
 	PartmgrPlan *plan = partmgr_plan_new(set, tree);
@@ -938,7 +986,8 @@ partmgr_plan_async_step(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMov
 	if (set->async_in_progress == NULL)
 	{
 		if (!OidIsValid(move->source.relid) ||
-			!end_key(set, move->source.schema, move->source.name, move->descending, false,
+			!end_key(set, move->source.schema, move->source.name,
+					 move->descending, false,
 					 &key))
 			return plan;
 		check_finite_key(set, move, key, true);
@@ -949,7 +998,8 @@ partmgr_plan_async_step(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMov
 		return plan;
 	}
 
-	partmgr_context_push(&ctx, "async_partitioning_in_progress of partition set \"%s\"",
+	partmgr_context_push(&ctx,
+						 "async_partitioning_in_progress of partition set \"%s\"",
 						 set->key);
 	*lower = partmgr_point_parse(&set->axis, set->async_in_progress);
 	partmgr_context_pop(&ctx);
@@ -961,14 +1011,21 @@ partmgr_plan_async_step(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMov
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 OidIsValid(relid) ?
 				 errmsg("partition_data_async of \"%s\" was filling \"%s\", which is attached",
-						set->key, quote_qualified_identifier(set->parent_schema, name)) :
+						set->key,
+						quote_qualified_identifier(set->parent_schema,
+												   name)) :
 				 errmsg("partition_data_async of \"%s\" was filling \"%s\", which is gone",
-						set->key, quote_qualified_identifier(set->parent_schema, name)),
+						set->key,
+						quote_qualified_identifier(set->parent_schema,
+												   name)),
 				 errhint("Clear it with UPDATE partmgr.part_config SET async_partitioning_in_progress = NULL WHERE parent_table = '%s'.",
 						 set->key)));
 	if (OidIsValid(move->source.relid) &&
-		end_key_sql(set, partmgr_ddl_min_control_in(set, move->source.schema, move->source.name,
-													move->descending, *lower, upper),
+		end_key_sql(set,
+					partmgr_ddl_min_control_in(set, move->source.schema,
+											   move->source.name,
+											   move->descending, *lower,
+											   upper),
 					&key))
 	{
 		PartmgrPoint from = *lower;
@@ -979,11 +1036,13 @@ partmgr_plan_async_step(PartmgrSet *set, PartmgrTree *tree, const PartmgrDataMov
 			from = Max(*lower, batch_end(set, &move->batch, key, true));
 		else
 			to = Min(upper, batch_end(set, &move->batch, key, false));
-		partmgr_plan_add_move(plan, &move->source, set->parent_schema, name, from, to);
+		partmgr_plan_add_move(plan, &move->source, set->parent_schema, name,
+							  from, to);
 		*outcome = PARTMGR_ASYNC_MOVED;
 		return plan;
 	}
-	partmgr_plan_add_attach(plan, &move->source, set->parent_schema, name, relid, *lower, upper);
+	partmgr_plan_add_attach(plan, &move->source, set->parent_schema, name,
+							relid, *lower, upper);
 	*outcome = PARTMGR_ASYNC_ATTACHED;
 	return plan;
 }

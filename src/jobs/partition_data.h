@@ -46,15 +46,19 @@ extern void partmgr_data_move_init(PartmgrSet *set, PartmgrTree *tree,
 								   Oid source_oid, const char *batch_text,
 								   bool descending, List *ignored,
 								   PartmgrDataMove *move);
-extern PartmgrPlan *partmgr_plan_data_batches(PartmgrSet *set, PartmgrTree *tree,
+extern PartmgrPlan *partmgr_plan_data_batches(PartmgrSet *set,
+											  PartmgrTree *tree,
 											  const PartmgrDataMove *move,
 											  int max_batches, int *nbatches,
 											  bool *last);
-extern int64 partmgr_count_rows(const char *schema, const char *name, bool only);
-extern int64 partmgr_count_source_rows(const PartmgrSet *set, const PartmgrDataMove *move);
+extern int64 partmgr_count_rows(const char *schema, const char *name,
+								bool only);
+extern int64 partmgr_count_source_rows(const PartmgrSet *set,
+									   const PartmgrDataMove *move);
 extern void partmgr_undo_init(PartmgrSet *set, Oid target_oid,
 							  const char *batch_text, bool keep_table,
-							  bool drop_cascade, List *ignored, PartmgrUndo *undo);
+							  bool drop_cascade, List *ignored,
+							  PartmgrUndo *undo);
 extern PartmgrPlan *partmgr_plan_undo_step(PartmgrSet *set, PartmgrTree *tree,
 										   const PartmgrUndo *undo);
 
@@ -67,8 +71,10 @@ typedef enum PartmgrAsyncOutcome
 	PARTMGR_ASYNC_ATTACHED		/* it was attached */
 } PartmgrAsyncOutcome;
 
-extern void partmgr_async_init(PartmgrSet *set, PartmgrTree *tree, const char *batch_text,
-							   bool descending, List *ignored, PartmgrDataMove *move);
+extern void partmgr_async_init(PartmgrSet *set, PartmgrTree *tree,
+							   const char *batch_text,
+							   bool descending, List *ignored,
+							   PartmgrDataMove *move);
 extern PartmgrPlan *partmgr_plan_async_step(PartmgrSet *set, PartmgrTree *tree,
 											const PartmgrDataMove *move,
 											PartmgrAsyncOutcome *outcome,

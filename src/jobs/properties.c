@@ -69,7 +69,8 @@
 #include "spi_util.h"
 #include "unique.h"
 
-static List *grant_statements(const PartmgrProperties *props, const char *schema,
+static List *grant_statements(const PartmgrProperties *props,
+							  const char *schema,
 							  const char *name);
 static bool list_has_string(List *list, const char *s);
 
@@ -81,7 +82,8 @@ static bool list_has_string(List *list, const char *s);
 char *
 partmgr_template_name(const char *schema, const char *table)
 {
-	return partmgr_name_with_suffix(psprintf("template_%s_%s", schema, table), "");
+	return partmgr_name_with_suffix(psprintf("template_%s_%s", schema, table),
+									"");
 }
 
 /*
@@ -101,7 +103,8 @@ partmgr_drop_unused_template(const PartmgrSet *set)
 	if (set->template_table == NULL)
 		return;
 	made = partmgr_names_key(PARTMGR_SCHEMA,
-							 partmgr_template_name(set->parent_schema, set->parent_name));
+							 partmgr_template_name(set->parent_schema,
+												   set->parent_name));
 	if (partmgr_keep_user_templates && strcmp(set->template_table, made) != 0)
 		return;
 	relid = partmgr_key_relid(set->template_table);
@@ -116,7 +119,8 @@ partmgr_drop_unused_template(const PartmgrSet *set)
 		{
 			ereport(NOTICE,
 					(errmsg("kept template table %s of \"%s\": it belongs to role \"%s\", not to the table's owner \"%s\"",
-							quote_qualified_identifier(info.schema, info.name), set->key,
+							quote_qualified_identifier(info.schema, info.name),
+							set->key,
 							GetUserNameFromId(info.owner, false),
 							GetUserNameFromId(set->parent_owner, false)),
 					 errhint("Drop it yourself if it is no longer needed.")));
@@ -191,7 +195,8 @@ partmgr_check_template(Oid parent, const char *template_table, Oid relid)
 	if (get_rel_relkind(relid) != RELKIND_RELATION)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("template table \"%s\" is not a plain table", template_table)));
+				 errmsg("template table \"%s\" is not a plain table",
+						template_table)));
 	{
 		PartmgrParentInfo template_info;
 		PartmgrParentInfo parent_info;
@@ -203,7 +208,8 @@ partmgr_check_template(Oid parent, const char *template_table, Oid relid)
 	}
 	values[0] = ObjectIdGetDatum(relid);
 	values[1] = ObjectIdGetDatum(parent);
-	if (partmgr_spi_exec_cached(extra_sql, 2, types, values, NULL, false, SPI_OK_SELECT) > 0)
+	if (partmgr_spi_exec_cached(extra_sql, 2, types, values, NULL, false,
+								SPI_OK_SELECT) > 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_COLUMN),
 				 errmsg("template table \"%s\" has column \"%s\", which the parent table does not have with that type",
@@ -224,8 +230,10 @@ unique_indexes(Oid relid, Oid except, bool replica_only)
 {
 	static const char *const sql =
 	"WITH idx AS ("
-	"  SELECT i.indexrelid, i.indrelid, i.indisprimary, i.indisunique, i.indisreplident,"
-	"         substring(pg_catalog.pg_get_indexdef(i.indexrelid) FROM ' (USING .*)$') AS def,"
+	"  SELECT i.indexrelid, i.indrelid, i.indisprimary, i.indisunique,"
+	" i.indisreplident,"
+	"         substring(pg_catalog.pg_get_indexdef(i.indexrelid) FROM '"
+	" (USING .*)$') AS def,"
 	"         (SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY k.n)"
 	"            FROM unnest(i.indkey) WITH ORDINALITY AS k(attnum, n)"
 	"            JOIN pg_catalog.pg_attribute a"
@@ -239,7 +247,8 @@ unique_indexes(Oid relid, Oid except, bool replica_only)
 	"SELECT t.indisprimary, t.cols, t.def, t.spc, t.plain FROM idx t"
 	" WHERE t.indrelid = $1 AND t.indisunique AND (NOT $3 OR t.indisreplident)"
 	"   AND NOT EXISTS (SELECT 1 FROM idx p WHERE p.indrelid = $2"
-	"                      AND (p.def = t.def OR (p.indisprimary AND t.indisprimary"
+	"                      AND (p.def = t.def OR (p.indisprimary AND"
+	" t.indisprimary"
 	"                                             AND p.cols = t.cols)))"
 	" ORDER BY t.indisprimary DESC, t.indexrelid";
 	Oid			types[3] = {OIDOID, OIDOID, BOOLOID};
@@ -250,7 +259,8 @@ unique_indexes(Oid relid, Oid except, bool replica_only)
 	values[0] = ObjectIdGetDatum(relid);
 	values[1] = ObjectIdGetDatum(except);
 	values[2] = BoolGetDatum(replica_only);
-	n = partmgr_spi_exec_cached(sql, 3, types, values, NULL, false, SPI_OK_SELECT);
+	n = partmgr_spi_exec_cached(sql, 3, types, values, NULL, false,
+								SPI_OK_SELECT);
 	for (uint64 i = 0; i < n; i++)
 	{
 		PartmgrUniqueIndex *index = palloc(sizeof(PartmgrUniqueIndex));
@@ -277,8 +287,10 @@ static List *
 table_grants(Oid relid, Oid owner)
 {
 	static const char *const sql =
-	"SELECT CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(r.rolname) END,"
-	"       string_agg(a.privilege_type, ', ' ORDER BY a.privilege_type), a.is_grantable"
+	"SELECT CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(r.rolname)"
+	" END,"
+	"       string_agg(a.privilege_type, ', ' ORDER BY a.privilege_type),"
+	" a.is_grantable"
 	"  FROM pg_catalog.pg_class c"
 	"  CROSS JOIN LATERAL aclexplode(c.relacl) AS a"
 	"  LEFT JOIN pg_catalog.pg_roles r ON r.oid = a.grantee"
@@ -291,7 +303,8 @@ table_grants(Oid relid, Oid owner)
 
 	values[0] = ObjectIdGetDatum(relid);
 	values[1] = ObjectIdGetDatum(owner);
-	n = partmgr_spi_exec_cached(sql, 2, types, values, NULL, false, SPI_OK_SELECT);
+	n = partmgr_spi_exec_cached(sql, 2, types, values, NULL, false,
+								SPI_OK_SELECT);
 	for (uint64 i = 0; i < n; i++)
 	{
 		PartmgrGrant *grant = palloc(sizeof(PartmgrGrant));
@@ -338,13 +351,15 @@ static List *
 quoted_options(List *list, HeapTuple reltup, const char *prefix)
 {
 	bool		isnull;
-	Datum		options = SysCacheGetAttr(RELOID, reltup, Anum_pg_class_reloptions, &isnull);
+	Datum		options = SysCacheGetAttr(RELOID, reltup,
+										  Anum_pg_class_reloptions, &isnull);
 	Datum	   *elems;
 	int			n;
 
 	if (isnull)
 		return list;
-	deconstruct_array(DatumGetArrayTypeP(options), TEXTOID, -1, false, TYPALIGN_INT,
+	deconstruct_array(DatumGetArrayTypeP(options), TEXTOID, -1, false,
+					  TYPALIGN_INT,
 					  &elems, NULL, &n);
 	for (int i = 0; i < n; i++)
 	{
@@ -358,7 +373,8 @@ quoted_options(List *list, HeapTuple reltup, const char *prefix)
 		if (eq != NULL)
 			*eq = '\0';
 		list = lappend(list, psprintf("%s%s=%s", prefix, option,
-									  quote_literal_cstr(eq != NULL ? eq + 1 : option)));
+									  quote_literal_cstr(eq != NULL ? eq + 1 :
+														 option)));
 	}
 	return list;
 }
@@ -395,11 +411,13 @@ read_table_state(Oid relid, TableState *state)
 	state->reloptions = quoted_options(NIL, reltup, "");
 	if (OidIsValid(form->reltoastrelid))
 	{
-		HeapTuple	toasttup = SearchSysCache1(RELOID, ObjectIdGetDatum(form->reltoastrelid));
+		HeapTuple	toasttup = SearchSysCache1(RELOID,
+											   ObjectIdGetDatum(form->reltoastrelid));
 
 		if (HeapTupleIsValid(toasttup))
 		{
-			state->reloptions = quoted_options(state->reloptions, toasttup, "toast.");
+			state->reloptions = quoted_options(state->reloptions, toasttup,
+											   "toast.");
 			ReleaseSysCache(toasttup);
 		}
 	}
@@ -408,7 +426,8 @@ read_table_state(Oid relid, TableState *state)
 	state->replica_index = InvalidOid;
 	state->primary_index = InvalidOid;
 	if (form->relhasindex)
-		partmgr_index_flags(relid, &state->primary_index, &state->replica_index);
+		partmgr_index_flags(relid, &state->primary_index,
+							&state->replica_index);
 	ReleaseSysCache(reltup);
 }
 
@@ -449,11 +468,13 @@ read_columns(Oid relid)
 							   att->attcompression == 'l' ? "lz4" : "default");
 		column->storage = (att->attstorage == TYPSTORAGE_PLAIN ? "plain" :
 						   att->attstorage == TYPSTORAGE_EXTERNAL ? "external" :
-						   att->attstorage == TYPSTORAGE_MAIN ? "main" : "extended");
+						   att->attstorage == TYPSTORAGE_MAIN ? "main" :
+						   "extended");
 #if PG_VERSION_NUM >= 170000
 		{
 			bool		isnull;
-			Datum		target = SysCacheGetAttr(ATTNUM, tuple, Anum_pg_attribute_attstattarget,
+			Datum		target = SysCacheGetAttr(ATTNUM, tuple,
+												 Anum_pg_attribute_attstattarget,
 												 &isnull);
 
 			column->stattarget = isnull ? -1 : DatumGetInt16(target);
@@ -491,11 +512,13 @@ partmgr_read_properties(const PartmgrSet *set, PartmgrProperties *props)
 							set->template_table, set->key),
 					 errhint("Create it, or UPDATE partmgr.part_config SET template_table = NULL.")));
 		read_table_state(props->template_oid, &template);
-		check_template_owner(props->template_oid, template.owner, set->parent_owner, set->key);
+		check_template_owner(props->template_oid, template.owner,
+							 set->parent_owner, set->key);
 		props->unlogged = template.unlogged;
 		props->reloptions = template.reloptions;
 		if (template.has_indexes)
-			props->unique_indexes = unique_indexes(props->template_oid, set->parent_oid, false);
+			props->unique_indexes = unique_indexes(props->template_oid,
+												   set->parent_oid, false);
 		if (props->unique_indexes != NIL)
 			props->parent_has_primary = OidIsValid(parent.primary_index);
 	}
@@ -522,13 +545,15 @@ statistics_name_taken(Oid nspid, const char *name)
 {
 	static const char *const sql =
 	"SELECT 1 FROM pg_catalog.pg_statistic_ext"
-	" WHERE stxnamespace = $1 AND stxname OPERATOR(pg_catalog.=) $2::pg_catalog.name";
+	" WHERE stxnamespace = $1 AND stxname OPERATOR(pg_catalog.=)"
+	" $2::pg_catalog.name";
 	Oid			types[2] = {OIDOID, TEXTOID};
 	Datum		values[2];
 
 	values[0] = ObjectIdGetDatum(nspid);
 	values[1] = CStringGetTextDatum(name);
-	return partmgr_spi_exec_cached(sql, 2, types, values, NULL, false, SPI_OK_SELECT) > 0;
+	return partmgr_spi_exec_cached(sql, 2, types, values, NULL, false,
+								   SPI_OK_SELECT) > 0;
 }
 
 /*
@@ -546,7 +571,9 @@ statistics_name(const char *schema, const char *table, const char *parent_stat,
 				List **taken)
 {
 	Oid			nspid = get_namespace_oid(schema, true);
-	char	   *suffix = psprintf("_%.*s", pg_mbcliplen(parent_stat, strlen(parent_stat), 30),
+	char	   *suffix = psprintf("_%.*s",
+								  pg_mbcliplen(parent_stat,
+											   strlen(parent_stat), 30),
 								  parent_stat);
 	char	   *name = partmgr_name_with_suffix(table, suffix);
 	char	   *key = psprintf("%s.%s", schema, name);
@@ -585,7 +612,8 @@ column_statistics_statement(const PartmgrProperties *props, const char *schema,
 	}
 	if (columns == NIL)
 		return NULL;
-	return partmgr_ddl_alter_columns(schema, name, "STATISTICS", columns, targets);
+	return partmgr_ddl_alter_columns(schema, name, "STATISTICS", columns,
+									 targets);
 }
 
 /*
@@ -604,7 +632,8 @@ new_table_statistics(const PartmgrSet *set, const PartmgrProperties *props,
 	foreach(lc, props->statistics)
 	{
 		PartmgrStatistics *stat = (PartmgrStatistics *) lfirst(lc);
-		char	   *stat_name = statistics_name(action->schema, action->name, stat->name,
+		char	   *stat_name = statistics_name(action->schema, action->name,
+												stat->name,
 												taken);
 
 		action->statistics_sql = lappend(action->statistics_sql,
@@ -636,7 +665,8 @@ column_statements(const PartmgrSet *set, const PartmgrProperties *props,
 				  PartmgrAction *action, List **taken)
 {
 	List	   *statements = NIL;
-	char	   *targets = column_statistics_statement(props, action->schema, action->name);
+	char	   *targets = column_statistics_statement(props, action->schema,
+													  action->name);
 
 	if (targets != NULL)
 		statements = lappend(statements, targets);
@@ -654,10 +684,12 @@ grant_statement(const char *schema, const char *name, const PartmgrGrant *grant)
 
 /* A unique index of a new child, under a name of ours or PostgreSQL's. */
 static char *
-index_statement(const char *schema, const char *name, const PartmgrUniqueIndex *index,
+index_statement(const char *schema, const char *name,
+				const PartmgrUniqueIndex *index,
 				bool primary, const char *index_name)
 {
-	return partmgr_ddl_unique_index(schema, name, primary, index_name, index->columns,
+	return partmgr_ddl_unique_index(schema, name, primary, index_name,
+									index->columns,
 									index->definition, index->tablespace);
 }
 
@@ -665,7 +697,8 @@ index_statement(const char *schema, const char *name, const PartmgrUniqueIndex *
 static char *
 replica_index_name(const PartmgrUniqueIndex *index, const char *child)
 {
-	return partmgr_name_with_suffix(child, index->primary ? "_pkey" : "_replica_identity_key");
+	return partmgr_name_with_suffix(child, index->primary ? "_pkey" :
+									"_replica_identity_key");
 }
 
 /*
@@ -691,7 +724,8 @@ child_index_statements(const PartmgrProperties *props, const char *schema,
 		/* a child cannot have a primary key beside the parent's */
 		statements = lappend(statements,
 							 index_statement(schema, name, index,
-											 index->primary && !props->parent_has_primary,
+											 index->primary &&
+											 !props->parent_has_primary,
 											 NULL));
 		*plain &= index->plain;
 	}
@@ -700,7 +734,8 @@ child_index_statements(const PartmgrProperties *props, const char *schema,
 		PartmgrUniqueIndex *index = props->replica_index;
 
 		statements = lappend(statements,
-							 index_statement(schema, name, index, index->primary,
+							 index_statement(schema, name, index,
+											 index->primary,
 											 replica_index_name(index, name)));
 		*plain &= index->plain;
 	}
@@ -721,7 +756,8 @@ child_property_statements(const PartmgrSet *set, const PartmgrProperties *props,
 
 	if (props->replica_identity == REPLICA_IDENTITY_INDEX)
 		statements = lappend(statements,
-							 partmgr_ddl_replica_identity(schema, name, REPLICA_IDENTITY_INDEX,
+							 partmgr_ddl_replica_identity(schema, name,
+														  REPLICA_IDENTITY_INDEX,
 														  replica_index_name(props->replica_index,
 																			 name)));
 	else if (props->replica_identity != REPLICA_IDENTITY_DEFAULT)
@@ -729,7 +765,8 @@ child_property_statements(const PartmgrSet *set, const PartmgrProperties *props,
 							 partmgr_ddl_replica_identity(schema, name,
 														  props->replica_identity, NULL));
 	if (set->inherit_privileges)
-		statements = list_concat(statements, grant_statements(props, schema, name));
+		statements = list_concat(statements,
+								 grant_statements(props, schema, name));
 	return statements;
 }
 
@@ -767,14 +804,16 @@ partmgr_plan_table_properties(PartmgrPlan *plan)
 			plan->reloptions = props.reloptions;
 			read = true;
 		}
-		action->property_sql = column_statements(plan->set, &props, action, &stat_names);
+		action->property_sql = column_statements(plan->set, &props, action,
+												 &stat_names);
 		if (plan->sub != NULL && action->kind == PARTMGR_ACTION_CREATE_CHILD &&
 			!action->staged && !action->unattached)
 		{
 			/* the columns too: the sub-set's children are made like it */
 			if (plan->set->inherit_privileges)
 				action->property_sql = list_concat(action->property_sql,
-												   grant_statements(&props, action->schema,
+												   grant_statements(&props,
+																	action->schema,
 																	action->name));
 			continue;
 		}
@@ -782,7 +821,8 @@ partmgr_plan_table_properties(PartmgrPlan *plan)
 												   action->name,
 												   &action->plain_indexes);
 		action->property_sql = list_concat(action->property_sql,
-										   child_property_statements(plan->set, &props,
+										   child_property_statements(plan->set,
+																	 &props,
 																	 action->schema,
 																	 action->name));
 	}
@@ -803,7 +843,8 @@ grant_statements(const PartmgrProperties *props, const char *schema,
 
 	foreach(lc, props->grants)
 		statements = lappend(statements,
-							 grant_statement(schema, name, (PartmgrGrant *) lfirst(lc)));
+							 grant_statement(schema, name,
+											 (PartmgrGrant *) lfirst(lc)));
 	return statements;
 }
 
@@ -816,7 +857,8 @@ find_grant(List *grants, const char *grantee, bool grantable)
 	{
 		const PartmgrGrant *grant = (const PartmgrGrant *) lfirst(lc);
 
-		if (strcmp(grant->grantee, grantee) == 0 && grant->grantable == grantable)
+		if (strcmp(grant->grantee, grantee) == 0 &&
+			grant->grantable == grantable)
 			return grant;
 	}
 	return NULL;
@@ -836,8 +878,10 @@ grants_text(List *grants)
 	{
 		const PartmgrGrant *grant = (const PartmgrGrant *) lfirst(lc);
 
-		appendStringInfo(&buf, "%s%s: %s%s", buf.len > 0 ? "; " : "", grant->grantee,
-						 grant->privileges, grant->grantable ? " (grantable)" : "");
+		appendStringInfo(&buf, "%s%s: %s%s", buf.len > 0 ? "; " : "",
+						 grant->grantee,
+						 grant->privileges, grant->grantable ? " (grantable)" :
+						 "");
 	}
 	return buf.data;
 }
@@ -852,7 +896,8 @@ options_text(List *options)
 		return "none";
 	initStringInfo(&buf);
 	foreach(lc, options)
-		appendStringInfo(&buf, "%s%s", buf.len > 0 ? ", " : "", (char *) lfirst(lc));
+		appendStringInfo(&buf, "%s%s", buf.len > 0 ? ", " : "",
+						 (char *) lfirst(lc));
 	return buf.data;
 }
 
@@ -866,7 +911,8 @@ replica_identity_text(char ident, Oid index)
 		case REPLICA_IDENTITY_NOTHING:
 			return "nothing";
 		case REPLICA_IDENTITY_INDEX:
-			return OidIsValid(index) ? psprintf("using index %s", get_rel_name(index)) :
+			return OidIsValid(index) ? psprintf("using index %s",
+												get_rel_name(index)) :
 				"using index";
 		default:
 			return "default";
@@ -887,13 +933,15 @@ child_index_of(Oid child, Oid parent_index)
 
 	values[0] = ObjectIdGetDatum(parent_index);
 	values[1] = ObjectIdGetDatum(child);
-	if (partmgr_spi_exec_cached(sql, 2, types, values, NULL, false, SPI_OK_SELECT) == 0)
+	if (partmgr_spi_exec_cached(sql, 2, types, values, NULL, false,
+								SPI_OK_SELECT) == 0)
 		return InvalidOid;
 	return DatumGetObjectId(partmgr_spi_value(0, 1, &isnull));
 }
 
 static PartmgrDrift *
-new_drift(List **drifts, PartmgrDriftKind kind, const char *property, char *expected,
+new_drift(List **drifts, PartmgrDriftKind kind, const char *property,
+		  char *expected,
 		  char *actual)
 {
 	PartmgrDrift *drift = palloc0(sizeof(PartmgrDrift));
@@ -971,9 +1019,11 @@ reloption_fix(const char *schema, const char *name, List *want, List *have)
 			reset = lappend(reset, option);
 	}
 	if (reset != NIL)
-		fix = lappend(fix, partmgr_ddl_set_reloptions(schema, name, reset, true));
+		fix = lappend(fix,
+					  partmgr_ddl_set_reloptions(schema, name, reset, true));
 	if (set != NIL)
-		fix = lappend(fix, partmgr_ddl_set_reloptions(schema, name, set, false));
+		fix = lappend(fix,
+					  partmgr_ddl_set_reloptions(schema, name, set, false));
 	return fix;
 }
 
@@ -1025,8 +1075,10 @@ column_text(const PartmgrColumn *column, PartmgrDriftKind kind)
  *		one ALTER TABLE ONLY.
  */
 static void
-column_drift(List **drifts, const PartmgrProperties *props, List *have, PartmgrDriftKind kind,
-			 const char *property, const char *option, const char *schema, const char *name)
+column_drift(List **drifts, const PartmgrProperties *props, List *have,
+			 PartmgrDriftKind kind,
+			 const char *property, const char *option, const char *schema,
+			 const char *name)
 {
 	StringInfoData expected;
 	StringInfoData actual;
@@ -1041,7 +1093,8 @@ column_drift(List **drifts, const PartmgrProperties *props, List *have, PartmgrD
 		const PartmgrColumn *want = (const PartmgrColumn *) lfirst(lc);
 		const PartmgrColumn *got = find_column(have, want->name);
 
-		if (got == NULL || strcmp(column_value(want, kind), column_value(got, kind)) == 0)
+		if (got == NULL ||
+			strcmp(column_value(want, kind), column_value(got, kind)) == 0)
 			continue;
 		appendStringInfo(&expected, "%s%s: %s", columns != NIL ? ", " : "",
 						 quote_identifier(want->name), column_text(want, kind));
@@ -1052,14 +1105,16 @@ column_drift(List **drifts, const PartmgrProperties *props, List *have, PartmgrD
 	}
 	if (columns != NIL)
 		new_drift(drifts, kind, property, expected.data, actual.data)->fix =
-			list_make1(partmgr_ddl_alter_columns(schema, name, option, columns, values));
+			list_make1(partmgr_ddl_alter_columns(schema, name, option, columns,
+												 values));
 }
 
 /* "(ndistinct) ON a, b", with " statistics 500" for a target of its own */
 static char *
 statistics_text(const PartmgrStatistics *stat, bool with_target)
 {
-	return psprintf("%s%s%sON %s%s", stat->kinds ? "(" : "", stat->kinds ? stat->kinds : "",
+	return psprintf("%s%s%sON %s%s", stat->kinds ? "(" : "", stat->kinds ?
+					stat->kinds : "",
 					stat->kinds ? ") " : "", stat->columns,
 					with_target && stat->target >= 0 ?
 					psprintf(" statistics %d", stat->target) : "");
@@ -1087,7 +1142,8 @@ owner_may_create(const char *schema, Oid owner)
 	Oid			nspid = get_namespace_oid(schema, false);
 
 #if PG_VERSION_NUM >= 160000
-	return object_aclcheck(NamespaceRelationId, nspid, owner, ACL_CREATE) == ACLCHECK_OK;
+	return object_aclcheck(NamespaceRelationId, nspid, owner,
+						   ACL_CREATE) == ACLCHECK_OK;
 #else
 	return pg_namespace_aclcheck(nspid, owner, ACL_CREATE) == ACLCHECK_OK;
 #endif
@@ -1104,7 +1160,8 @@ owner_may_create(const char *schema, Oid owner)
  *		and not reported.
  */
 static void
-statistics_drift(List **drifts, const PartmgrSet *set, const PartmgrProperties *props,
+statistics_drift(List **drifts, const PartmgrSet *set,
+				 const PartmgrProperties *props,
 				 Oid child, const char *schema, const char *name)
 {
 	List	   *have;
@@ -1128,15 +1185,17 @@ statistics_drift(List **drifts, const PartmgrSet *set, const PartmgrProperties *
 
 		foreach(hc, have)
 		{
-			if (strcmp(statistics_text((const PartmgrStatistics *) lfirst(hc), false),
+			if (strcmp(statistics_text((const PartmgrStatistics *) lfirst(hc),
+									   false),
 					   want_text) == 0)
 				got = (const PartmgrStatistics *) lfirst(hc);
 		}
 		if (got != NULL)
 		{
 			if (got->target != want->target)
-				fix = lappend(fix, partmgr_ddl_statistics_target(schema, got->name,
-																 want->target));
+				fix = lappend(fix,
+							  partmgr_ddl_statistics_target(schema, got->name,
+															want->target));
 			continue;
 		}
 		if (!checked)
@@ -1146,23 +1205,33 @@ statistics_drift(List **drifts, const PartmgrSet *set, const PartmgrProperties *
 		}
 		stat_name = statistics_name(schema, name, want->name, &taken);
 		if (by_owner)
-			fix = lappend(fix, partmgr_ddl_create_statistics(schema, stat_name, want->kinds,
-															 want->columns, schema, name));
+			fix = lappend(fix,
+						  partmgr_ddl_create_statistics(schema, stat_name,
+														want->kinds,
+														want->columns,
+														schema, name));
 		else
 		{
 			caller_fix = lappend(caller_fix,
-								 partmgr_ddl_create_statistics(schema, stat_name, want->kinds,
-															   want->columns, schema, name));
+								 partmgr_ddl_create_statistics(schema,
+															   stat_name,
+															   want->kinds,
+															   want->columns,
+															   schema,
+															   name));
 			caller_fix = lappend(caller_fix,
 								 partmgr_ddl_statistics_owner(schema, stat_name,
 															  set->parent_owner));
 		}
 		if (want->target >= 0)
-			fix = lappend(fix, partmgr_ddl_statistics_target(schema, stat_name, want->target));
+			fix = lappend(fix,
+						  partmgr_ddl_statistics_target(schema, stat_name,
+														want->target));
 	}
 	if (fix != NIL || caller_fix != NIL)
 	{
-		PartmgrDrift *drift = new_drift(drifts, PARTMGR_DRIFT_EXTENDED_STATISTICS,
+		PartmgrDrift *drift = new_drift(drifts,
+										PARTMGR_DRIFT_EXTENDED_STATISTICS,
 										"extended statistics",
 										statistics_list_text(props->statistics),
 										statistics_list_text(have));
@@ -1186,7 +1255,8 @@ statistics_drift(List **drifts, const PartmgrSet *set, const PartmgrProperties *
  *		revoked with CASCADE.
  */
 List *
-partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props, Oid child,
+partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props,
+					Oid child,
 					bool grants)
 {
 	const char *schema = get_namespace_name(get_rel_namespace(child));
@@ -1204,7 +1274,8 @@ partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props, Oid c
 
 		drift = new_drift(&drifts, PARTMGR_DRIFT_OWNER, "owner", owner,
 						  GetUserNameFromId(state.owner, false));
-		drift->fix = list_make1(partmgr_ddl_set_owner(schema, name, set->parent_owner));
+		drift->fix = list_make1(partmgr_ddl_set_owner(schema, name,
+													  set->parent_owner));
 	}
 	if (grants)
 	{
@@ -1214,22 +1285,29 @@ partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props, Oid c
 		foreach(lc, have)
 		{
 			PartmgrGrant *grant = (PartmgrGrant *) lfirst(lc);
-			const PartmgrGrant *want = find_grant(props->grants, grant->grantee, grant->grantable);
+			const PartmgrGrant *want = find_grant(props->grants,
+												  grant->grantee,
+												  grant->grantable);
 
-			if (want == NULL || strcmp(want->privileges, grant->privileges) != 0)
-				fix = lappend(fix, partmgr_ddl_revoke(schema, name, grant->privileges,
-													  grant->grantee));
+			if (want == NULL ||
+				strcmp(want->privileges, grant->privileges) != 0)
+				fix = lappend(fix,
+							  partmgr_ddl_revoke(schema, name,
+												 grant->privileges,
+												 grant->grantee));
 		}
 		foreach(lc, props->grants)
 		{
 			PartmgrGrant *grant = (PartmgrGrant *) lfirst(lc);
-			const PartmgrGrant *had = find_grant(have, grant->grantee, grant->grantable);
+			const PartmgrGrant *had = find_grant(have, grant->grantee,
+												 grant->grantable);
 
 			if (had == NULL || strcmp(had->privileges, grant->privileges) != 0)
 				fix = lappend(fix, grant_statement(schema, name, grant));
 		}
 		if (fix != NIL)
-			new_drift(&drifts, PARTMGR_DRIFT_GRANTS, "grants", grants_text(props->grants),
+			new_drift(&drifts, PARTMGR_DRIFT_GRANTS, "grants",
+					  grants_text(props->grants),
 					  grants_text(have))->fix = fix;
 	}
 
@@ -1240,9 +1318,11 @@ partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props, Oid c
 	{
 		List	   *have = read_columns(child);
 
-		column_drift(&drifts, props, have, PARTMGR_DRIFT_COMPRESSION, "column compression",
+		column_drift(&drifts, props, have, PARTMGR_DRIFT_COMPRESSION,
+					 "column compression",
 					 "COMPRESSION", schema, name);
-		column_drift(&drifts, props, have, PARTMGR_DRIFT_STORAGE, "column storage",
+		column_drift(&drifts, props, have, PARTMGR_DRIFT_STORAGE,
+					 "column storage",
 					 "STORAGE", schema, name);
 		column_drift(&drifts, props, have, PARTMGR_DRIFT_STATISTICS_TARGET,
 					 "column statistics target", "STATISTICS", schema, name);
@@ -1261,11 +1341,14 @@ partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props, Oid c
 			new_drift(&drifts, PARTMGR_DRIFT_PERSISTENCE, "persistence",
 					  props->unlogged ? "unlogged" : "logged",
 					  state.unlogged ? "unlogged" : "logged")->fix =
-				list_make1(partmgr_ddl_set_persistence(schema, name, props->unlogged));
+				list_make1(partmgr_ddl_set_persistence(schema, name,
+													   props->unlogged));
 		if (!same_strings(state.reloptions, props->reloptions))
 			new_drift(&drifts, PARTMGR_DRIFT_RELOPTIONS, "storage parameters",
-					  options_text(props->reloptions), options_text(state.reloptions))->fix =
-				reloption_fix(schema, name, props->reloptions, state.reloptions);
+					  options_text(props->reloptions),
+					  options_text(state.reloptions))->fix =
+				reloption_fix(schema, name, props->reloptions,
+							  state.reloptions);
 	}
 	/* a leaf's TRUNCATE trigger of each global unique constraint */
 	foreach(lc, partmgr_unique_list_of(partmgr_unique_top(set->parent_oid)))
@@ -1274,22 +1357,28 @@ partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props, Oid c
 		char	   *trigger = psprintf("%s_truncate", u->name);
 
 		if (!OidIsValid(get_trigger_oid(child, trigger, true)))
-			new_drift(&drifts, PARTMGR_DRIFT_GLOBAL_UNIQUE, "global unique TRUNCATE trigger",
+			new_drift(&drifts, PARTMGR_DRIFT_GLOBAL_UNIQUE,
+					  "global unique TRUNCATE trigger",
 					  trigger, pstrdup("none"))->fix =
-				list_make1(partmgr_ddl_unique_truncate_trigger(schema, name, u->name,
-															   u->side_schema, u->ncols,
+				list_make1(partmgr_ddl_unique_truncate_trigger(schema, name,
+															   u->name,
+															   u->side_schema,
+															   u->ncols,
 															   u->columns));
 	}
 	index = (props->replica_identity == REPLICA_IDENTITY_INDEX ?
 			 child_index_of(child, props->replica_index_oid) : InvalidOid);
 	if (state.replica_identity != props->replica_identity ||
-		(props->replica_identity == REPLICA_IDENTITY_INDEX && state.replica_index != index))
+		(props->replica_identity == REPLICA_IDENTITY_INDEX &&
+		 state.replica_index != index))
 	{
-		drift = new_drift(&drifts, PARTMGR_DRIFT_REPLICA_IDENTITY, "replica identity",
+		drift = new_drift(&drifts, PARTMGR_DRIFT_REPLICA_IDENTITY,
+						  "replica identity",
 						  (char *) replica_identity_text(props->replica_identity, index),
 						  (char *) replica_identity_text(state.replica_identity,
 														 state.replica_index));
-		if (props->replica_identity != REPLICA_IDENTITY_INDEX || OidIsValid(index))
+		if (props->replica_identity != REPLICA_IDENTITY_INDEX ||
+			OidIsValid(index))
 			drift->fix = list_make1(partmgr_ddl_replica_identity(schema, name,
 																 props->replica_identity,
 																 OidIsValid(index) ?
@@ -1307,7 +1396,8 @@ partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props, Oid c
  *		storage parameters.  Empty when the child has them all.
  */
 List *
-partmgr_template_statements(const PartmgrSet *set, const PartmgrProperties *props, Oid child)
+partmgr_template_statements(const PartmgrSet *set,
+							const PartmgrProperties *props, Oid child)
 {
 	const char *schema = get_namespace_name(get_rel_namespace(child));
 	const char *name = get_rel_name(child);
@@ -1324,13 +1414,15 @@ partmgr_template_statements(const PartmgrSet *set, const PartmgrProperties *prop
 
 		statements = lappend(statements,
 							 index_statement(schema, name, index,
-											 index->primary && !has_primary, NULL));
+											 index->primary && !has_primary,
+											 NULL));
 	}
 	foreach(lc, partmgr_child_drift(set, props, child, false))
 	{
 		PartmgrDrift *drift = (PartmgrDrift *) lfirst(lc);
 
-		if (drift->kind == PARTMGR_DRIFT_PERSISTENCE || drift->kind == PARTMGR_DRIFT_RELOPTIONS)
+		if (drift->kind == PARTMGR_DRIFT_PERSISTENCE ||
+			drift->kind == PARTMGR_DRIFT_RELOPTIONS)
 			statements = list_concat(statements, drift->fix);
 	}
 	return statements;
@@ -1367,7 +1459,8 @@ partmgr_template_statements(const PartmgrSet *set, const PartmgrProperties *prop
  *		the copy and the replay of a reshape find rows by it.
  */
 List *
-partmgr_replacement_key_statements(Oid source, Oid key_index, const char *schema,
+partmgr_replacement_key_statements(Oid source, Oid key_index,
+								   const char *schema,
 								   const char *name)
 {
 	static const char *const sql =
@@ -1383,7 +1476,8 @@ partmgr_replacement_key_statements(Oid source, Oid key_index, const char *schema
 	values[0] = ObjectIdGetDatum(source);
 	values[1] = ObjectIdGetDatum(key_index);
 	values[2] = CStringGetTextDatum(quote_qualified_identifier(schema, name));
-	if (partmgr_spi_exec(sql, 3, types, values, NULL, false, SPI_OK_SELECT) != 1)
+	if (partmgr_spi_exec(sql, 3, types, values, NULL, false,
+						 SPI_OK_SELECT) != 1)
 		elog(ERROR, "index %u of table %u vanished", key_index, source);
 	return list_make1(partmgr_spi_text(0, 1));
 }
@@ -1405,13 +1499,15 @@ partmgr_replacement_key_statements(Oid source, Oid key_index, const char *schema
  *		matching the parent's are adopted by ATTACH, with no build.
  */
 List *
-partmgr_replacement_statements(Oid source, Oid target, const char *schema, const char *name)
+partmgr_replacement_statements(Oid source, Oid target, const char *schema,
+							   const char *name)
 {
 	static const char *const sql =
 	"WITH idx AS ("
 	"  SELECT i.indexrelid, i.indrelid, i.indisunique, i.indisprimary,"
 	"         i.indisreplident AS replident,"
-	"         substring(pg_catalog.pg_get_indexdef(i.indexrelid) FROM ' (USING .*)$') AS def,"
+	"         substring(pg_catalog.pg_get_indexdef(i.indexrelid) FROM '"
+	" (USING .*)$') AS def,"
 	"         (SELECT c.contype FROM pg_catalog.pg_constraint c"
 	"           WHERE c.conindid = i.indexrelid AND c.conrelid = i.indrelid"
 	"             AND c.contype IN ('p', 'u', 'x')) AS contype"
@@ -1424,15 +1520,18 @@ partmgr_replacement_statements(Oid source, Oid target, const char *schema, const
 	"            ON con.conindid = i.indexrelid AND con.conrelid = i.indrelid"
 	"           AND con.contype IN ('p', 'u', 'x')"
 	"         WHERE i.indexrelid = s.indexrelid) AS sql"
-	"  FROM (SELECT s.*, CASE WHEN s.replident THEN $4 || '_replident' END AS newname"
+	"  FROM (SELECT s.*, CASE WHEN s.replident THEN $4 || '_replident' END AS"
+	" newname"
 	"          FROM idx s) s"
 	" WHERE s.indrelid = $1"
-	"   AND NOT EXISTS (SELECT FROM idx t WHERE t.indrelid = $2 AND t.def = s.def"
+	"   AND NOT EXISTS (SELECT FROM idx t WHERE t.indrelid = $2 AND t.def ="
+	" s.def"
 	"                      AND t.indisunique = s.indisunique"
 	"                      AND t.contype IS NOT DISTINCT FROM s.contype)"
 	" UNION ALL "
 	"SELECT 2, c.oid::pg_catalog.int8,"
-	"       pg_catalog.format('ALTER TABLE %s ADD CONSTRAINT %I %s', $3, c.conname,"
+	"       pg_catalog.format('ALTER TABLE %s ADD CONSTRAINT %I %s', $3,"
+	" c.conname,"
 	"                         pg_catalog.pg_get_constraintdef(c.oid))"
 	"  FROM pg_catalog.pg_constraint c"
 	" WHERE c.conrelid = $1 AND c.contype = 'c'"
@@ -1441,34 +1540,43 @@ partmgr_replacement_statements(Oid source, Oid target, const char *schema, const
 	"                    WHERE t.conrelid = $2 AND t.conname = c.conname)"
 	" UNION ALL "
 	"SELECT 3, c.oid::pg_catalog.int8,"
-	"       pg_catalog.format('ALTER TABLE %s ADD CONSTRAINT %I %s%s', $3, c.conname,"
+	"       pg_catalog.format('ALTER TABLE %s ADD CONSTRAINT %I %s%s', $3,"
+	" c.conname,"
 	"                         pg_catalog.pg_get_constraintdef(c.oid),"
-	"                         CASE WHEN c.convalidated THEN ' NOT VALID' ELSE '' END)"
+	"                         CASE WHEN c.convalidated THEN ' NOT VALID' ELSE"
+	" '' END)"
 	"  FROM pg_catalog.pg_constraint c"
 	" WHERE c.conrelid = $1 AND c.contype = 'f'"
 	"   AND NOT EXISTS (SELECT FROM pg_catalog.pg_constraint t"
 	"                    WHERE t.conrelid = $2 AND t.conname = c.conname)"
 	" UNION ALL "
 	"SELECT 4, c.oid::pg_catalog.int8,"
-	"       pg_catalog.format('ALTER TABLE %s VALIDATE CONSTRAINT %I', $3, c.conname)"
+	"       pg_catalog.format('ALTER TABLE %s VALIDATE CONSTRAINT %I', $3,"
+	" c.conname)"
 	"  FROM pg_catalog.pg_constraint c"
 	" WHERE c.conrelid = $1 AND c.contype = 'f' AND c.convalidated"
 	"   AND NOT EXISTS (SELECT FROM pg_catalog.pg_constraint t"
-	"                    WHERE t.conrelid = $2 AND t.conname = c.conname AND t.convalidated)"
+	"                    WHERE t.conrelid = $2 AND t.conname = c.conname AND"
+	" t.convalidated)"
 	" UNION ALL "
 	"SELECT 5, 0, pg_catalog.format('ALTER TABLE %s REPLICA IDENTITY %s', $3,"
-	"                               CASE s.relreplident WHEN 'f' THEN 'FULL' WHEN 'n' THEN 'NOTHING'"
-	"                                    ELSE 'USING INDEX ' || pg_catalog.quote_ident($4 || '_replident') END)"
+	"                               CASE s.relreplident WHEN 'f' THEN 'FULL'"
+	" WHEN 'n' THEN 'NOTHING'"
+	"                                    ELSE 'USING INDEX ' ||"
+	" pg_catalog.quote_ident($4 || '_replident') END)"
 	"  FROM pg_catalog.pg_class s, pg_catalog.pg_class t"
 	" WHERE s.oid = $1 AND t.oid = $2 AND s.relreplident <> 'd'"
 	"   AND s.relreplident <> t.relreplident"
 	" UNION ALL "
-	"SELECT 6, 0, pg_catalog.format('GRANT %s ON %s TO %s%s', a.privs, $3, a.grantee,"
-	"                               CASE WHEN a.grantable THEN ' WITH GRANT OPTION' ELSE '' END)"
+	"SELECT 6, 0, pg_catalog.format('GRANT %s ON %s TO %s%s', a.privs, $3,"
+	" a.grantee,"
+	"                               CASE WHEN a.grantable THEN ' WITH GRANT"
+	" OPTION' ELSE '' END)"
 	"  FROM (SELECT CASE WHEN e.grantee = 0 THEN 'PUBLIC'"
 	"                    ELSE pg_catalog.quote_ident(r.rolname) END AS grantee,"
 	"               e.is_grantable AS grantable,"
-	"               pg_catalog.string_agg(e.privilege_type, ', ' ORDER BY e.privilege_type) AS privs"
+	"               pg_catalog.string_agg(e.privilege_type, ', ' ORDER BY"
+	" e.privilege_type) AS privs"
 	"          FROM pg_catalog.pg_class c"
 	"          CROSS JOIN LATERAL pg_catalog.aclexplode(c.relacl) e"
 	"          LEFT JOIN pg_catalog.pg_roles r ON r.oid = e.grantee"
@@ -1476,7 +1584,8 @@ partmgr_replacement_statements(Oid source, Oid target, const char *schema, const
 	"         GROUP BY 1, 2) a"
 	" UNION ALL "
 	"SELECT 7, s.attnum::pg_catalog.int8,"
-	"       pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I SET STATISTICS %s', $3,"
+	"       pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I SET STATISTICS"
+	" %s', $3,"
 	"                         s.attname, s.attstattarget)"
 	"  FROM pg_catalog.pg_attribute s JOIN pg_catalog.pg_attribute t"
 	"    ON t.attrelid = $2 AND t.attname = s.attname AND NOT t.attisdropped"
@@ -1484,8 +1593,10 @@ partmgr_replacement_statements(Oid source, Oid target, const char *schema, const
 	"   AND s.attstattarget <> t.attstattarget"
 	" UNION ALL "
 	"SELECT 8, s.attnum::pg_catalog.int8,"
-	"       pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I SET STORAGE %s', $3, s.attname,"
-	"                         CASE s.attstorage WHEN 'p' THEN 'PLAIN' WHEN 'e' THEN 'EXTERNAL'"
+	"       pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I SET STORAGE"
+	" %s', $3, s.attname,"
+	"                         CASE s.attstorage WHEN 'p' THEN 'PLAIN' WHEN"
+	" 'e' THEN 'EXTERNAL'"
 	"                              WHEN 'm' THEN 'MAIN' ELSE 'EXTENDED' END)"
 	"  FROM pg_catalog.pg_attribute s JOIN pg_catalog.pg_attribute t"
 	"    ON t.attrelid = $2 AND t.attname = s.attname AND NOT t.attisdropped"
@@ -1493,8 +1604,10 @@ partmgr_replacement_statements(Oid source, Oid target, const char *schema, const
 	"   AND s.attstorage <> t.attstorage"
 	" UNION ALL "
 	"SELECT 9, s.attnum::pg_catalog.int8,"
-	"       pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I SET COMPRESSION %s', $3, s.attname,"
-	"                         CASE s.attcompression WHEN 'p' THEN 'pglz' WHEN 'l' THEN 'lz4'"
+	"       pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I SET COMPRESSION"
+	" %s', $3, s.attname,"
+	"                         CASE s.attcompression WHEN 'p' THEN 'pglz' WHEN"
+	" 'l' THEN 'lz4'"
 	"                              ELSE 'default' END)"
 	"  FROM pg_catalog.pg_attribute s JOIN pg_catalog.pg_attribute t"
 	"    ON t.attrelid = $2 AND t.attname = s.attname AND NOT t.attisdropped"
@@ -1505,14 +1618,20 @@ partmgr_replacement_statements(Oid source, Oid target, const char *schema, const
 	"       pg_catalog.format('CREATE STATISTICS %s%s ON %s FROM %s',"
 	"                         pg_catalog.quote_ident($4 || '_' || x.stxname),"
 	"                         CASE WHEN x.stxkind @> ARRAY['e']::\"char\"[]"
-	"                               AND pg_catalog.cardinality(x.stxkind) = 1 THEN ''"
-	"                              ELSE ' (' || pg_catalog.array_to_string(ARRAY("
-	"                                SELECT CASE k WHEN 'd' THEN 'ndistinct' WHEN 'f' THEN 'dependencies'"
+	"                               AND pg_catalog.cardinality(x.stxkind) = 1"
+	" THEN ''"
+	"                              ELSE ' (' ||"
+	" pg_catalog.array_to_string(ARRAY("
+	"                                SELECT CASE k WHEN 'd' THEN 'ndistinct'"
+	" WHEN 'f' THEN 'dependencies'"
 	"                                              WHEN 'm' THEN 'mcv' END"
-	"                                  FROM pg_catalog.unnest(x.stxkind) k WHERE k <> 'e'), ', ') || ')'"
+	"                                  FROM pg_catalog.unnest(x.stxkind) k"
+	" WHERE k <> 'e'), ', ') || ')'"
 	"                         END,"
-	"                         pg_catalog.pg_get_statisticsobjdef_columns(x.oid), $3)"
-	"  FROM pg_catalog.pg_statistic_ext x JOIN pg_catalog.pg_class c ON c.oid = x.stxrelid"
+	"                        "
+	" pg_catalog.pg_get_statisticsobjdef_columns(x.oid), $3)"
+	"  FROM pg_catalog.pg_statistic_ext x JOIN pg_catalog.pg_class c ON c.oid"
+	" = x.stxrelid"
 	" WHERE x.stxrelid = $1 AND x.stxowner = c.relowner"
 	"   AND NOT EXISTS (SELECT FROM pg_catalog.pg_statistic_ext t"
 	"                    WHERE t.stxrelid = $2 AND t.stxkeys = x.stxkeys"

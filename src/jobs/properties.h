@@ -71,9 +71,11 @@ typedef struct PartmgrProperties
 } PartmgrProperties;
 
 extern char *partmgr_template_name(const char *schema, const char *table);
-extern Oid	partmgr_check_template(Oid parent, const char *template_table, Oid relid);
+extern Oid	partmgr_check_template(Oid parent, const char *template_table,
+								   Oid relid);
 extern void partmgr_drop_unused_template(const PartmgrSet *set);
-extern void partmgr_read_properties(const PartmgrSet *set, PartmgrProperties *props);
+extern void partmgr_read_properties(const PartmgrSet *set,
+									PartmgrProperties *props);
 
 /* How one existing child differs from what the parent and template say. */
 typedef enum PartmgrDriftKind
@@ -105,18 +107,22 @@ typedef struct PartmgrDrift
 								 * given to the owner */
 } PartmgrDrift;
 
-extern List *partmgr_child_drift(const PartmgrSet *set, const PartmgrProperties *props,
+extern List *partmgr_child_drift(const PartmgrSet *set,
+								 const PartmgrProperties *props,
 								 Oid child, bool grants);
 extern List *partmgr_template_statements(const PartmgrSet *set,
-										 const PartmgrProperties *props, Oid child);
+										 const PartmgrProperties *props,
+										 Oid child);
 
 struct PartmgrPlan;
 extern void partmgr_plan_table_properties(struct PartmgrPlan *plan);
 
 /* what a child that replaces another gets of it (reshapes) */
 extern List *partmgr_replacement_key_statements(Oid source, Oid key_index,
-												const char *schema, const char *name);
-extern List *partmgr_replacement_statements(Oid source, Oid target, const char *schema,
+												const char *schema,
+												const char *name);
+extern List *partmgr_replacement_statements(Oid source, Oid target,
+											const char *schema,
 											const char *name);
 
 #endif							/* PARTMGR_PROPERTIES_H */

@@ -127,17 +127,20 @@ check_kind_fits(const PartmgrSet *set, const PartmgrReshapeRequest *req)
 	if (is_hash_kind(req->kind) && set->strategy != PARTITION_STRATEGY_HASH)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("partition set \"%s\" is not partitioned by HASH", set->key),
+				 errmsg("partition set \"%s\" is not partitioned by HASH",
+						set->key),
 				 errhint("Use split_partition() or merge_partitions() for a range set.")));
 	if (!is_hash_kind(req->kind) && set->strategy == PARTITION_STRATEGY_HASH)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("partition set \"%s\" is partitioned by HASH", set->key),
+				 errmsg("partition set \"%s\" is partitioned by HASH",
+						set->key),
 				 errhint("Use split_hash_partition() or merge_hash_partitions().")));
 	if (set->strategy == PARTITION_STRATEGY_LIST)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the children of list set \"%s\" cannot be reshaped", set->key),
+				 errmsg("the children of list set \"%s\" cannot be reshaped",
+						set->key),
 				 errdetail("Each child of a list set holds one value.")));
 	if (set->undo_in_progress)
 		ereport(ERROR,
@@ -146,7 +149,8 @@ check_kind_fits(const PartmgrSet *set, const PartmgrReshapeRequest *req)
 	if (set->async_in_progress != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("partition_data_async() is filling a child of \"%s\"", set->key),
+				 errmsg("partition_data_async() is filling a child of \"%s\"",
+						set->key),
 				 errhint("Call partition_data_async() until it finishes first.")));
 }
 
@@ -157,7 +161,8 @@ check_kind_fits(const PartmgrSet *set, const PartmgrReshapeRequest *req)
  *		nothing depending on it that dropping it would take along.
  */
 static const PartmgrChild *
-check_source(const PartmgrSet *set, const PartmgrTree *tree, Oid relid, bool hash)
+check_source(const PartmgrSet *set, const PartmgrTree *tree, Oid relid,
+			 bool hash)
 {
 	const PartmgrChild *child = partmgr_tree_find_child(tree, relid);
 	PartmgrReshapeOp *other;
@@ -167,19 +172,24 @@ check_source(const PartmgrSet *set, const PartmgrTree *tree, Oid relid, bool has
 	if (child == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("table %s is not a child of partition set \"%s\"", rel_display(relid),
+				 errmsg("table %s is not a child of partition set \"%s\"",
+						rel_display(relid),
 						set->key)));
 	if (child->relkind == RELKIND_PARTITIONED_TABLE)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("child %s of \"%s\" is partitioned itself", rel_display(relid), set->key),
+				 errmsg("child %s of \"%s\" is partitioned itself",
+						rel_display(relid), set->key),
 				 errhint("Reshape the children of its own set, %s, instead.",
 						 quote_literal_cstr(partmgr_table_key(relid)))));
 	if (child->detach_pending)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("child %s of \"%s\" is being detached", rel_display(relid), set->key)));
-	if (!hash && (child->lower == PARTMGR_POINT_MIN || child->upper == PARTMGR_POINT_MAX))
+				 errmsg("child %s of \"%s\" is being detached",
+						rel_display(relid), set->key)));
+	if (!hash &&
+		(child->lower == PARTMGR_POINT_MIN ||
+		 child->upper == PARTMGR_POINT_MAX))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("child %s of \"%s\" is bounded by MINVALUE or MAXVALUE",
@@ -189,49 +199,69 @@ check_source(const PartmgrSet *set, const PartmgrTree *tree, Oid relid, bool has
 	if (other != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_IN_USE),
-				 errmsg("child %s of \"%s\" is already being reshaped", rel_display(relid),
+				 errmsg("child %s of \"%s\" is already being reshaped",
+						rel_display(relid),
 						set->key),
 				 errdetail("Reshape " INT64_FORMAT " (%s, in phase %s) replaces it.", other->id,
-						   other->kind, partmgr_reshape_phase_name(other->phase)),
+						   other->kind,
+						   partmgr_reshape_phase_name(other->phase)),
 				 errhint("Finish it with CALL partmgr.run_reshape(%s), or undo it with SELECT partmgr.cancel_reshape(%s).",
-						 quote_literal_cstr(set->key), quote_literal_cstr(set->key))));
+						 quote_literal_cstr(set->key),
+						 quote_literal_cstr(set->key))));
 
 	values[0] = ObjectIdGetDatum(relid);
-	if (partmgr_spi_exec_cached("SELECT v.oid::pg_catalog.regclass::pg_catalog.text"
+	if (partmgr_spi_exec_cached("SELECT"
+								" v.oid::pg_catalog.regclass::pg_catalog.text"
 								"  FROM pg_catalog.pg_depend d"
-								"  JOIN pg_catalog.pg_rewrite w ON w.oid = d.objid"
-								"  JOIN pg_catalog.pg_class v ON v.oid = w.ev_class"
-								" WHERE d.classid = 'pg_catalog.pg_rewrite'::pg_catalog.regclass"
-								"   AND d.refclassid = 'pg_catalog.pg_class'::pg_catalog.regclass"
-								"   AND d.refobjid = $1 AND w.ev_class <> $1 LIMIT 1",
-								1, types, values, NULL, false, SPI_OK_SELECT) > 0)
+								"  JOIN pg_catalog.pg_rewrite w ON w.oid ="
+								" d.objid"
+								"  JOIN pg_catalog.pg_class v ON v.oid ="
+								" w.ev_class"
+								" WHERE d.classid ="
+								" 'pg_catalog.pg_rewrite'::pg_catalog.regclass"
+								"   AND d.refclassid ="
+								" 'pg_catalog.pg_class'::pg_catalog.regclass"
+								"   AND d.refobjid = $1 AND w.ev_class <> $1"
+								" LIMIT 1",
+								1, types, values, NULL, false,
+								SPI_OK_SELECT) > 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST),
-				 errmsg("view %s depends on child %s of \"%s\"", partmgr_spi_text(0, 1),
+				 errmsg("view %s depends on child %s of \"%s\"",
+						partmgr_spi_text(0, 1),
 						rel_display(relid), set->key),
 				 errdetail("The reshape drops the child once new ones hold its rows."),
 				 errhint("Make the view read the parent instead.")));
-	if (partmgr_spi_exec_cached("SELECT p.pubname FROM pg_catalog.pg_publication_rel r"
-								"  JOIN pg_catalog.pg_publication p ON p.oid = r.prpubid"
+	if (partmgr_spi_exec_cached("SELECT p.pubname FROM"
+								" pg_catalog.pg_publication_rel r"
+								"  JOIN pg_catalog.pg_publication p ON p.oid"
+								" = r.prpubid"
 								" WHERE r.prrelid = $1 LIMIT 1",
-								1, types, values, NULL, false, SPI_OK_SELECT) > 0)
+								1, types, values, NULL, false,
+								SPI_OK_SELECT) > 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("child %s of \"%s\" is in publication \"%s\"", rel_display(relid),
+				 errmsg("child %s of \"%s\" is in publication \"%s\"",
+						rel_display(relid),
 						set->key, partmgr_spi_text(0, 1)),
 				 errhint("Publish the parent instead, or take the child out of the publication first.")));
 	if (partmgr_spi_exec_cached("SELECT t.tgname FROM pg_catalog.pg_trigger t"
-								"  JOIN pg_catalog.pg_proc p ON p.oid = t.tgfoid"
-								"  JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace"
+								"  JOIN pg_catalog.pg_proc p ON p.oid ="
+								" t.tgfoid"
+								"  JOIN pg_catalog.pg_namespace n ON n.oid ="
+								" p.pronamespace"
 								" WHERE t.tgrelid = $1 AND NOT t.tgisinternal"
 								"   AND t.tgparentid = 0"
 								"   AND NOT (n.nspname = 'partmgr'"
-								"            AND p.proname IN ('global_unique_truncate', 'reshape_capture'))"
+								"            AND p.proname IN"
+								" ('global_unique_truncate', 'reshape_capture'))"
 								" LIMIT 1",
-								1, types, values, NULL, false, SPI_OK_SELECT) > 0)
+								1, types, values, NULL, false,
+								SPI_OK_SELECT) > 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("child %s of \"%s\" has trigger \"%s\" of its own", rel_display(relid),
+				 errmsg("child %s of \"%s\" has trigger \"%s\" of its own",
+						rel_display(relid),
 						set->key, partmgr_spi_text(0, 1)),
 				 errdetail("The new children would not have it."),
 				 errhint("Define the trigger on the parent, which gives it to every child, or drop it first.")));
@@ -256,14 +286,18 @@ check_not_referenced(const PartmgrSet *set)
 	foreach(lc, tables)
 	{
 		values[0] = ObjectIdGetDatum(lfirst_oid(lc));
-		if (partmgr_spi_exec_cached("SELECT conrelid::pg_catalog.regclass::pg_catalog.text, conname"
+		if (partmgr_spi_exec_cached("SELECT"
+									" conrelid::pg_catalog.regclass::pg_catalog.text, conname"
 									"  FROM pg_catalog.pg_constraint"
-									" WHERE contype = 'f' AND confrelid = $1 AND conparentid = 0 LIMIT 1",
-									1, types, values, NULL, false, SPI_OK_SELECT) > 0)
+									" WHERE contype = 'f' AND confrelid = $1"
+									" AND conparentid = 0 LIMIT 1",
+									1, types, values, NULL, false,
+									SPI_OK_SELECT) > 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("children of \"%s\" cannot be reshaped while foreign key \"%s\" of %s references %s",
-							set->key, partmgr_spi_text(0, 2), partmgr_spi_text(0, 1),
+							set->key, partmgr_spi_text(0, 2),
+							partmgr_spi_text(0, 1),
 							rel_display(lfirst_oid(lc))),
 					 errdetail("Detaching a child checks that no row references it.")));
 	}
@@ -282,7 +316,8 @@ key_index(const PartmgrSet *set, Oid relid)
 	"SELECT i.indexrelid FROM pg_catalog.pg_index i"
 	" WHERE i.indrelid = $1 AND i.indisunique AND i.indisvalid AND i.indislive"
 	"   AND i.indimmediate AND i.indpred IS NULL AND i.indexprs IS NULL"
-	"   AND NOT EXISTS (SELECT FROM pg_catalog.unnest(i.indkey[0:i.indnkeyatts - 1]) k(attnum)"
+	"   AND NOT EXISTS (SELECT FROM"
+	" pg_catalog.unnest(i.indkey[0:i.indnkeyatts - 1]) k(attnum)"
 	"                    JOIN pg_catalog.pg_attribute a"
 	"                      ON a.attrelid = i.indrelid AND a.attnum = k.attnum"
 	"                   WHERE NOT a.attnotnull)"
@@ -292,7 +327,8 @@ key_index(const PartmgrSet *set, Oid relid)
 	bool		isnull;
 
 	values[0] = ObjectIdGetDatum(relid);
-	if (partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT) == 0)
+	if (partmgr_spi_exec_cached(sql, 1, types, values, NULL, false,
+								SPI_OK_SELECT) == 0)
 	{
 		HeapTuple	att = SearchSysCacheAttName(set->parent_oid, set->control);
 		bool		key_not_null = HeapTupleIsValid(att) &&
@@ -302,7 +338,8 @@ key_index(const PartmgrSet *set, Oid relid)
 			ReleaseSysCache(att);
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("child %s of \"%s\" has no primary key", rel_display(relid), set->key),
+				 errmsg("child %s of \"%s\" has no primary key",
+						rel_display(relid), set->key),
 				 errdetail("A reshape finds each row in the old child and in the new ones by a unique index whose columns are all NOT NULL, without a predicate or an expression."),
 				 key_not_null ?
 				 errhint("Add a primary key to the parent (it must include %s), or a unique index on NOT NULL columns to the child.",
@@ -319,17 +356,20 @@ key_index(const PartmgrSet *set, Oid relid)
  *		will have once they are swapped in).
  */
 static PartmgrSet *
-with_pieces(const PartmgrSet *set, const PartmgrEra *pieces, int npieces, PartmgrPoint lowest)
+with_pieces(const PartmgrSet *set, const PartmgrEra *pieces, int npieces,
+			PartmgrPoint lowest)
 {
 	PartmgrSet *trial = palloc(sizeof(PartmgrSet));
 
 	*trial = *set;
-	trial->eras = partmgr_eras_reshape(set, pieces, npieces, lowest, &trial->neras);
+	trial->eras = partmgr_eras_reshape(set, pieces, npieces, lowest,
+									   &trial->neras);
 	return trial;
 }
 
 static void
-make_piece(const PartmgrSet *set, PartmgrEra *piece, PartmgrPoint lower, PartmgrPoint upper,
+make_piece(const PartmgrSet *set, PartmgrEra *piece, PartmgrPoint lower,
+		   PartmgrPoint upper,
 		   const PartmgrStep *step, const char *format, bool aligned)
 {
 	memset(piece, 0, sizeof(*piece));
@@ -355,7 +395,8 @@ new_format(const PartmgrSet *set, PartmgrPoint point, const PartmgrStep *step)
 	if (set->axis.kind != PARTMGR_KEY_TIME)
 		return NULL;
 	if (era.datetime_string == NULL ||
-		strcmp(era.datetime_string, partmgr_default_datetime_string(&era.step)) == 0)
+		strcmp(era.datetime_string,
+			   partmgr_default_datetime_string(&era.step)) == 0)
 		return partmgr_default_datetime_string(step);
 	return era.datetime_string;
 }
@@ -366,7 +407,8 @@ new_format(const PartmgrSet *set, PartmgrPoint point, const PartmgrStep *step)
  *		table that is not one of the old children.
  */
 static bool
-names_clash(const PartmgrSet *set, char **names, int n, const PartmgrReshapeRequest *req,
+names_clash(const PartmgrSet *set, char **names, int n,
+			const PartmgrReshapeRequest *req,
 			bool report)
 {
 	Oid			nspid = get_namespace_oid(set->parent_schema, false);
@@ -384,8 +426,10 @@ names_clash(const PartmgrSet *set, char **names, int n, const PartmgrReshapeRequ
 				ereport(ERROR,
 						(errcode(ERRCODE_DUPLICATE_TABLE),
 						 errmsg("relation \"%s\" already exists",
-								quote_qualified_identifier(set->parent_schema, names[i])),
-						 errdetail("A new child of \"%s\" needs the name.", set->key),
+								quote_qualified_identifier(set->parent_schema,
+														   names[i])),
+						 errdetail("A new child of \"%s\" needs the name.",
+								   set->key),
 						 errhint("Rename or drop that table first.")));
 			return true;
 		}
@@ -422,8 +466,10 @@ compare_points(const void *a, const void *b)
  *		aligned).  Returns n.
  */
 static int
-range_targets(const PartmgrSet *set, const PartmgrTree *tree, const PartmgrReshapeRequest *req,
-			  const PartmgrChild **sources, PartmgrReshapeOp *op, PartmgrPoint **bounds)
+range_targets(const PartmgrSet *set, const PartmgrTree *tree,
+			  const PartmgrReshapeRequest *req,
+			  const PartmgrChild **sources, PartmgrReshapeOp *op,
+			  PartmgrPoint **bounds)
 {
 	PartmgrPoint lower = sources[0]->lower;
 	PartmgrPoint upper = sources[req->nsources - 1]->upper;
@@ -441,7 +487,8 @@ range_targets(const PartmgrSet *set, const PartmgrTree *tree, const PartmgrResha
 		PartmgrErrorContext argctx;
 
 		partmgr_context_push(&argctx, "argument %s", "p_interval");
-		partmgr_step_parse(&set->axis, req->interval, PARTMGR_STEP_PARTITION, &step);
+		partmgr_step_parse(&set->axis, req->interval, PARTMGR_STEP_PARTITION,
+						   &step);
 		partmgr_context_pop(&argctx);
 		if (step.kind == PARTMGR_KEY_ID && step.id < 2)
 			ereport(ERROR,
@@ -467,11 +514,13 @@ range_targets(const PartmgrSet *set, const PartmgrTree *tree, const PartmgrResha
 		if (n < 2 && strcmp(req->kind, "split") == 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("interval %s does not split child %s of \"%s\"", req->interval,
+					 errmsg("interval %s does not split child %s of \"%s\"",
+							req->interval,
 							rel_display(req->sources[0]), set->key),
 					 errdetail("The child covers values from %s to %s, no more than one child of %s.",
 							   partmgr_point_display(&set->axis, lower),
-							   partmgr_point_display(&set->axis, upper), req->interval)));
+							   partmgr_point_display(&set->axis, upper),
+							   req->interval)));
 		op->interval = partmgr_step_text(&step);
 		op->aligned = true;
 	}
@@ -489,14 +538,16 @@ range_targets(const PartmgrSet *set, const PartmgrTree *tree, const PartmgrResha
 			if (n >= PARTMGR_RESHAPE_MAX_TARGETS)
 				ereport(ERROR,
 						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-						 errmsg("a reshape makes at most %d children", PARTMGR_RESHAPE_MAX_TARGETS)));
+						 errmsg("a reshape makes at most %d children",
+								PARTMGR_RESHAPE_MAX_TARGETS)));
 			partmgr_context_push(&argctx, "argument %s", "p_bounds");
 			point = partmgr_point_parse(&set->axis, (char *) lfirst(lc));
 			partmgr_context_pop(&argctx);
 			if (point <= lower || point >= upper)
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("bound %s lies outside child %s of \"%s\"", (char *) lfirst(lc),
+						 errmsg("bound %s lies outside child %s of \"%s\"",
+								(char *) lfirst(lc),
 								rel_display(req->sources[0]), set->key),
 						 errdetail("The child covers values from %s (inclusive) to %s (exclusive); a bound must lie strictly between.",
 								   partmgr_point_display(&set->axis, lower),
@@ -510,7 +561,8 @@ range_targets(const PartmgrSet *set, const PartmgrTree *tree, const PartmgrResha
 			if (b[i] == b[i - 1])
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("bound %s is given twice", partmgr_point_display(&set->axis, b[i]))));
+						 errmsg("bound %s is given twice",
+								partmgr_point_display(&set->axis, b[i]))));
 		}
 		n--;
 		/* the format tells the shortest apart */
@@ -521,7 +573,8 @@ range_targets(const PartmgrSet *set, const PartmgrTree *tree, const PartmgrResha
 
 			partmgr_natural_step(&set->axis, b[i], b[i + 1], &s);
 			if (set->axis.kind == PARTMGR_KEY_TIME &&
-				DatumGetInt32(DirectFunctionCall2(interval_cmp, IntervalPGetDatum(&s.time),
+				DatumGetInt32(DirectFunctionCall2(interval_cmp,
+												  IntervalPGetDatum(&s.time),
 												  IntervalPGetDatum(&finest.time))) < 0)
 				finest = s;
 		}
@@ -577,7 +630,8 @@ range_targets(const PartmgrSet *set, const PartmgrTree *tree, const PartmgrResha
  *		every modulus divides the next.
  */
 static void
-check_moduli(const PartmgrSet *set, const PartmgrTree *tree, const PartmgrReshapeRequest *req,
+check_moduli(const PartmgrSet *set, const PartmgrTree *tree,
+			 const PartmgrReshapeRequest *req,
 			 int new_modulus)
 {
 	int		   *moduli = palloc(sizeof(int) * (tree->nchildren + 1));
@@ -618,7 +672,8 @@ check_moduli(const PartmgrSet *set, const PartmgrTree *tree, const PartmgrReshap
  *		filled in).
  */
 static int
-hash_targets(const PartmgrSet *set, const PartmgrTree *tree, const PartmgrReshapeRequest *req,
+hash_targets(const PartmgrSet *set, const PartmgrTree *tree,
+			 const PartmgrReshapeRequest *req,
 			 const PartmgrChild **sources, PartmgrReshapeOp *op)
 {
 	int			moduli[2];
@@ -634,7 +689,8 @@ hash_targets(const PartmgrSet *set, const PartmgrTree *tree, const PartmgrReshap
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("child %s of \"%s\" has modulus %d: a split would make it more than %d",
-							rel_display(sources[0]->relid), set->key, m, PARTMGR_MAX_HASH_MODULUS)));
+							rel_display(sources[0]->relid), set->key, m,
+							PARTMGR_MAX_HASH_MODULUS)));
 		n = 2;
 		moduli[0] = moduli[1] = m * 2;
 		remainders[0] = r;
@@ -659,9 +715,11 @@ hash_targets(const PartmgrSet *set, const PartmgrTree *tree, const PartmgrReshap
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("children %s and %s of \"%s\" are not the two halves of one remainder",
-							rel_display(a->relid), rel_display(b->relid), set->key),
+							rel_display(a->relid), rel_display(b->relid),
+							set->key),
 					 errdetail("They hold remainder %d of modulus %d and remainder %d of modulus %d; two halves hold remainders r and r + m of modulus 2m.",
-							   a->remainder, a->modulus, b->remainder, b->modulus)));
+							   a->remainder, a->modulus, b->remainder,
+							   b->modulus)));
 		n = 1;
 		moduli[0] = a->modulus / 2;
 		remainders[0] = a->remainder;
@@ -690,7 +748,8 @@ hash_targets(const PartmgrSet *set, const PartmgrTree *tree, const PartmgrReshap
  *		taken; 2BP01 for a view on a child.
  */
 PartmgrReshapeOp *
-partmgr_reshape_register(PartmgrSet *set, PartmgrTree *tree, const PartmgrReshapeRequest *req)
+partmgr_reshape_register(PartmgrSet *set, PartmgrTree *tree,
+						 const PartmgrReshapeRequest *req)
 {
 	const PartmgrChild **sources = palloc(sizeof(PartmgrChild *) * req->nsources);
 	PartmgrReshapeOp *op = palloc0(sizeof(PartmgrReshapeOp));
@@ -700,7 +759,8 @@ partmgr_reshape_register(PartmgrSet *set, PartmgrTree *tree, const PartmgrReshap
 
 	check_kind_fits(set, req);
 	check_not_referenced(set);
-	partmgr_rights_check_trigger_schema(set->parent_owner, set->key, "A reshape");
+	partmgr_rights_check_trigger_schema(set->parent_owner, set->key,
+										"A reshape");
 	for (int i = 0; i < req->nsources; i++)
 	{
 		for (int j = 0; j < i; j++)
@@ -708,7 +768,8 @@ partmgr_reshape_register(PartmgrSet *set, PartmgrTree *tree, const PartmgrReshap
 			if (req->sources[i] == req->sources[j])
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("child %s is named twice", rel_display(req->sources[i]))));
+						 errmsg("child %s is named twice",
+								rel_display(req->sources[i]))));
 		}
 		sources[i] = check_source(set, tree, req->sources[i], hash);
 		(void) key_index(set, req->sources[i]);
@@ -718,7 +779,8 @@ partmgr_reshape_register(PartmgrSet *set, PartmgrTree *tree, const PartmgrReshap
 		/* adjacent, lowest first */
 		for (int i = 1; i < req->nsources; i++)
 		{
-			for (int j = i; j > 0 && sources[j]->lower < sources[j - 1]->lower; j--)
+			for (int j = i; j > 0 &&
+				 sources[j]->lower < sources[j - 1]->lower; j--)
 			{
 				const PartmgrChild *c = sources[j];
 
@@ -732,11 +794,14 @@ partmgr_reshape_register(PartmgrSet *set, PartmgrTree *tree, const PartmgrReshap
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("children %s and %s of \"%s\" are not adjacent",
-								rel_display(sources[i - 1]->relid), rel_display(sources[i]->relid),
+								rel_display(sources[i - 1]->relid),
+								rel_display(sources[i]->relid),
 								set->key),
 						 errdetail("Values from %s to %s lie between them.",
-								   partmgr_point_display(&set->axis, sources[i - 1]->upper),
-								   partmgr_point_display(&set->axis, sources[i]->lower))));
+								   partmgr_point_display(&set->axis,
+														 sources[i - 1]->upper),
+								   partmgr_point_display(&set->axis,
+														 sources[i]->lower))));
 		}
 		n = range_targets(set, tree, req, sources, op, &bounds);
 		op->bounds = palloc(sizeof(char *) * (n + 1));
@@ -783,8 +848,9 @@ partmgr_reshape_runs(PartmgrSet *set, PartmgrTree *tree, PartmgrPoint upper,
 	int			first = 0;
 	int			start;
 
-	while (first < tree->nchildren && (tree->children[first].lower == PARTMGR_POINT_MIN ||
-									   tree->children[first].relkind != RELKIND_RELATION))
+	while (first < tree->nchildren &&
+		   (tree->children[first].lower == PARTMGR_POINT_MIN ||
+			tree->children[first].relkind != RELKIND_RELATION))
 		first++;
 	if (first >= tree->nchildren || tree->children[first].lower >= upper)
 		return NIL;
@@ -815,7 +881,8 @@ partmgr_reshape_runs(PartmgrSet *set, PartmgrTree *tree, PartmgrPoint upper,
 			if (point == child->upper)
 				break;			/* the part ends with this child */
 			/* a slot of the new grid goes on into the next child */
-			if (end + 1 >= tree->nchildren || tree->children[end + 1].lower != child->upper ||
+			if (end + 1 >= tree->nchildren ||
+				tree->children[end + 1].lower != child->upper ||
 				tree->children[end + 1].relkind != RELKIND_RELATION)
 				hole = true;
 			else
@@ -825,7 +892,9 @@ partmgr_reshape_runs(PartmgrSet *set, PartmgrTree *tree, PartmgrPoint upper,
 		{
 			ereport(NOTICE,
 					(errmsg("children of \"%s\" from %s on are left as they are",
-							set->key, partmgr_point_display(&set->axis, tree->children[start].lower)),
+							set->key,
+							partmgr_point_display(&set->axis,
+												  tree->children[start].lower)),
 					 errdetail("A child is missing among them, or one is partitioned itself.")));
 			break;
 		}
@@ -853,7 +922,8 @@ partmgr_reshape_runs(PartmgrSet *set, PartmgrTree *tree, PartmgrPoint upper,
  */
 bool
 partmgr_reshape_same_request(const PartmgrSet *set, PartmgrTree *tree,
-							 const PartmgrReshapeOp *op, const PartmgrReshapeRequest *req)
+							 const PartmgrReshapeOp *op,
+							 const PartmgrReshapeRequest *req)
 {
 	PartmgrReshapeOp probe;
 	const PartmgrChild **sources;
@@ -889,7 +959,8 @@ partmgr_reshape_same_request(const PartmgrSet *set, PartmgrTree *tree,
 		return false;
 	for (int i = 0; i <= n; i++)
 	{
-		if (strcmp(partmgr_point_display(&set->axis, bounds[i]), op->bounds[i]) != 0)
+		if (strcmp(partmgr_point_display(&set->axis, bounds[i]),
+				   op->bounds[i]) != 0)
 			return false;
 	}
 	return true;
@@ -904,7 +975,8 @@ static char *
 work_name(const PartmgrSet *set, int64 id, const char *what)
 {
 	return partmgr_name_with_suffix(set->parent_name,
-									psprintf("_reshape" INT64_FORMAT "%s", id, what));
+									psprintf("_reshape" INT64_FORMAT "%s", id,
+											 what));
 }
 
 /*
@@ -919,14 +991,19 @@ read_key(PartmgrReshapeTables *r, Oid index)
 	"SELECT a.attname,"
 	"       pg_catalog.format_type(a.atttypid, a.atttypmod) ||"
 	"       CASE WHEN a.attcollation <> 0 AND a.attcollation <> t.typcollation"
-	"            THEN ' COLLATE ' || pg_catalog.quote_ident(cn.nspname) || '.' ||"
+	"            THEN ' COLLATE ' || pg_catalog.quote_ident(cn.nspname) ||"
+	" '.' ||"
 	"                 pg_catalog.quote_ident(co.collname) ELSE '' END,"
-	"       'OPERATOR(' || pg_catalog.quote_ident(opn.nspname) || '.' || o.oprname || ')'"
+	"       'OPERATOR(' || pg_catalog.quote_ident(opn.nspname) || '.' ||"
+	" o.oprname || ')'"
 	"  FROM pg_catalog.pg_index i"
-	"  CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest((i.indkey::pg_catalog.int2[])[0:i.indnkeyatts - 1]),"
-	"                                pg_catalog.unnest(i.indclass::pg_catalog.oid[]))"
+	"  CROSS JOIN LATERAL ROWS FROM"
+	" (pg_catalog.unnest((i.indkey::pg_catalog.int2[])[0:i.indnkeyatts - 1]),"
+	"                               "
+	" pg_catalog.unnest(i.indclass::pg_catalog.oid[]))"
 	"       WITH ORDINALITY AS k(attnum, opclass, n)"
-	"  JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum"
+	"  JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum"
+	" = k.attnum"
 	"  JOIN pg_catalog.pg_type t ON t.oid = a.atttypid"
 	"  LEFT JOIN pg_catalog.pg_collation co ON co.oid = a.attcollation"
 	"  LEFT JOIN pg_catalog.pg_namespace cn ON cn.oid = co.collnamespace"
@@ -942,7 +1019,8 @@ read_key(PartmgrReshapeTables *r, Oid index)
 	uint64		n;
 
 	values[0] = ObjectIdGetDatum(index);
-	n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT);
+	n = partmgr_spi_exec_cached(sql, 1, types, values, NULL, false,
+								SPI_OK_SELECT);
 	if (n == 0)
 		elog(ERROR, "index %u has no btree equality for its key", index);
 	r->nkeys = (int) n;
@@ -967,10 +1045,13 @@ read_storage(PartmgrReshapeTables *r)
 	uint64		n;
 
 	values[0] = ObjectIdGetDatum(r->source_oids[0]);
-	n = partmgr_spi_exec_cached("SELECT c.relpersistence = 'u', c.reltablespace,"
-								"       o.option_name || '=' || pg_catalog.quote_literal(o.option_value)"
+	n = partmgr_spi_exec_cached("SELECT c.relpersistence = 'u',"
+								" c.reltablespace,"
+								"       o.option_name || '=' ||"
+								" pg_catalog.quote_literal(o.option_value)"
 								"  FROM pg_catalog.pg_class c"
-								"  LEFT JOIN LATERAL pg_catalog.pg_options_to_table(c.reloptions) o ON true"
+								"  LEFT JOIN LATERAL"
+								" pg_catalog.pg_options_to_table(c.reloptions) o ON true"
 								" WHERE c.oid = $1",
 								1, types, values, NULL, false, SPI_OK_SELECT);
 	for (uint64 i = 0; i < n; i++)
@@ -995,11 +1076,14 @@ referenced_tables(const PartmgrSet *set)
 	bool		isnull;
 
 	values[0] = ObjectIdGetDatum(set->parent_oid);
-	n = partmgr_spi_exec_cached("SELECT DISTINCT confrelid FROM pg_catalog.pg_constraint"
-								" WHERE conrelid = $1 AND contype = 'f' ORDER BY 1",
+	n = partmgr_spi_exec_cached("SELECT DISTINCT confrelid FROM"
+								" pg_catalog.pg_constraint"
+								" WHERE conrelid = $1 AND contype = 'f' ORDER"
+								" BY 1",
 								1, types, values, NULL, false, SPI_OK_SELECT);
 	for (uint64 i = 0; i < n; i++)
-		oids = lappend_oid(oids, DatumGetObjectId(partmgr_spi_value(i, 1, &isnull)));
+		oids = lappend_oid(oids,
+						   DatumGetObjectId(partmgr_spi_value(i, 1, &isnull)));
 	return oids;
 }
 
@@ -1012,8 +1096,10 @@ op_xmin(int64 id)
 	bool		isnull;
 
 	values[0] = Int64GetDatum(id);
-	if (partmgr_spi_exec_cached("SELECT xmin FROM partmgr.reshape_operation WHERE operation_id = $1",
-								1, types, values, NULL, false, SPI_OK_SELECT) == 0)
+	if (partmgr_spi_exec_cached("SELECT xmin FROM partmgr.reshape_operation"
+								" WHERE operation_id = $1",
+								1, types, values, NULL, false,
+								SPI_OK_SELECT) == 0)
 		return InvalidTransactionId;
 	return DatumGetTransactionId(partmgr_spi_value(0, 1, &isnull));
 }
@@ -1025,7 +1111,8 @@ op_xmin(int64 id)
  *		a cancel), the new ones and the working tables.
  */
 static PartmgrReshapeTables *
-reshape_tables(const PartmgrSet *set, const PartmgrTree *tree, const PartmgrReshapeOp *op,
+reshape_tables(const PartmgrSet *set, const PartmgrTree *tree,
+			   const PartmgrReshapeOp *op,
 			   bool only_existing)
 {
 	PartmgrReshapeTables *r = palloc0(sizeof(PartmgrReshapeTables));
@@ -1046,11 +1133,14 @@ reshape_tables(const PartmgrSet *set, const PartmgrTree *tree, const PartmgrResh
 			ereport(ERROR,
 					(errcode(ERRCODE_UNDEFINED_TABLE),
 					 errmsg("child %s of \"%s\", which reshape " INT64_FORMAT " replaces, does not exist any more",
-							partmgr_key_display(op->sources[i]), set->key, op->id),
+							partmgr_key_display(op->sources[i]), set->key,
+							op->id),
 					 errhint("Undo the reshape with SELECT partmgr.cancel_reshape(%s).",
 							 quote_literal_cstr(set->key))));
-		if (!partmgr_key_split(op->sources[i], &r->source_schemas[i], &r->source_names[i]))
-			elog(ERROR, "reshape " INT64_FORMAT " names \"%s\", which is not a table key",
+		if (!partmgr_key_split(op->sources[i], &r->source_schemas[i],
+							   &r->source_names[i]))
+			elog(ERROR,
+				 "reshape " INT64_FORMAT " names \"%s\", which is not a table key",
 				 op->id, op->sources[i]);
 		/* a row written by hand may name any table: only the set's children */
 		if (OidIsValid(r->source_oids[i]) &&
@@ -1060,7 +1150,8 @@ reshape_tables(const PartmgrSet *set, const PartmgrTree *tree, const PartmgrResh
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("reshape " INT64_FORMAT " of \"%s\" names %s, which is not a child of the set",
-								op->id, set->key, partmgr_key_display(op->sources[i])),
+								op->id, set->key,
+								partmgr_key_display(op->sources[i])),
 						 errhint("Undo the reshape with SELECT partmgr.cancel_reshape(%s).",
 								 quote_literal_cstr(set->key))));
 			r->source_oids[i] = InvalidOid; /* a cancel leaves it alone */
@@ -1077,8 +1168,11 @@ reshape_tables(const PartmgrSet *set, const PartmgrTree *tree, const PartmgrResh
 		r->remainders = palloc(sizeof(int) * op->ntargets);
 		for (int i = 0; i < op->ntargets; i++)
 		{
-			if (sscanf(op->bounds[i], "%d/%d", &r->moduli[i], &r->remainders[i]) != 2)
-				elog(ERROR, "reshape " INT64_FORMAT " has a bad hash bound \"%s\"", op->id,
+			if (sscanf(op->bounds[i], "%d/%d", &r->moduli[i],
+					   &r->remainders[i]) != 2)
+				elog(ERROR,
+					 "reshape " INT64_FORMAT " has a bad hash bound \"%s\"",
+					 op->id,
 					 op->bounds[i]);
 		}
 	}
@@ -1123,7 +1217,8 @@ log_backlog(const PartmgrReshapeTables *r, int64 limit)
 {
 	bool		isnull;
 
-	partmgr_spi_table_exec(partmgr_query_log_backlog(r->schema, r->log, limit + 1),
+	partmgr_spi_table_exec(partmgr_query_log_backlog(r->schema, r->log,
+													 limit + 1),
 						   0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 	return DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
 }
@@ -1151,10 +1246,12 @@ copy_batch(Oid relid, int64 from, int64 batch_rows, int64 *first, int64 *end)
 	if (from >= nblocks)
 		return false;
 	values[0] = ObjectIdGetDatum(relid);
-	if (partmgr_spi_exec_cached("SELECT CASE WHEN relpages > 0 AND reltuples > 0"
+	if (partmgr_spi_exec_cached("SELECT CASE WHEN relpages > 0 AND reltuples"
+								" > 0"
 								"            THEN reltuples / relpages END"
 								"  FROM pg_catalog.pg_class WHERE oid = $1",
-								1, types, values, NULL, false, SPI_OK_SELECT) > 0)
+								1, types, values, NULL, false,
+								SPI_OK_SELECT) > 0)
 	{
 		Datum		d = partmgr_spi_value(0, 1, &isnull);
 
@@ -1164,7 +1261,8 @@ copy_batch(Oid relid, int64 from, int64 batch_rows, int64 *first, int64 *end)
 	if (per_block <= 0)
 		per_block = 100;		/* unknown: a guess */
 	*first = from;
-	*end = Min((int64) nblocks, from + Max((int64) 1, (int64) (batch_rows / per_block)));
+	*end = Min((int64) nblocks,
+			   from + Max((int64) 1, (int64) (batch_rows / per_block)));
 	return true;
 }
 
@@ -1178,9 +1276,11 @@ exclusion_state(const PartmgrReshapeTables *r)
 
 	values[0] = ObjectIdGetDatum(r->default_oid);
 	values[1] = CStringGetTextDatum(r->exclusion);
-	if (partmgr_spi_exec_cached("SELECT convalidated FROM pg_catalog.pg_constraint"
+	if (partmgr_spi_exec_cached("SELECT convalidated FROM"
+								" pg_catalog.pg_constraint"
 								" WHERE conrelid = $1 AND conname = $2",
-								2, types, values, NULL, false, SPI_OK_SELECT) == 0)
+								2, types, values, NULL, false,
+								SPI_OK_SELECT) == 0)
 		return 0;
 	return DatumGetBool(partmgr_spi_value(0, 1, &isnull)) ? 2 : 1;
 }
@@ -1194,7 +1294,8 @@ filenode_of(Oid relid)
 	bool		isnull;
 
 	values[0] = ObjectIdGetDatum(relid);
-	if (partmgr_spi_exec_cached("SELECT pg_catalog.pg_relation_filenode($1)", 1, types, values,
+	if (partmgr_spi_exec_cached("SELECT pg_catalog.pg_relation_filenode($1)",
+								1, types, values,
 								NULL, false, SPI_OK_SELECT) == 0)
 		return InvalidOid;
 	return DatumGetObjectId(partmgr_spi_value(0, 1, &isnull));
@@ -1238,19 +1339,23 @@ static void
 check_columns(const PartmgrSet *set, const PartmgrReshapeTables *r)
 {
 	static const char *const sql =
-	"WITH p AS (SELECT attname, pg_catalog.format_type(atttypid, atttypmod) AS t"
+	"WITH p AS (SELECT attname, pg_catalog.format_type(atttypid, atttypmod)"
+	" AS t"
 	"             FROM pg_catalog.pg_attribute"
 	"            WHERE attrelid = $1 AND attnum > 0 AND NOT attisdropped),"
-	"     s AS (SELECT attname, pg_catalog.format_type(atttypid, atttypmod) AS t"
+	"     s AS (SELECT attname, pg_catalog.format_type(atttypid, atttypmod)"
+	" AS t"
 	"             FROM pg_catalog.pg_attribute"
 	"            WHERE attrelid = $2 AND attnum > 0 AND NOT attisdropped)"
-	"SELECT attname FROM ((TABLE p EXCEPT TABLE s) UNION (TABLE s EXCEPT TABLE p)) d LIMIT 1";
+	"SELECT attname FROM ((TABLE p EXCEPT TABLE s) UNION (TABLE s EXCEPT"
+	" TABLE p)) d LIMIT 1";
 	Oid			types[2] = {OIDOID, OIDOID};
 	Datum		values[2];
 
 	values[0] = ObjectIdGetDatum(set->parent_oid);
 	values[1] = ObjectIdGetDatum(working_relid(r, r->stage));
-	if (partmgr_spi_exec_cached(sql, 2, types, values, NULL, false, SPI_OK_SELECT) > 0)
+	if (partmgr_spi_exec_cached(sql, 2, types, values, NULL, false,
+								SPI_OK_SELECT) > 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("column \"%s\" of \"%s\" changed during reshape " INT64_FORMAT,
@@ -1271,39 +1376,50 @@ plan_build(PartmgrPlan *plan, PartmgrReshapeTables *r)
 	const PartmgrSet *set = plan->set;
 	Oid			key = key_index(set, r->source_oids[0]);
 
-	if (relation_exists(r->schema, r->stage) || relation_exists(r->schema, r->log))
+	if (relation_exists(r->schema, r->stage) ||
+		relation_exists(r->schema, r->log))
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_TABLE),
 				 errmsg("relation \"%s\" already exists",
 						quote_qualified_identifier(r->schema,
-												   relation_exists(r->schema, r->stage) ?
+												   relation_exists(r->schema,
+																   r->stage) ?
 												   r->stage : r->log)),
 				 errdetail("Reshape " INT64_FORMAT " of \"%s\" works with a table of that name.",
 						   r->id, set->key),
 				 errhint("Rename or drop that table, or undo the reshape with cancel_reshape().")));
-	partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_PREPARE, r, r->schema, r->stage, 0);
+	partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_PREPARE, r,
+							 r->schema, r->stage, 0);
 	for (int i = 0; i < r->ntargets; i++)
 	{
-		PartmgrAction *action = partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_TARGET, r,
-														 r->schema, r->work_names[i], i);
+		PartmgrAction *action = partmgr_plan_add_reshape(plan,
+														 PARTMGR_ACTION_RESHAPE_TARGET, r,
+														 r->schema,
+														 r->work_names[i],
+														 i);
 
 		if (relation_exists(r->schema, r->work_names[i]))
 			ereport(ERROR,
 					(errcode(ERRCODE_DUPLICATE_TABLE),
 					 errmsg("relation \"%s\" already exists",
-							quote_qualified_identifier(r->schema, r->work_names[i])),
+							quote_qualified_identifier(r->schema,
+													   r->work_names[i])),
 					 errhint("Rename or drop that table, or undo the reshape with cancel_reshape().")));
-		action->statements = partmgr_replacement_key_statements(r->source_oids[0], key,
-																r->schema, r->work_names[i]);
+		action->statements =
+			partmgr_replacement_key_statements(r->source_oids[0], key,
+											   r->schema,
+											   r->work_names[i]);
 		if (r->moduli == NULL)
 			action->statements = lappend(action->statements,
-										 partmgr_ddl_add_bound_check(set, r->schema,
+										 partmgr_ddl_add_bound_check(set,
+																	 r->schema,
 																	 r->work_names[i],
 																	 r->lowers[i],
 																	 r->uppers[i]));
 	}
 	for (int i = 0; i < r->nsources; i++)
-		partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_CAPTURE, r, r->source_schemas[i],
+		partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_CAPTURE, r,
+								 r->source_schemas[i],
 								 r->source_names[i], i);
 }
 
@@ -1316,7 +1432,8 @@ plan_build(PartmgrPlan *plan, PartmgrReshapeTables *r)
  *		step it is (a COPIED step has no action).
  */
 PartmgrPlan *
-partmgr_plan_reshape_step(PartmgrSet *set, PartmgrTree *tree, PartmgrReshapeOp *op,
+partmgr_plan_reshape_step(PartmgrSet *set, PartmgrTree *tree,
+						  PartmgrReshapeOp *op,
 						  int64 batch_rows, PartmgrReshapeStep *step)
 {
 	PartmgrPlan *plan = partmgr_plan_new(set, tree);
@@ -1324,14 +1441,16 @@ partmgr_plan_reshape_step(PartmgrSet *set, PartmgrTree *tree, PartmgrReshapeOp *
 	PartmgrAction *action;
 	int64		backlog;
 
-	plan->tables_read = true;	/* nothing of the template's: see properties.c */
+	plan->tables_read =
+		true;					/* nothing of the template's: see properties.c */
 	if (op->phase == PARTMGR_RESHAPE_PLANNED)
 	{
 		*step = PARTMGR_RESHAPE_STEP_BUILD;
 		plan_build(plan, r);
 		return plan;
 	}
-	if (!OidIsValid(working_relid(r, r->log)) || !OidIsValid(working_relid(r, r->stage)))
+	if (!OidIsValid(working_relid(r, r->log)) ||
+		!OidIsValid(working_relid(r, r->stage)))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("the working tables of reshape " INT64_FORMAT " of \"%s\" are gone",
@@ -1342,7 +1461,8 @@ partmgr_plan_reshape_step(PartmgrSet *set, PartmgrTree *tree, PartmgrReshapeOp *
 	if (partmgr_capture_truncated(r->schema, r->log))
 	{
 		*step = PARTMGR_RESHAPE_STEP_RESTART;
-		partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_RESTART, r, r->schema, r->stage, 0);
+		partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_RESTART, r,
+								 r->schema, r->stage, 0);
 		return plan;
 	}
 	switch (op->phase)
@@ -1357,7 +1477,8 @@ partmgr_plan_reshape_step(PartmgrSet *set, PartmgrTree *tree, PartmgrReshapeOp *
 			{
 				/* its rows moved on disk: the blocks copied mean nothing */
 				*step = PARTMGR_RESHAPE_STEP_RESTART;
-				partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_RESTART, r, r->schema,
+				partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_RESTART,
+										 r, r->schema,
 										 r->stage, 0);
 				return plan;
 			}
@@ -1367,8 +1488,9 @@ partmgr_plan_reshape_step(PartmgrSet *set, PartmgrTree *tree, PartmgrReshapeOp *
 				int64		first;
 				int64		end;
 
-				while (i < r->nsources && !copy_batch(r->source_oids[i], from, batch_rows,
-													  &first, &end))
+				while (i < r->nsources &&
+					   !copy_batch(r->source_oids[i], from, batch_rows,
+								   &first, &end))
 				{
 					i++;
 					from = 0;
@@ -1379,7 +1501,9 @@ partmgr_plan_reshape_step(PartmgrSet *set, PartmgrTree *tree, PartmgrReshapeOp *
 					return plan;
 				}
 				*step = PARTMGR_RESHAPE_STEP_COPY;
-				action = partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_COPY, r,
+				action = partmgr_plan_add_reshape(plan,
+												  PARTMGR_ACTION_RESHAPE_COPY,
+												  r,
 												  r->schema, r->stage, i);
 				action->first_block = first;
 				action->end_block = end;
@@ -1387,17 +1511,21 @@ partmgr_plan_reshape_step(PartmgrSet *set, PartmgrTree *tree, PartmgrReshapeOp *
 			}
 		case PARTMGR_RESHAPE_INDEX:
 			*step = PARTMGR_RESHAPE_STEP_INDEX;
-			partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_REPLAY, r, r->schema, r->log, 0);
+			partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_REPLAY, r,
+									 r->schema, r->log, 0);
 			for (int i = 0; i < r->ntargets; i++)
 			{
 				Oid			target = working_relid(r, r->work_names[i]);
 
-				action = partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_FINISH, r,
-												  r->schema, r->work_names[i], i);
+				action = partmgr_plan_add_reshape(plan,
+												  PARTMGR_ACTION_RESHAPE_FINISH, r,
+												  r->schema, r->work_names[i],
+												  i);
 				action->relid = target;
-				action->statements = partmgr_replacement_statements(r->source_oids[0], target,
-																	r->schema,
-																	r->work_names[i]);
+				action->statements =
+					partmgr_replacement_statements(r->source_oids[0], target,
+												   r->schema,
+												   r->work_names[i]);
 			}
 			return plan;
 		case PARTMGR_RESHAPE_CATCH_UP:
@@ -1408,15 +1536,19 @@ partmgr_plan_reshape_step(PartmgrSet *set, PartmgrTree *tree, PartmgrReshapeOp *
 				if (state == 0)
 				{
 					*step = PARTMGR_RESHAPE_STEP_EXCLUDE;
-					partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_EXCLUDE, r,
-											 tree->default_schema, tree->default_name, 0);
+					partmgr_plan_add_reshape(plan,
+											 PARTMGR_ACTION_RESHAPE_EXCLUDE, r,
+											 tree->default_schema,
+											 tree->default_name, 0);
 					return plan;
 				}
 				if (state == 1)
 				{
 					*step = PARTMGR_RESHAPE_STEP_VALIDATE;
-					action = partmgr_plan_add_reshape(plan, PARTMGR_ACTION_VALIDATE_CONSTRAINT,
-													  NULL, tree->default_schema,
+					action = partmgr_plan_add_reshape(plan,
+													  PARTMGR_ACTION_VALIDATE_CONSTRAINT,
+													  NULL,
+													  tree->default_schema,
 													  tree->default_name, 0);
 					action->relid = r->default_oid;
 					action->constraints = list_make1(r->exclusion);
@@ -1430,15 +1562,18 @@ partmgr_plan_reshape_step(PartmgrSet *set, PartmgrTree *tree, PartmgrReshapeOp *
 			 * between, and a snapshot taken meanwhile misses only that
 			 */
 			backlog = log_backlog(r, SWAP_BACKLOG);
-			if (backlog > SWAP_BACKLOG || (backlog > 0 && op->last_error != NULL))
+			if (backlog > SWAP_BACKLOG ||
+				(backlog > 0 && op->last_error != NULL))
 			{
 				*step = PARTMGR_RESHAPE_STEP_REPLAY;
-				partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_REPLAY, r, r->schema,
+				partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_REPLAY,
+										 r, r->schema,
 										 r->log, 0);
 				return plan;
 			}
 			*step = PARTMGR_RESHAPE_STEP_SWAP;
-			partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_SWAP, r, set->parent_schema,
+			partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_SWAP, r,
+									 set->parent_schema,
 									 set->parent_name, 0);
 			return plan;
 	}
@@ -1452,13 +1587,15 @@ partmgr_plan_reshape_step(PartmgrSet *set, PartmgrTree *tree, PartmgrReshapeOp *
  *		copied (for plan_maintenance: the locks it takes, its statements).
  */
 PartmgrPlan *
-partmgr_plan_reshape_final(PartmgrSet *set, PartmgrTree *tree, const PartmgrReshapeOp *op)
+partmgr_plan_reshape_final(PartmgrSet *set, PartmgrTree *tree,
+						   const PartmgrReshapeOp *op)
 {
 	PartmgrPlan *plan = partmgr_plan_new(set, tree);
 	PartmgrReshapeTables *r = reshape_tables(set, tree, op, false);
 
 	plan->tables_read = true;
-	partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_SWAP, r, set->parent_schema,
+	partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_SWAP, r,
+							 set->parent_schema,
 							 set->parent_name, 0);
 	return plan;
 }
@@ -1469,7 +1606,8 @@ partmgr_plan_reshape_final(PartmgrSet *set, PartmgrTree *tree, const PartmgrResh
  *		children's interval, format and grid (partmgr_eras_reshape).
  */
 static void
-record_eras(PartmgrSet *set, const PartmgrTree *tree, const PartmgrReshapeOp *op)
+record_eras(PartmgrSet *set, const PartmgrTree *tree,
+			const PartmgrReshapeOp *op)
 {
 	PartmgrEra *pieces = palloc(sizeof(PartmgrEra) * op->ntargets);
 	PartmgrEra *eras;
@@ -1489,13 +1627,16 @@ record_eras(PartmgrSet *set, const PartmgrTree *tree, const PartmgrReshapeOp *op
 				pieces[0].end = upper;
 				continue;
 			}
-			partmgr_step_parse(&set->axis, op->interval, PARTMGR_STEP_PARTITION, &step);
+			partmgr_step_parse(&set->axis, op->interval,
+							   PARTMGR_STEP_PARTITION, &step);
 		}
 		else
 			partmgr_natural_step(&set->axis, lower, upper, &step);
-		make_piece(set, &pieces[npieces++], lower, upper, &step, op->format, op->aligned);
+		make_piece(set, &pieces[npieces++], lower, upper, &step, op->format,
+				   op->aligned);
 	}
-	eras = partmgr_eras_reshape(set, pieces, npieces, tree->children[0].lower, &neras);
+	eras = partmgr_eras_reshape(set, pieces, npieces, tree->children[0].lower,
+								&neras);
 	partmgr_config_set_eras(set, eras, neras);
 }
 
@@ -1508,8 +1649,10 @@ record_eras(PartmgrSet *set, const PartmgrTree *tree, const PartmgrReshapeOp *op
  *		operation is finished.
  */
 bool
-partmgr_reshape_step_done(PartmgrSet *set, PartmgrTree *tree, PartmgrReshapeOp *op,
-						  PartmgrReshapeStep step, const PartmgrPlan *plan, uint64 rows)
+partmgr_reshape_step_done(PartmgrSet *set, PartmgrTree *tree,
+						  PartmgrReshapeOp *op,
+						  PartmgrReshapeStep step, const PartmgrPlan *plan,
+						  uint64 rows)
 {
 	switch (step)
 	{
@@ -1561,13 +1704,15 @@ partmgr_reshape_step_done(PartmgrSet *set, PartmgrTree *tree, PartmgrReshapeOp *
  *		operation in the same transaction).
  */
 PartmgrPlan *
-partmgr_plan_reshape_cancel(PartmgrSet *set, PartmgrTree *tree, const PartmgrReshapeOp *op)
+partmgr_plan_reshape_cancel(PartmgrSet *set, PartmgrTree *tree,
+							const PartmgrReshapeOp *op)
 {
 	PartmgrPlan *plan = partmgr_plan_new(set, tree);
 	PartmgrReshapeTables *r = reshape_tables(set, tree, op, true);
 
 	plan->tables_read = true;
-	partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_CANCEL, r, r->schema, r->stage, 0);
+	partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_CANCEL, r, r->schema,
+							 r->stage, 0);
 	return plan;
 }
 
@@ -1616,5 +1761,6 @@ partmgr_check_no_reshape(const PartmgrSet *set, const char *what)
 				 errmsg("%s cannot run while children of \"%s\" are being reshaped", what,
 						set->key),
 				 errhint("Finish the reshape with CALL partmgr.run_reshape(%s), or undo it with SELECT partmgr.cancel_reshape(%s).",
-						 quote_literal_cstr(set->key), quote_literal_cstr(set->key))));
+						 quote_literal_cstr(set->key),
+						 quote_literal_cstr(set->key))));
 }

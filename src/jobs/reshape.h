@@ -47,22 +47,30 @@ typedef enum PartmgrReshapeStep
 /* longest list of children one reshape makes */
 #define PARTMGR_RESHAPE_MAX_TARGETS	1000
 
-extern PartmgrReshapeOp *partmgr_reshape_register(PartmgrSet *set, PartmgrTree *tree,
+extern PartmgrReshapeOp *partmgr_reshape_register(PartmgrSet *set,
+												  PartmgrTree *tree,
 												  const PartmgrReshapeRequest *req);
-extern List *partmgr_reshape_runs(PartmgrSet *set, PartmgrTree *tree, PartmgrPoint upper,
+extern List *partmgr_reshape_runs(PartmgrSet *set, PartmgrTree *tree,
+								  PartmgrPoint upper,
 								  const char *interval);
-extern bool partmgr_reshape_same_request(const PartmgrSet *set, PartmgrTree *tree,
+extern bool partmgr_reshape_same_request(const PartmgrSet *set,
+										 PartmgrTree *tree,
 										 const PartmgrReshapeOp *op,
 										 const PartmgrReshapeRequest *req);
-extern PartmgrPlan *partmgr_plan_reshape_step(PartmgrSet *set, PartmgrTree *tree,
-											  PartmgrReshapeOp *op, int64 batch_rows,
+extern PartmgrPlan *partmgr_plan_reshape_step(PartmgrSet *set,
+											  PartmgrTree *tree,
+											  PartmgrReshapeOp *op,
+											  int64 batch_rows,
 											  PartmgrReshapeStep *step);
 extern bool partmgr_reshape_step_done(PartmgrSet *set, PartmgrTree *tree,
-									  PartmgrReshapeOp *op, PartmgrReshapeStep step,
+									  PartmgrReshapeOp *op,
+									  PartmgrReshapeStep step,
 									  const PartmgrPlan *plan, uint64 rows);
-extern PartmgrPlan *partmgr_plan_reshape_final(PartmgrSet *set, PartmgrTree *tree,
+extern PartmgrPlan *partmgr_plan_reshape_final(PartmgrSet *set,
+											   PartmgrTree *tree,
 											   const PartmgrReshapeOp *op);
-extern PartmgrPlan *partmgr_plan_reshape_cancel(PartmgrSet *set, PartmgrTree *tree,
+extern PartmgrPlan *partmgr_plan_reshape_cancel(PartmgrSet *set,
+												PartmgrTree *tree,
 												const PartmgrReshapeOp *op);
 extern const char *partmgr_reshape_step_name(PartmgrReshapeStep step);
 extern void partmgr_check_no_reshape(const PartmgrSet *set, const char *what);

@@ -51,7 +51,8 @@
  *		the set.
  */
 void
-partmgr_retention_parse(const PartmgrSet *set, const char *text, PartmgrStep *age)
+partmgr_retention_parse(const PartmgrSet *set, const char *text,
+						PartmgrStep *age)
 {
 	memset(age, 0, sizeof(*age));
 	if (set->axis.kind == PARTMGR_KEY_ID)
@@ -93,7 +94,8 @@ partmgr_retention_parse(const PartmgrSet *set, const char *text, PartmgrStep *ag
  *		caller for one named in the call (moved with the caller's rights).
  */
 void
-partmgr_retention_check_schema(const PartmgrSet *set, const char *schema, Oid role)
+partmgr_retention_check_schema(const PartmgrSet *set, const char *schema,
+							   Oid role)
 {
 	Oid			nspid = get_namespace_oid(schema, true);
 
@@ -103,7 +105,8 @@ partmgr_retention_check_schema(const PartmgrSet *set, const char *schema, Oid ro
 				 errmsg("retention schema \"%s\" of partition set \"%s\" does not exist",
 						schema, set->key)));
 #if PG_VERSION_NUM >= 160000
-	if (object_aclcheck(NamespaceRelationId, nspid, role, ACL_CREATE) != ACLCHECK_OK)
+	if (object_aclcheck(NamespaceRelationId, nspid, role,
+						ACL_CREATE) != ACLCHECK_OK)
 #else
 	if (pg_namespace_aclcheck(nspid, role, ACL_CREATE) != ACLCHECK_OK)
 #endif
@@ -111,7 +114,8 @@ partmgr_retention_check_schema(const PartmgrSet *set, const char *schema, Oid ro
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("role \"%s\" may not create tables in retention schema \"%s\" of partition set \"%s\"",
 						GetUserNameFromId(role, false), schema, set->key),
-				 errhint("Grant CREATE on schema %s to %s.", quote_identifier(schema),
+				 errhint("Grant CREATE on schema %s to %s.",
+						 quote_identifier(schema),
 						 quote_identifier(GetUserNameFromId(role, false)))));
 }
 
@@ -122,14 +126,16 @@ partmgr_retention_check_schema(const PartmgrSet *set, const char *schema, Oid ro
  *		creation of new children.
  */
 bool
-partmgr_retention_from_config(const PartmgrSet *set, PartmgrRetention *retention)
+partmgr_retention_from_config(const PartmgrSet *set,
+							  PartmgrRetention *retention)
 {
 	partmgr_retention_settings(set, retention);
 	if (set->retention == NULL)
 		return false;
 	partmgr_retention_parse(set, set->retention, &retention->age);
 	if (retention->retire.schema != NULL)
-		partmgr_retention_check_schema(set, retention->retire.schema, set->parent_owner);
+		partmgr_retention_check_schema(set, retention->retire.schema,
+									   set->parent_owner);
 	return true;
 }
 
@@ -157,7 +163,8 @@ static PartmgrPoint
 time_horizon(const PartmgrSet *set, const PartmgrStep *age, TimestampTz now)
 {
 	return partmgr_point_add(&set->axis, age,
-							 partmgr_point_from_timestamptz(&set->axis, now), -1);
+							 partmgr_point_from_timestamptz(&set->axis, now),
+							 -1);
 }
 
 /*
@@ -183,7 +190,8 @@ partmgr_time_child_expired(PartmgrPoint upper, PartmgrPoint horizon)
  *		the creation of children.
  */
 bool
-partmgr_creation_horizon(const PartmgrSet *set, TimestampTz now, PartmgrPoint *horizon)
+partmgr_creation_horizon(const PartmgrSet *set, TimestampTz now,
+						 PartmgrPoint *horizon)
 {
 	PartmgrStep age;
 
@@ -226,7 +234,8 @@ being_reshaped(const PartmgrSet *set, const PartmgrChild *child)
 		ListCell   *sc;
 
 		/* the set's own reshapes only: a row of another set may name anything */
-		for (int i = 0; i < op->nsources && !busy && strcmp(op->key, set->key) == 0; i++)
+		for (int i = 0; i < op->nsources && !busy &&
+			 strcmp(op->key, set->key) == 0; i++)
 			busy = strcmp(op->sources[i], key) == 0;
 		foreach(sc, below)
 			busy |= strcmp(op->key, (char *) lfirst(sc)) == 0;
@@ -234,7 +243,8 @@ being_reshaped(const PartmgrSet *set, const PartmgrChild *child)
 		{
 			ereport(NOTICE,
 					(errmsg("kept expired partition \"%s\" of \"%s\": reshape " INT64_FORMAT " is working on it",
-							quote_qualified_identifier(child->schema, child->name), set->key,
+							quote_qualified_identifier(child->schema,
+													   child->name), set->key,
 							op->id)));
 			return true;
 		}
@@ -253,7 +263,8 @@ being_reshaped(const PartmgrSet *set, const PartmgrChild *child)
  */
 PartmgrPlan *
 partmgr_plan_retention(PartmgrSet *set, PartmgrTree *tree,
-					   const PartmgrRetention *retention, TimestampTz now, int limit)
+					   const PartmgrRetention *retention, TimestampTz now,
+					   int limit)
 {
 	PartmgrPlan *plan = partmgr_plan_new(set, tree);
 	PartmgrRetirement retire = retention->retire;
@@ -271,14 +282,16 @@ partmgr_plan_retention(PartmgrSet *set, PartmgrTree *tree,
 
 	if (set->axis.kind == PARTMGR_KEY_TIME)
 		horizon = time_horizon(set, &retention->age,
-							   retention->have_reference ? retention->reference : now);
+							   retention->have_reference ?
+							   retention->reference : now);
 	else
 	{
 		const PartmgrChild *newest = partmgr_newest_child_with_rows(tree);
 		PartmgrPoint max_id;
 
 		if (newest == NULL ||
-			!partmgr_max_control(set, newest->schema, newest->name, true, &max_id))
+			!partmgr_max_control(set, newest->schema, newest->name, true,
+								 &max_id))
 			return plan;		/* no data: nothing can be old */
 		horizon = max_id - retention->age.id;
 	}
@@ -297,7 +310,8 @@ partmgr_plan_retention(PartmgrSet *set, PartmgrTree *tree,
 		if (child->detach_pending || child->upper == PARTMGR_POINT_MAX)
 			continue;
 		expired = (set->axis.kind == PARTMGR_KEY_TIME ?
-				   partmgr_time_child_expired(child->upper, horizon) : child->upper <= horizon);
+				   partmgr_time_child_expired(child->upper, horizon) :
+				   child->upper <= horizon);
 		if (!expired)
 			break;				/* children are sorted: the rest are younger */
 		if (being_reshaped(set, child))
@@ -309,7 +323,8 @@ partmgr_plan_retention(PartmgrSet *set, PartmgrTree *tree,
 			ereport(WARNING,
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 					 errmsg("kept \"%s\", the last child of partition set \"%s\", although it has expired",
-							quote_qualified_identifier(child->schema, child->name), set->key),
+							quote_qualified_identifier(child->schema,
+													   child->name), set->key),
 					 errhint("Review the retention of the set, or set infinite_time_partitions so that new children keep coming without new data.")));
 			break;
 		}
@@ -338,7 +353,8 @@ probe_expiry(void *arg)
 	if (partmgr_retention_from_config(probe->set, &retention))
 	{
 		retention.quiet = true;
-		probe->plan = partmgr_plan_retention(probe->set, probe->tree, &retention, probe->now,
+		probe->plan = partmgr_plan_retention(probe->set, probe->tree,
+											 &retention, probe->now,
 											 partmgr_children_per_transaction);
 	}
 }
@@ -353,7 +369,8 @@ probe_expiry(void *arg)
  *		is for retention to report -- and then the children are all there.
  */
 PartmgrTree *
-partmgr_tree_without_expired(PartmgrSet *set, PartmgrTree *tree, TimestampTz now)
+partmgr_tree_without_expired(PartmgrSet *set, PartmgrTree *tree,
+							 TimestampTz now)
 {
 	ExpiryProbe probe;
 	ErrorData  *edata = NULL;
@@ -364,7 +381,8 @@ partmgr_tree_without_expired(PartmgrSet *set, PartmgrTree *tree, TimestampTz now
 	probe.set = set;
 	probe.tree = tree;
 	probe.now = now;
-	if (!partmgr_run_subxact(probe_expiry, &probe, &edata) || probe.plan == NULL)
+	if (!partmgr_run_subxact(probe_expiry, &probe, &edata) ||
+		probe.plan == NULL)
 		return tree;
 	return partmgr_tree_after(tree, probe.plan);
 }

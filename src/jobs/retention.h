@@ -36,15 +36,18 @@ extern void partmgr_retention_settings(const PartmgrSet *set,
 									   PartmgrRetention *retention);
 extern bool partmgr_retention_from_config(const PartmgrSet *set,
 										  PartmgrRetention *retention);
-extern void partmgr_retention_check_schema(const PartmgrSet *set, const char *schema,
+extern void partmgr_retention_check_schema(const PartmgrSet *set,
+										   const char *schema,
 										   Oid role);
-extern bool partmgr_time_child_expired(PartmgrPoint upper, PartmgrPoint horizon);
+extern bool partmgr_time_child_expired(PartmgrPoint upper,
+									   PartmgrPoint horizon);
 extern bool partmgr_creation_horizon(const PartmgrSet *set, TimestampTz now,
 									 PartmgrPoint *horizon);
 extern PartmgrPlan *partmgr_plan_retention(PartmgrSet *set, PartmgrTree *tree,
 										   const PartmgrRetention *retention,
 										   TimestampTz now, int limit);
-extern PartmgrTree *partmgr_tree_without_expired(PartmgrSet *set, PartmgrTree *tree,
+extern PartmgrTree *partmgr_tree_without_expired(PartmgrSet *set,
+												 PartmgrTree *tree,
 												 TimestampTz now);
 
 #endif							/* PARTMGR_RETENTION_H */

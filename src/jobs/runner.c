@@ -106,7 +106,8 @@ partmgr_run_lock_own(void)
 	ereport(LOG,
 			(errmsg("pg_partmgr: the maintenance run in database \"%s\" stops: table %s is locked by another session",
 					get_database_name(MyDatabaseId),
-					name ? quote_qualified_identifier(PARTMGR_SCHEMA, name) : "?"),
+					name ? quote_qualified_identifier(PARTMGR_SCHEMA, name) :
+					"?"),
 			 count > 0 ?
 			 errdetail_plural("Process %s holds a lock that conflicts with ROW EXCLUSIVE, as DROP EXTENSION, ALTER EXTENSION UPDATE and other DDL on pg_partmgr's tables do; the run does not wait for it longer than pg_partmgr.lock_timeout (%d ms).",
 							  "Processes %s hold locks that conflict with ROW EXCLUSIVE, as DROP EXTENSION, ALTER EXTENSION UPDATE and other DDL on pg_partmgr's tables do; the run does not wait for them longer than pg_partmgr.lock_timeout (%d ms).",
@@ -240,8 +241,10 @@ report_set_failure(const char *key, const ErrorData *edata)
 	ereport(WARNING,
 			(errcode(edata->sqlerrcode),
 			 lock_timeout ?
-			 errmsg("skipped partition set \"%s\" for this run: %s", key, edata->message) :
-			 errmsg("maintenance of partition set \"%s\" failed: %s", key, edata->message),
+			 errmsg("skipped partition set \"%s\" for this run: %s", key,
+					edata->message) :
+			 errmsg("maintenance of partition set \"%s\" failed: %s", key,
+					edata->message),
 			 edata->detail ? errdetail_internal("%s", edata->detail) : 0,
 			 edata->hint ? errhint("%s", edata->hint) : 0,
 			 edata->context ? errcontext("%s", edata->context) : 0));
@@ -256,7 +259,8 @@ report_set_failure(const char *key, const ErrorData *edata)
  *		caller's transaction raises its error (a lock timeout excepted).
  */
 static SetStep
-maintain_once(PartmgrSet *read, const PartmgrRunOptions *opts, MemoryContext cxt,
+maintain_once(PartmgrSet *read, const PartmgrRunOptions *opts,
+			  MemoryContext cxt,
 			  PartmgrRunStamps *stamps, SetResult *result)
 {
 	const char *key = read->key;
@@ -266,14 +270,17 @@ maintain_once(PartmgrSet *read, const PartmgrRunOptions *opts, MemoryContext cxt
 	bool		snapshot;
 	ListCell   *lc;
 
-	step = begin_step(opts, psprintf("pg_partmgr: maintaining partition set %s", key), &snapshot);
+	step = begin_step(opts,
+					  psprintf("pg_partmgr: maintaining partition set %s",
+							   key), &snapshot);
 	if (step != SET_DONE)
 		return step;
 	MemoryContextSwitchTo(cxt);
 	mopts.run_by = opts->run_by;
 	mopts.analyze = opts->analyze;
 	mopts.all_sets = opts->table == NULL;
-	mopts.concurrent_detach = opts->transactions == PARTMGR_RUN_OWN_TRANSACTIONS;
+	mopts.concurrent_detach =
+		opts->transactions == PARTMGR_RUN_OWN_TRANSACTIONS;
 	mopts.lock_first = opts->transactions == PARTMGR_RUN_IN_CALLERS;
 
 	/*
@@ -292,7 +299,8 @@ maintain_once(PartmgrSet *read, const PartmgrRunOptions *opts, MemoryContext cxt
 						 GetUserNameFromId(GetUserId(), false))));
 	if (outcome.error != NULL)
 	{
-		if (opts->table != NULL && opts->transactions == PARTMGR_RUN_IN_CALLERS &&
+		if (opts->table != NULL &&
+			opts->transactions == PARTMGR_RUN_IN_CALLERS &&
 			outcome.error->sqlerrcode != ERRCODE_LOCK_NOT_AVAILABLE)
 			ReThrowError(outcome.error);
 		report_set_failure(key, outcome.error);
@@ -325,7 +333,8 @@ maintain_once(PartmgrSet *read, const PartmgrRunOptions *opts, MemoryContext cxt
 		PartmgrSetOutcome validated;
 		SetStep		begun;
 
-		begun = begin_step(opts, psprintf("pg_partmgr: validating constraints of partition set %s", key),
+		begun = begin_step(opts,
+						   psprintf("pg_partmgr: validating constraints of partition set %s", key),
 						   &snapshot);
 		if (begun != SET_DONE)
 			return begun;
@@ -374,7 +383,8 @@ record_crash(const char *key, const char *run_by, const ErrorData *edata,
  */
 static SetStep
 maintain_in_transaction(PartmgrSet *read, const PartmgrRunOptions *opts,
-						MemoryContext cxt, PartmgrRunStamps *stamps, SetResult *result)
+						MemoryContext cxt, PartmgrRunStamps *stamps,
+						SetResult *result)
 {
 	TimestampTz started = GetCurrentTimestamp();
 	volatile SetStep step = SET_DONE;
@@ -436,7 +446,8 @@ write_stamps(const PartmgrRunOptions *opts, PartmgrRunStamps *stamps)
 	}
 	PG_TRY();
 	{
-		if (begin_step(opts, "pg_partmgr: recording maintenance_last_run", &snapshot) == SET_DONE)
+		if (begin_step(opts, "pg_partmgr: recording maintenance_last_run",
+					   &snapshot) == SET_DONE)
 		{
 			partmgr_stamps_write(stamps);
 			end_step(opts, snapshot);
@@ -461,7 +472,8 @@ write_stamps(const PartmgrRunOptions *opts, PartmgrRunStamps *stamps)
  *		caller's context.  Returns whether it was read.
  */
 static bool
-prefetch_catalogs(const PartmgrRunOptions *opts, int nsets, MemoryContext caller)
+prefetch_catalogs(const PartmgrRunOptions *opts, int nsets,
+				  MemoryContext caller)
 {
 	bool		read;
 
@@ -590,7 +602,8 @@ raise_failures(List *failed, int first_failure, const PartmgrRunOptions *opts)
 			(errcode(first_failure),
 			 errmsg_plural("maintenance of %d partition set failed: %s",
 						   "maintenance of %d partition sets failed: %s",
-						   list_length(failed), list_length(failed), names.data),
+						   list_length(failed), list_length(failed),
+						   names.data),
 			 opts->transactions == PARTMGR_RUN_IN_CALLERS ?
 			 errdetail("Every other set was maintained, in this transaction, which the error rolls back; each failure was reported in a WARNING above.") :
 			 errdetail("Every other set was maintained and committed; each failure was reported in a WARNING above and is in partmgr.maintenance_log."),
@@ -648,7 +661,8 @@ partmgr_run_sets(List *sets, const PartmgrRunOptions *opts)
 					ConfigReloadPending = false;
 					ProcessConfigFile(PGC_SIGHUP);
 				}
-				step = maintain_in_transaction(read, opts, per_set, &stamps, &result);
+				step = maintain_in_transaction(read, opts, per_set, &stamps,
+											   &result);
 			}
 			else
 				step = maintain_once(read, opts, per_set, &stamps, &result);
@@ -683,12 +697,16 @@ partmgr_run_sets(List *sets, const PartmgrRunOptions *opts)
 	if (say)
 		ereport(DEBUG1,
 				(errmsg_internal("pg_partmgr: %s maintained %d of %d partition sets in database %u in %ld ms, peak memory %ld kB%s",
-								 opts->run_by, done, list_length(sets), MyDatabaseId,
-								 TimestampDifferenceMilliseconds(started, GetCurrentTimestamp()),
+								 opts->run_by, done, list_length(sets),
+								 MyDatabaseId,
+								 TimestampDifferenceMilliseconds(started,
+																 GetCurrentTimestamp()),
 								 memory.peak_kb,
-								 memory.private_kb >= 0 && memory.shared_kb >= 0 ?
+								 memory.private_kb >= 0 &&
+								 memory.shared_kb >= 0 ?
 								 psprintf(", at the end %ld kB private and %ld kB shared",
-										  memory.private_kb, memory.shared_kb) : "")));
+										  memory.private_kb,
+										  memory.shared_kb) : "")));
 	if (failed != NIL && opts->raise_failures)
 		raise_failures(failed, first_failure, opts);
 }

@@ -79,7 +79,8 @@ partmgr_check_owner(Oid relid, const char *name)
  */
 static void
 check_create_parent_table(const char *table, const char *control,
-						  bool control_not_null, bool encoded, PartmgrParentInfo *parent)
+						  bool control_not_null, bool encoded,
+						  PartmgrParentInfo *parent)
 {
 	Oid			relid = partmgr_resolve_table(table, false);
 	AttrNumber	attnum;
@@ -98,7 +99,8 @@ check_create_parent_table(const char *table, const char *control,
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 parent->nkeys != 1 ?
-				 errmsg("table \"%s\" is partitioned by more than one column", table) :
+				 errmsg("table \"%s\" is partitioned by more than one column",
+						table) :
 				 errmsg("table \"%s\" is partitioned by an expression", table),
 				 errdetail("pg_partmgr manages tables partitioned by a single column.")));
 
@@ -106,7 +108,8 @@ check_create_parent_table(const char *table, const char *control,
 	if (attnum == InvalidAttrNumber)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_COLUMN),
-				 errmsg("column \"%s\" of table \"%s\" does not exist", control, table)));
+				 errmsg("column \"%s\" of table \"%s\" does not exist",
+						control, table)));
 	if (attnum != parent->key_attnum)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -132,18 +135,23 @@ check_create_parent_table(const char *table, const char *control,
 						control, format_type_be(parent->key_type)),
 				 errhint("Supported types are timestamp with time zone, timestamp, date, smallint, integer, bigint and numeric; text, varchar and uuid with p_time_encoder and p_time_decoder.")));
 
-	atttup = SearchSysCache2(ATTNUM, ObjectIdGetDatum(relid), Int16GetDatum(attnum));
+	atttup = SearchSysCache2(ATTNUM, ObjectIdGetDatum(relid),
+							 Int16GetDatum(attnum));
 	if (!HeapTupleIsValid(atttup))
-		elog(ERROR, "cache lookup failed for attribute %d of relation %u", attnum, relid);
+		elog(ERROR, "cache lookup failed for attribute %d of relation %u",
+			 attnum, relid);
 	attnotnull = ((Form_pg_attribute) GETSTRUCT(atttup))->attnotnull;
 	ReleaseSysCache(atttup);
-	if (control_not_null && !attnotnull && parent->strategy != PARTITION_STRATEGY_HASH)
+	if (control_not_null && !attnotnull &&
+		parent->strategy != PARTITION_STRATEGY_HASH)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("control column \"%s\" of table \"%s\" is nullable", control, table),
+				 errmsg("control column \"%s\" of table \"%s\" is nullable",
+						control, table),
 				 errdetail("Rows with a NULL key can only go to the default partition."),
 				 errhint("Run ALTER TABLE %s ALTER COLUMN %s SET NOT NULL, or pass p_control_not_null => false.",
-						 quote_qualified_identifier(parent->schema, parent->name),
+						 quote_qualified_identifier(parent->schema,
+													parent->name),
 						 quote_identifier(control))));
 }
 
@@ -228,14 +236,17 @@ template_for(const PartmgrParentInfo *parent, const char *given, Oid given_oid)
 				ereport(ERROR,
 						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 						 errmsg("permission denied to create template table %s",
-								quote_qualified_identifier(PARTMGR_SCHEMA, name)),
+								quote_qualified_identifier(PARTMGR_SCHEMA,
+														   name)),
 						 errhint("GRANT CREATE ON SCHEMA %s to the role, or pass p_template_table => 'false' or the name of a table of your own.",
 								 PARTMGR_SCHEMA)));
-			partmgr_spi_exec(partmgr_ddl_create_template(parent->schema, parent->name,
+			partmgr_spi_exec(partmgr_ddl_create_template(parent->schema,
+														 parent->name,
 														 PARTMGR_SCHEMA, name),
 							 0, NULL, NULL, NULL, false, SPI_OK_UTILITY);
 			if (parent->owner != caller)
-				partmgr_spi_exec(partmgr_ddl_set_owner(PARTMGR_SCHEMA, name, parent->owner),
+				partmgr_spi_exec(partmgr_ddl_set_owner(PARTMGR_SCHEMA, name,
+													   parent->owner),
 								 0, NULL, NULL, NULL, false, SPI_OK_UTILITY);
 			CommandCounterIncrement();
 			relid = get_relname_relid(name, nspid);
@@ -287,7 +298,8 @@ partmgr_check_create_args(const PartmgrCreateArgs *a)
 	if (a->premake > PARTMGR_MAX_PREMAKE)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("p_premake must be at most %d, not %d", PARTMGR_MAX_PREMAKE, a->premake),
+				 errmsg("p_premake must be at most %d, not %d",
+						PARTMGR_MAX_PREMAKE, a->premake),
 				 errdetail("Each child ahead is a table that the planner and every maintenance pass look at.")));
 	if (!partmgr_zone_is_valid(zone))
 		ereport(ERROR,
@@ -305,13 +317,15 @@ partmgr_check_create_args(const PartmgrCreateArgs *a)
 				 errmsg("p_time_encoder and p_time_decoder go together"),
 				 errhint("Give both, or neither.")));
 	if (strcmp(a->type, "hash") == 0 &&
-		(a->encoder != NULL || strcmp(a->epoch, "none") != 0 || a->trunc_unit != NULL ||
+		(a->encoder != NULL || strcmp(a->epoch, "none") != 0 ||
+		 a->trunc_unit != NULL ||
 		 a->offset_id != 0 || a->constraint_cols != NIL))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("a hash set takes no p_epoch, p_time_encoder, p_date_trunc_interval, p_offset_id or p_constraint_cols"),
 				 errdetail("Its children hold rows by the hash of the key, not by ranges of it.")));
-	if (a->encoder != NULL && (strcmp(a->epoch, "none") != 0 || strcmp(a->type, "list") == 0))
+	if (a->encoder != NULL &&
+		(strcmp(a->epoch, "none") != 0 || strcmp(a->type, "list") == 0))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("a set with a time encoder and decoder is a range set without p_epoch")));
@@ -328,7 +342,8 @@ partmgr_check_create_args(const PartmgrCreateArgs *a)
  *		owner's rights scope.
  */
 static PartmgrSet *
-create_hash_set(const PartmgrCreateArgs *a, const PartmgrParentInfo *parent, Oid template_oid,
+create_hash_set(const PartmgrCreateArgs *a, const PartmgrParentInfo *parent,
+				Oid template_oid,
 				const char *run_by)
 {
 	PartmgrSet	proto;
@@ -339,7 +354,8 @@ create_hash_set(const PartmgrCreateArgs *a, const PartmgrParentInfo *parent, Oid
 
 	errno = 0;
 	modulus = strtol(a->interval, &end, 10);
-	if (errno != 0 || *end != '\0' || !isdigit((unsigned char) a->interval[0]) || modulus < 1 ||
+	if (errno != 0 || *end != '\0' ||
+		!isdigit((unsigned char) a->interval[0]) || modulus < 1 ||
 		modulus > PARTMGR_MAX_HASH_MODULUS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -364,14 +380,16 @@ create_hash_set(const PartmgrCreateArgs *a, const PartmgrParentInfo *parent, Oid
 	if (partmgr_config_load(proto.key, true) != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_OBJECT),
-				 errmsg("table \"%s\" is already managed by pg_partmgr", proto.key),
+				 errmsg("table \"%s\" is already managed by pg_partmgr",
+						proto.key),
 				 errhint("Change its settings with UPDATE partmgr.part_config.")));
 	if (!partmgr_try_lock_set(parent->relid))
 		ereport(ERROR,
 				(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
 				 errmsg("partition set \"%s\" is being maintained by another session", proto.key),
 				 errhint("Try again when that maintenance run has finished.")));
-	proto.template_table = template_for(parent, a->template_table, template_oid);
+	proto.template_table = template_for(parent, a->template_table,
+										template_oid);
 	partmgr_config_insert(&proto);
 	set = partmgr_config_load(proto.key, false);
 	plan = partmgr_plan_hash_initial(set, partmgr_read_tree(set));
@@ -411,7 +429,8 @@ partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within,
 	char	   *decoder;
 
 	partmgr_check_create_args(a);
-	check_create_parent_table(table, a->control, a->control_not_null, a->encoder != NULL,
+	check_create_parent_table(table, a->control, a->control_not_null,
+							  a->encoder != NULL,
 							  &parent);
 	/* what the caller names is looked up with the caller's search_path */
 	if (a->template_table != NULL && !no_template(a->template_table))
@@ -419,14 +438,17 @@ partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within,
 	encoder = partmgr_function_name(a->encoder, TIMESTAMPTZOID);
 	decoder = partmgr_function_name(a->decoder, TEXTOID);
 	/* from here on, everything done to the table is done as its owner */
-	partmgr_rights_enter_table(parent.relid, parent.owner, PARTMGR_RIGHTS_ACT, table, &rights);
+	partmgr_rights_enter_table(parent.relid, parent.owner, PARTMGR_RIGHTS_ACT,
+							   table, &rights);
 	if (parent.strategy != partmgr_strategy_of(a->type))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("table \"%s\" is partitioned by %s, but p_type is \"%s\"", table,
 						parent.strategy == PARTITION_STRATEGY_LIST ? "LIST" :
-						parent.strategy == PARTITION_STRATEGY_HASH ? "HASH" : "RANGE", a->type),
-				 errhint("Pass p_type => '%s'.", partmgr_strategy_name(parent.strategy))));
+						parent.strategy == PARTITION_STRATEGY_HASH ? "HASH" :
+						"RANGE", a->type),
+				 errhint("Pass p_type => '%s'.",
+						 partmgr_strategy_name(parent.strategy))));
 	if (parent.strategy == PARTITION_STRATEGY_HASH)
 	{
 		set = create_hash_set(a, &parent, template_oid, run_by);
@@ -444,12 +466,14 @@ partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within,
 	proto.jobmon = a->jobmon;
 	proto.default_table = a->with_default;
 	proto.constraint_cols = a->constraint_cols;
-	partmgr_check_constraint_cols(parent.relid, a->control, proto.constraint_cols);
+	partmgr_check_constraint_cols(parent.relid, a->control,
+								  proto.constraint_cols);
 	if (a->encoder != NULL)
 	{
 		partmgr_axis_init(&proto.axis, TIMESTAMPTZOID, zone);
 		partmgr_axis_set_codec(&proto.axis, parent.key_type,
-							   partmgr_time_encoder_oid(encoder, parent.key_type),
+							   partmgr_time_encoder_oid(encoder,
+														parent.key_type),
 							   partmgr_time_decoder_oid(decoder));
 		proto.time_encoder = encoder;
 		proto.time_decoder = decoder;
@@ -468,7 +492,8 @@ partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within,
 				 errhint("A time set's children are aligned by p_date_trunc_interval and p_start_partition.")));
 
 	partmgr_context_push(&argctx, "argument %s", "p_interval");
-	partmgr_step_parse(&proto.axis, interval, PARTMGR_STEP_PARTITION, &proto.step);
+	partmgr_step_parse(&proto.axis, interval, PARTMGR_STEP_PARTITION,
+					   &proto.step);
 	partmgr_context_pop(&argctx);
 	if (proto.strategy == PARTITION_STRATEGY_LIST)
 		partmgr_check_list_set(&proto.axis, &proto.step);
@@ -482,7 +507,8 @@ partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("p_date_trunc_interval applies only to time partition sets")));
 	proto.interval_text = partmgr_step_text(&proto.step);
-	proto.datetime_string = (char *) partmgr_default_datetime_string(&proto.step);
+	proto.datetime_string =
+		(char *) partmgr_default_datetime_string(&proto.step);
 	if (a->trunc_unit != NULL)
 		partmgr_check_trunc_unit(&proto.step, a->trunc_unit);
 	proto.date_trunc_interval = a->trunc_unit ? pstrdup(a->trunc_unit) : NULL;
@@ -503,29 +529,34 @@ partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within,
 	if (partmgr_config_load(proto.key, true) != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_OBJECT),
-				 errmsg("table \"%s\" is already managed by pg_partmgr", proto.key),
+				 errmsg("table \"%s\" is already managed by pg_partmgr",
+						proto.key),
 				 errhint("Change its settings with UPDATE partmgr.part_config.")));
 	if (!partmgr_try_lock_set(parent.relid))
 		ereport(ERROR,
 				(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
 				 errmsg("partition set \"%s\" is being maintained by another session", proto.key),
 				 errhint("Try again when that maintenance run has finished.")));
-	proto.template_table = template_for(&parent, a->template_table, template_oid);
+	proto.template_table = template_for(&parent, a->template_table,
+										template_oid);
 	partmgr_config_insert(&proto);
 	/* a sub-set among sub-partitioned siblings is partitioned like them */
 	if (within != NULL || get_rel_relispartition(parent.relid))
 		(void) partmgr_sub_spec_copy_sibling(proto.key, parent.relid,
 											 within != NULL ? within->above :
-											 get_partition_parent(parent.relid, true));
+											 get_partition_parent(parent.relid,
+																  true));
 	set = partmgr_config_load(proto.key, false);
 	if (within != NULL && within->ranged && !set->has_limits &&
-		strcmp(within->control, set->control) == 0 && set->strategy == PARTITION_STRATEGY_RANGE)
+		strcmp(within->control, set->control) == 0 &&
+		set->strategy == PARTITION_STRATEGY_RANGE)
 	{
 		set->has_limits = true;
 		set->limit_lower = within->lower;
 		set->limit_upper = within->upper;
 	}
-	plan = partmgr_plan_initial(set, partmgr_read_tree(set), a->start != NULL, start,
+	plan = partmgr_plan_initial(set, partmgr_read_tree(set), a->start != NULL,
+								start,
 								a->offset_id, a->with_default,
 								GetCurrentTransactionStartTimestamp());
 	partmgr_plan_tables(plan);
@@ -544,19 +575,24 @@ partmgr_create_set(const PartmgrCreateArgs *a, const PartmgrSubLimits *within,
  *		child and its sub-set come into being together or not at all.
  */
 static void
-register_sub_set(const PartmgrPlan *plan, const PartmgrAction *action, const char *run_by)
+register_sub_set(const PartmgrPlan *plan, const PartmgrAction *action,
+				 const char *run_by)
 {
 	PartmgrSubLimits within;
 	PartmgrErrorContext ctx;
 
-	partmgr_context_push(&ctx, "registering a new child of \"%s\" as partmgr.part_config_sub says",
+	partmgr_context_push(&ctx,
+						 "registering a new child of \"%s\" as"
+						 " partmgr.part_config_sub says",
 						 plan->set->key);
 	within.above = plan->set->parent_oid;
 	within.ranged = plan->set->strategy == PARTITION_STRATEGY_RANGE;
 	within.control = plan->set->control;
 	within.lower = action->lower;
 	within.upper = action->upper;
-	(void) partmgr_create_sub_set(plan->sub, quote_qualified_identifier(action->schema, action->name),
+	(void) partmgr_create_sub_set(plan->sub,
+								  quote_qualified_identifier(action->schema,
+															 action->name),
 								  plan->sub_start, &within, run_by);
 	partmgr_context_pop(&ctx);
 }
@@ -607,7 +643,8 @@ partmgr_plan_tables(PartmgrPlan *plan)
  *		(NULL: around now); within as for partmgr_create_set.
  */
 PartmgrSet *
-partmgr_create_sub_set(const PartmgrSubSpec *spec, const char *table, const char *start,
+partmgr_create_sub_set(const PartmgrSubSpec *spec, const char *table,
+					   const char *start,
 					   const PartmgrSubLimits *within, const char *run_by)
 {
 	PartmgrCreateArgs args = spec->args;

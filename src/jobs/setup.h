@@ -34,10 +34,13 @@ typedef struct PartmgrSubLimits
 extern void partmgr_check_owner(Oid relid, const char *name);
 extern void partmgr_check_create_args(const PartmgrCreateArgs *args);
 extern PartmgrSet *partmgr_create_set(const PartmgrCreateArgs *args,
-									  const PartmgrSubLimits *within, const char *run_by);
+									  const PartmgrSubLimits *within,
+									  const char *run_by);
 extern void partmgr_plan_tables(PartmgrPlan *plan);
-extern PartmgrSet *partmgr_create_sub_set(const PartmgrSubSpec *spec, const char *table,
-										  const char *start, const PartmgrSubLimits *within,
+extern PartmgrSet *partmgr_create_sub_set(const PartmgrSubSpec *spec,
+										  const char *table,
+										  const char *start,
+										  const PartmgrSubLimits *within,
 										  const char *run_by);
 
 #endif							/* PARTMGR_SETUP_H */

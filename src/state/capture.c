@@ -99,7 +99,8 @@ refuse(const Trigger *trigger, Oid relid, const char *why)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("trigger \"%s\" on %s cannot record changes: %s", trigger->tgname,
+			 errmsg("trigger \"%s\" on %s cannot record changes: %s",
+					trigger->tgname,
 					partmgr_key_display(partmgr_table_key(relid)), why),
 			 errhint("Change logs are made by pg_partmgr's reshapes (split_partition and the like); cancel_reshape() removes them.")));
 }
@@ -153,11 +154,13 @@ capture_entry(Relation rel, const Trigger *trigger)
 		return entry;
 
 	if (trigger->tgnargs < 3 || trigger->tgnargs - 2 > INDEX_MAX_KEYS)
-		refuse(trigger, key.relid, "it does not name a change log and key columns");
+		refuse(trigger, key.relid,
+			   "it does not name a change log and key columns");
 	memset(&proto, 0, sizeof(proto));
 	proto.key = key;
 	nspid = get_namespace_oid(trigger->tgargs[0], true);
-	proto.log = OidIsValid(nspid) ? get_relname_relid(trigger->tgargs[1], nspid) : InvalidOid;
+	proto.log = OidIsValid(nspid) ? get_relname_relid(trigger->tgargs[1],
+													  nspid) : InvalidOid;
 	if (!OidIsValid(proto.log))
 		return NULL;			/* the reshape cannot go on without it anyway */
 	proto.ncols = trigger->tgnargs - 2;
@@ -165,23 +168,29 @@ capture_entry(Relation rel, const Trigger *trigger)
 	desc = RelationGetDescr(log);
 	if (log->rd_rel->relowner != rel->rd_rel->relowner)
 		refuse(trigger, key.relid, "its change log belongs to another role");
-	if (log->rd_rel->relkind != RELKIND_RELATION || log->rd_rel->relam != HEAP_TABLE_AM_OID)
+	if (log->rd_rel->relkind != RELKIND_RELATION ||
+		log->rd_rel->relam != HEAP_TABLE_AM_OID)
 		refuse(trigger, key.relid, "its change log is not a plain heap table");
 	if (desc->natts != proto.ncols + 2 ||
 		TupleDescAttr(desc, proto.ncols)->atttypid != BOOLOID ||
-		strcmp(NameStr(TupleDescAttr(desc, proto.ncols)->attname), PARTMGR_CAPTURE_CLAIMED_COLUMN) != 0 ||
+		strcmp(NameStr(TupleDescAttr(desc, proto.ncols)->attname),
+			   PARTMGR_CAPTURE_CLAIMED_COLUMN) != 0 ||
 		TupleDescAttr(desc, proto.ncols + 1)->atttypid != BOOLOID ||
-		strcmp(NameStr(TupleDescAttr(desc, proto.ncols + 1)->attname), PARTMGR_CAPTURE_TRUNCATED_COLUMN) != 0)
-		refuse(trigger, key.relid, "its change log does not have the columns of one");
+		strcmp(NameStr(TupleDescAttr(desc, proto.ncols + 1)->attname),
+			   PARTMGR_CAPTURE_TRUNCATED_COLUMN) != 0)
+		refuse(trigger, key.relid,
+			   "its change log does not have the columns of one");
 	for (int i = 0; i < proto.ncols; i++)
 	{
 		const char *column = trigger->tgargs[i + 2];
 		AttrNumber	attnum = get_attnum(key.relid, column);
 		Form_pg_attribute logatt = TupleDescAttr(desc, i);
 
-		if (logatt->attisdropped || strcmp(NameStr(logatt->attname), column) != 0)
+		if (logatt->attisdropped ||
+			strcmp(NameStr(logatt->attname), column) != 0)
 			refuse(trigger, key.relid,
-				   psprintf("key column \"%s\" is not in its change log", column));
+				   psprintf("key column \"%s\" is not in its change log",
+							column));
 		if (attnum <= 0 || TupleDescAttr(reldesc, attnum - 1)->attisdropped ||
 			logatt->atttypid != TupleDescAttr(reldesc, attnum - 1)->atttypid)
 		{
@@ -218,7 +227,8 @@ capture_entry(Relation rel, const Trigger *trigger)
 static bool
 row_key(const CaptureEntry *entry, TupleTableSlot *slot, Datum *values)
 {
-	return partmgr_slot_key(slot, entry->ncols, entry->attnums, entry->typlen, values);
+	return partmgr_slot_key(slot, entry->ncols, entry->attnums, entry->typlen,
+							values);
 }
 
 static bool
@@ -234,7 +244,8 @@ same_image(const CaptureEntry *entry, const Datum *a, const Datum *b)
 
 /* One row of the log: a key (or none, for a TRUNCATE). */
 static void
-log_row(Relation log, const CaptureEntry *entry, const Datum *values, bool truncated)
+log_row(Relation log, const CaptureEntry *entry, const Datum *values,
+		bool truncated)
 {
 	Datum		row[INDEX_MAX_KEYS + 2];
 	bool		nulls[INDEX_MAX_KEYS + 2];
@@ -260,7 +271,8 @@ void
 partmgr_capture_fire(TriggerData *trigdata)
 {
 	TriggerEvent event = trigdata->tg_event;
-	CaptureEntry *entry = capture_entry(trigdata->tg_relation, trigdata->tg_trigger);
+	CaptureEntry *entry = capture_entry(trigdata->tg_relation,
+										trigdata->tg_trigger);
 	Relation	log;
 	Datum		old_key[INDEX_MAX_KEYS];
 	Datum		new_key[INDEX_MAX_KEYS];
@@ -300,7 +312,8 @@ partmgr_capture_fire(TriggerData *trigdata)
 bool
 partmgr_capture_truncated(const char *schema, const char *log)
 {
-	partmgr_spi_table_exec(partmgr_query_log_flagged(schema, log, PARTMGR_CAPTURE_TRUNCATED_COLUMN),
+	partmgr_spi_table_exec(partmgr_query_log_flagged(schema, log,
+													 PARTMGR_CAPTURE_TRUNCATED_COLUMN),
 						   0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 	return SPI_processed > 0;
 }

@@ -71,7 +71,8 @@ partmgr_resolve_table(const char *name, bool missing_ok)
 	Oid			relid = InvalidOid;
 	const char *dot = strchr(name, '.');
 
-	if (strchr(name, '"') == NULL && dot != NULL && strchr(dot + 1, '.') == NULL)
+	if (strchr(name, '"') == NULL && dot != NULL &&
+		strchr(dot + 1, '.') == NULL)
 	{
 		char	   *schema = pnstrdup(name, dot - name);
 		Oid			nspid = get_namespace_oid(schema, true);
@@ -153,7 +154,8 @@ partmgr_table_key(Oid relid)
 
 	if (relname == NULL)
 		elog(ERROR, "cache lookup failed for relation %u", relid);
-	return partmgr_names_key(get_namespace_name(get_rel_namespace(relid)), relname);
+	return partmgr_names_key(get_namespace_name(get_rel_namespace(relid)),
+							 relname);
 }
 
 /*
@@ -275,7 +277,8 @@ partmgr_read_parent(Oid relid, PartmgrParentInfo *info)
 	const PartmgrKnownRel *known = partmgr_prefetched(relid);
 
 	memset(info, 0, sizeof(*info));
-	if (known != NULL && (known->relkind != RELKIND_PARTITIONED_TABLE || known->partitioned))
+	if (known != NULL &&
+		(known->relkind != RELKIND_PARTITIONED_TABLE || known->partitioned))
 	{
 		/* as the run read it, unchanged since */
 		info->relid = relid;
@@ -321,7 +324,8 @@ partmgr_read_parent(Oid relid, PartmgrParentInfo *info)
 
 	tuple = SearchSysCache1(PARTRELID, ObjectIdGetDatum(relid));
 	if (!HeapTupleIsValid(tuple))
-		elog(ERROR, "cache lookup failed for partition key of relation %u", relid);
+		elog(ERROR, "cache lookup failed for partition key of relation %u",
+			 relid);
 	else
 	{
 		Form_pg_partitioned_table part = (Form_pg_partitioned_table) GETSTRUCT(tuple);
@@ -371,7 +375,8 @@ range_datum_point(const PartmgrAxis *axis, List *datums)
  *		child covers [smallest value, largest value + 1).
  */
 static void
-child_bounds(const PartmgrSet *set, PartitionBoundSpec *spec, PartmgrChild *child)
+child_bounds(const PartmgrSet *set, PartitionBoundSpec *spec,
+			 PartmgrChild *child)
 {
 	if (spec->strategy == PARTITION_STRATEGY_RANGE)
 	{
@@ -465,7 +470,8 @@ known_child(const PartmgrSet *set, PartmgrChild *child, bool *is_default)
 static bool
 read_child(const PartmgrSet *set, PartmgrChild *child, bool *is_default)
 {
-	HeapTuple	reltup = SearchSysCache1(RELOID, ObjectIdGetDatum(child->relid));
+	HeapTuple	reltup = SearchSysCache1(RELOID,
+										 ObjectIdGetDatum(child->relid));
 	Form_pg_class classform;
 	Datum		boundtext;
 	bool		isnull;
@@ -474,13 +480,15 @@ read_child(const PartmgrSet *set, PartmgrChild *child, bool *is_default)
 	if (!HeapTupleIsValid(reltup))
 		return false;			/* dropped concurrently */
 	classform = (Form_pg_class) GETSTRUCT(reltup);
-	boundtext = SysCacheGetAttr(RELOID, reltup, Anum_pg_class_relpartbound, &isnull);
+	boundtext = SysCacheGetAttr(RELOID, reltup, Anum_pg_class_relpartbound,
+								&isnull);
 	if (isnull)
 	{
 		ReleaseSysCache(reltup);
 		return false;			/* attach not yet visible */
 	}
-	spec = castNode(PartitionBoundSpec, stringToNode(TextDatumGetCString(boundtext)));
+	spec = castNode(PartitionBoundSpec,
+					stringToNode(TextDatumGetCString(boundtext)));
 	child->name = pstrdup(NameStr(classform->relname));
 	child->schema = get_namespace_name(classform->relnamespace);
 	child->relkind = classform->relkind;
@@ -515,7 +523,8 @@ tree_add(const PartmgrSet *set, PartmgrTree *tree, int *allocated, Oid relid,
 	if (tree->nchildren == *allocated)
 	{
 		*allocated *= 2;
-		tree->children = repalloc(tree->children, sizeof(PartmgrChild) * *allocated);
+		tree->children = repalloc(tree->children,
+								  sizeof(PartmgrChild) * *allocated);
 	}
 	tree->children[tree->nchildren++] = child;
 }
@@ -554,12 +563,14 @@ partmgr_read_tree(const PartmgrSet *set)
 		ScanKeyInit(&key, Anum_pg_inherits_inhparent, BTEqualStrategyNumber,
 					F_OIDEQ, ObjectIdGetDatum(set->parent_oid));
 		inhrel = table_open(InheritsRelationId, AccessShareLock);
-		scan = systable_beginscan(inhrel, InheritsParentIndexId, true, NULL, 1, &key);
+		scan = systable_beginscan(inhrel, InheritsParentIndexId, true, NULL, 1,
+								  &key);
 		while ((inhtup = systable_getnext(scan)) != NULL)
 		{
 			Form_pg_inherits inh = (Form_pg_inherits) GETSTRUCT(inhtup);
 
-			tree_add(set, tree, &allocated, inh->inhrelid, inh->inhdetachpending);
+			tree_add(set, tree, &allocated, inh->inhrelid,
+					 inh->inhdetachpending);
 		}
 		systable_endscan(scan);
 		table_close(inhrel, AccessShareLock);
@@ -659,16 +670,20 @@ partmgr_statistics_on(Oid relid)
 	HeapTuple	tuple;
 	List	   *result = NIL;
 
-	ScanKeyInit(&key, Anum_pg_statistic_ext_stxrelid, BTEqualStrategyNumber, F_OIDEQ,
+	ScanKeyInit(&key, Anum_pg_statistic_ext_stxrelid, BTEqualStrategyNumber,
+				F_OIDEQ,
 				ObjectIdGetDatum(relid));
-	scan = systable_beginscan(catalog, StatisticExtRelidIndexId, true, NULL, 1, &key);
+	scan = systable_beginscan(catalog, StatisticExtRelidIndexId, true, NULL, 1,
+							  &key);
 	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
 	{
 		Form_pg_statistic_ext form = (Form_pg_statistic_ext) GETSTRUCT(tuple);
 		PartmgrStatistics *stat = palloc(sizeof(PartmgrStatistics));
 		bool		isnull;
-		Datum		kind_array = heap_getattr(tuple, Anum_pg_statistic_ext_stxkind,
-											  RelationGetDescr(catalog), &isnull);
+		Datum		kind_array = heap_getattr(tuple,
+											  Anum_pg_statistic_ext_stxkind,
+											  RelationGetDescr(catalog),
+											  &isnull);
 		Datum	   *elems = NULL;
 		int			n = 0;
 		StringInfoData buf;
@@ -687,7 +702,8 @@ partmgr_statistics_on(Oid relid)
 			{
 				if (DatumGetChar(elems[i]) == kinds[k].kind)
 				{
-					appendStringInfo(&buf, "%s%s", buf.len > 0 ? ", " : "", kinds[k].name);
+					appendStringInfo(&buf, "%s%s", buf.len > 0 ? ", " : "",
+									 kinds[k].name);
 					break;
 				}
 			}
@@ -697,8 +713,10 @@ partmgr_statistics_on(Oid relid)
 																ObjectIdGetDatum(form->oid)));
 #if PG_VERSION_NUM >= 170000
 		{
-			Datum		target = heap_getattr(tuple, Anum_pg_statistic_ext_stxstattarget,
-											  RelationGetDescr(catalog), &isnull);
+			Datum		target = heap_getattr(tuple,
+											  Anum_pg_statistic_ext_stxstattarget,
+											  RelationGetDescr(catalog),
+											  &isnull);
 
 			stat->target = isnull ? -1 : DatumGetInt16(target);
 		}
@@ -757,7 +775,8 @@ partmgr_index_flags(Oid relid, Oid *primary, Oid *replident)
 	*replident = InvalidOid;
 	ScanKeyInit(&key, Anum_pg_index_indrelid, BTEqualStrategyNumber, F_OIDEQ,
 				ObjectIdGetDatum(relid));
-	scan = systable_beginscan(catalog, IndexIndrelidIndexId, true, NULL, 1, &key);
+	scan = systable_beginscan(catalog, IndexIndrelidIndexId, true, NULL, 1,
+							  &key);
 	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
 	{
 		Form_pg_index index = (Form_pg_index) GETSTRUCT(tuple);
@@ -779,7 +798,8 @@ partmgr_index_flags(Oid relid, Oid *primary, Oid *replident)
  *		children outside it could never hold a row.  False otherwise.
  */
 bool
-partmgr_read_limits(const PartmgrSet *set, PartmgrPoint *lower, PartmgrPoint *upper)
+partmgr_read_limits(const PartmgrSet *set, PartmgrPoint *lower,
+					PartmgrPoint *upper)
 {
 	PartmgrParentInfo above;
 	HeapTuple	reltup;
@@ -793,17 +813,20 @@ partmgr_read_limits(const PartmgrSet *set, PartmgrPoint *lower, PartmgrPoint *up
 	partmgr_read_parent(get_partition_parent(set->parent_oid, true), &above);
 	if (above.strategy != PARTITION_STRATEGY_RANGE || above.nkeys != 1 ||
 		above.key_attnum == InvalidAttrNumber ||
-		strcmp(get_attname(above.relid, above.key_attnum, false), set->control) != 0)
+		strcmp(get_attname(above.relid, above.key_attnum, false),
+			   set->control) != 0)
 		return false;
 
 	reltup = SearchSysCache1(RELOID, ObjectIdGetDatum(set->parent_oid));
 	if (!HeapTupleIsValid(reltup))
 		return false;
-	boundtext = SysCacheGetAttr(RELOID, reltup, Anum_pg_class_relpartbound, &isnull);
+	boundtext = SysCacheGetAttr(RELOID, reltup, Anum_pg_class_relpartbound,
+								&isnull);
 	spec = isnull ? NULL : castNode(PartitionBoundSpec,
 									stringToNode(TextDatumGetCString(boundtext)));
 	ReleaseSysCache(reltup);
-	if (spec == NULL || spec->is_default || spec->strategy != PARTITION_STRATEGY_RANGE)
+	if (spec == NULL || spec->is_default ||
+		spec->strategy != PARTITION_STRATEGY_RANGE)
 		return false;
 	child_bounds(set, spec, &bounds);
 	*lower = bounds.lower;
@@ -841,7 +864,8 @@ partmgr_sub_parents_below(Oid relid)
  *		are then run by owner, the grantor of every entry).
  */
 static List *
-private_sql(const char *schema, const char *name, const Acl *acl, Oid creator, Oid owner)
+private_sql(const char *schema, const char *name, const Acl *acl, Oid creator,
+			Oid owner)
 {
 	const AclItem *items = ACL_DAT(acl);
 	AclMode		kept = ACL_NO_RIGHTS;
@@ -862,7 +886,8 @@ private_sql(const char *schema, const char *name, const Acl *acl, Oid creator, O
 
 		statements = lappend(statements,
 							 partmgr_ddl_revoke(schema, name, "ALL",
-												grantee == ACL_ID_PUBLIC ? "PUBLIC" :
+												grantee == ACL_ID_PUBLIC ?
+												"PUBLIC" :
 												quote_identifier(GetUserNameFromId(grantee, false))));
 	}
 	if ((kept & ACL_ALL_RIGHTS_RELATION) != ACL_ALL_RIGHTS_RELATION)
@@ -927,7 +952,8 @@ partmgr_private_table_sql(Oid relid)
  *		ACCESS SHARE mode without queueing.
  */
 void
-partmgr_add_hash_check(Oid relid, Oid parent, int modulus, int remainder, const char *conname)
+partmgr_add_hash_check(Oid relid, Oid parent, int modulus, int remainder,
+					   const char *conname)
 {
 	PartitionBoundSpec *spec = makeNode(PartitionBoundSpec);
 	Constraint *con = makeNode(Constraint);
@@ -951,7 +977,8 @@ partmgr_add_hash_check(Oid relid, Oid parent, int modulus, int remainder, const 
 	con->initially_valid = true;
 	con->skip_validation = false;
 	con->location = -1;
-	(void) AddRelationNewConstraints(rel, NIL, list_make1(con), false, true, false, NULL);
+	(void) AddRelationNewConstraints(rel, NIL, list_make1(con), false, true,
+									 false, NULL);
 	CommandCounterIncrement();
 	table_close(rel, NoLock);
 	table_close(parentrel, NoLock);

@@ -81,7 +81,8 @@ extern PartmgrTree *partmgr_read_tree(const PartmgrSet *set);
 extern const PartmgrChild *partmgr_tree_find_overlap(const PartmgrTree *tree,
 													 PartmgrPoint lower,
 													 PartmgrPoint upper);
-extern const PartmgrChild *partmgr_tree_find_child(const PartmgrTree *tree, Oid relid);
+extern const PartmgrChild *partmgr_tree_find_child(const PartmgrTree *tree,
+												   Oid relid);
 extern List *partmgr_movable_columns(Oid relid, List *ignored);
 
 /* An extended statistics object defined on a table (pg_statistic_ext). */
@@ -101,11 +102,14 @@ extern List *partmgr_statistics_on(Oid relid);
 extern List *partmgr_statistics_of(Oid relid);
 extern void partmgr_index_flags(Oid relid, Oid *primary, Oid *replident);
 extern List *partmgr_sub_parents_below(Oid relid);
-extern bool partmgr_slot_key(TupleTableSlot *slot, int ncols, const AttrNumber *attnums,
+extern bool partmgr_slot_key(TupleTableSlot *slot, int ncols,
+							 const AttrNumber *attnums,
 							 const int16 *typlen, Datum *values);
-extern void partmgr_add_hash_check(Oid relid, Oid parent, int modulus, int remainder,
+extern void partmgr_add_hash_check(Oid relid, Oid parent, int modulus,
+								   int remainder,
 								   const char *conname);
-extern List *partmgr_private_table_plan(Oid nspid, const char *name, Oid creator, Oid owner);
+extern List *partmgr_private_table_plan(Oid nspid, const char *name,
+										Oid creator, Oid owner);
 extern List *partmgr_private_table_sql(Oid relid);
 extern bool partmgr_read_limits(const PartmgrSet *set, PartmgrPoint *lower,
 								PartmgrPoint *upper);

@@ -90,7 +90,8 @@ static const char *const load_sql = LOAD_COLUMNS " WHERE c.parent_table = $1";
 static const char *const list_all_sql =
 LOAD_COLUMNS " WHERE NOT c.undo_in_progress" LIST_ORDER;
 static const char *const list_auto_sql =
-LOAD_COLUMNS " WHERE NOT c.undo_in_progress AND c.automatic_maintenance = 'on'" LIST_ORDER;
+LOAD_COLUMNS " WHERE NOT c.undo_in_progress AND c.automatic_maintenance = 'on'"
+LIST_ORDER;
 
 /* part_config and part_config_interval as check_objects found them */
 static Oid	config_relid = InvalidOid;
@@ -117,9 +118,12 @@ check_objects(void)
 	if (checked == MyProc->lxid)
 		return;
 	nspid = get_namespace_oid(PARTMGR_SCHEMA, true);
-	log = OidIsValid(nspid) ? get_relname_relid("maintenance_log", nspid) : InvalidOid;
-	config_relid = OidIsValid(nspid) ? get_relname_relid("part_config", nspid) : InvalidOid;
-	eras_relid = OidIsValid(nspid) ? get_relname_relid("part_config_interval", nspid) : InvalidOid;
+	log = OidIsValid(nspid) ? get_relname_relid("maintenance_log",
+												nspid) : InvalidOid;
+	config_relid = OidIsValid(nspid) ? get_relname_relid("part_config",
+														 nspid) : InvalidOid;
+	eras_relid = OidIsValid(nspid) ? get_relname_relid("part_config_interval",
+													   nspid) : InvalidOid;
 	if (!OidIsValid(log) || get_attnum(log, "owner") == InvalidAttrNumber ||
 		!OidIsValid(eras_relid) || !OidIsValid(config_relid) ||
 		get_attnum(config_relid, "partition_timezone") == InvalidAttrNumber)
@@ -155,7 +159,8 @@ partmgr_config_present(void)
 	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(config_relid));
 	if (!HeapTupleIsValid(tuple))
 		return false;
-	present = strcmp(NameStr(((Form_pg_class) GETSTRUCT(tuple))->relname), "part_config") == 0;
+	present = strcmp(NameStr(((Form_pg_class) GETSTRUCT(tuple))->relname),
+					 "part_config") == 0;
 	ReleaseSysCache(tuple);
 	return present;
 }
@@ -189,7 +194,8 @@ context_callback(void *arg)
  *		variable will do); format must be a string constant.
  */
 void
-partmgr_context_push(PartmgrErrorContext *ctx, const char *format, const char *name)
+partmgr_context_push(PartmgrErrorContext *ctx, const char *format,
+					 const char *name)
 {
 	ctx->format = format;
 	ctx->name = name;
@@ -335,9 +341,12 @@ has_eras(const char *key)
 	}
 	irel = index_open(index, AccessShareLock);
 	ScanKeyEntryInitialize(&skey, 0, 1, BTEqualStrategyNumber, InvalidOid,
-						   irel->rd_indcollation[0], F_TEXTEQ, CStringGetTextDatum(key));
-	scan = systable_beginscan_ordered(rel, irel, GetTransactionSnapshot(), 1, &skey);
-	found = HeapTupleIsValid(systable_getnext_ordered(scan, ForwardScanDirection));
+						   irel->rd_indcollation[0], F_TEXTEQ,
+						   CStringGetTextDatum(key));
+	scan = systable_beginscan_ordered(rel, irel, GetTransactionSnapshot(), 1,
+									  &skey);
+	found = HeapTupleIsValid(systable_getnext_ordered(scan,
+													  ForwardScanDirection));
 	systable_endscan_ordered(scan);
 	index_close(irel, AccessShareLock);
 	table_close(rel, AccessShareLock);
@@ -406,9 +415,12 @@ read_eras(uint64 row, int col, int *neras)
 		/* the table's NOT NULL constraints hold the first two and the last */
 		era->end_text = TextDatumGetCString(elems[i]);
 		era->interval_text = TextDatumGetCString(elems[i + 1]);
-		era->datetime_string = nulls[i + 2] ? NULL : TextDatumGetCString(elems[i + 2]);
-		era->date_trunc_interval = nulls[i + 3] ? NULL : TextDatumGetCString(elems[i + 3]);
-		era->next_aligned = strcmp(TextDatumGetCString(elems[i + 4]), "true") == 0;
+		era->datetime_string =
+			nulls[i + 2] ? NULL : TextDatumGetCString(elems[i + 2]);
+		era->date_trunc_interval =
+			nulls[i + 3] ? NULL : TextDatumGetCString(elems[i + 3]);
+		era->next_aligned = strcmp(TextDatumGetCString(elems[i + 4]),
+								   "true") == 0;
 	}
 	return eras;
 }
@@ -447,10 +459,12 @@ bind_eras(PartmgrSet *set)
 		PartmgrEra *era = &eras[i];
 
 		era->end = partmgr_point_parse(&set->axis, era->end_text);
-		partmgr_step_parse(&set->axis, era->interval_text, PARTMGR_STEP_PARTITION,
+		partmgr_step_parse(&set->axis, era->interval_text,
+						   PARTMGR_STEP_PARTITION,
 						   &era->step);
 		if (set->axis.kind == PARTMGR_KEY_TIME && era->datetime_string == NULL)
-			era->datetime_string = pstrdup(partmgr_default_datetime_string(&era->step));
+			era->datetime_string =
+				pstrdup(partmgr_default_datetime_string(&era->step));
 	}
 	qsort(eras, n, sizeof(PartmgrEra), compare_eras);
 	for (int i = 0; i < n; i++)
@@ -509,11 +523,13 @@ bind_hash(PartmgrSet *set, Oid key_type)
 
 	errno = 0;
 	modulus = strtol(set->interval_text, &end, 10);
-	if (errno != 0 || *end != '\0' || modulus < 1 || modulus > PARTMGR_MAX_HASH_MODULUS)
+	if (errno != 0 || *end != '\0' || modulus < 1 ||
+		modulus > PARTMGR_MAX_HASH_MODULUS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("partition interval \"%s\" of hash set \"%s\" is not a modulus from 1 to %d",
-						set->interval_text, set->key, PARTMGR_MAX_HASH_MODULUS)));
+						set->interval_text, set->key,
+						PARTMGR_MAX_HASH_MODULUS)));
 	memset(&set->axis, 0, sizeof(set->axis));
 	set->axis.kind = PARTMGR_KEY_ID;
 	set->axis.typid = set->axis.column_typid = key_type;
@@ -551,7 +567,8 @@ read_row(uint64 row)
 	set->retention_keep_table = row_bool(row, 11);
 	set->epoch = partmgr_spi_text(row, 12);
 	set->constraint_cols = row_text_array(row, 13);
-	set->optimize_constraint = DatumGetInt32(partmgr_spi_value(row, 14, &isnull));
+	set->optimize_constraint = DatumGetInt32(partmgr_spi_value(row, 14,
+															   &isnull));
 	set->infinite_time_partitions = row_bool(row, 15);
 	set->datetime_string = partmgr_spi_text(row, 16);
 	set->jobmon = row_bool(row, 17);
@@ -563,11 +580,13 @@ read_row(uint64 row)
 	set->default_table = row_bool(row, 23);
 	set->date_trunc_interval = partmgr_spi_text(row, 24);
 	d = partmgr_spi_value(row, 25, &set->maintenance_order_isnull);
-	set->maintenance_order = set->maintenance_order_isnull ? 0 : DatumGetInt32(d);
+	set->maintenance_order =
+		set->maintenance_order_isnull ? 0 : DatumGetInt32(d);
 	set->retention_keep_publication = row_bool(row, 26);
 	set->axis.zone_name = partmgr_spi_text(row, 27);
 	d = partmgr_spi_value(row, 28, &set->maintenance_last_run_isnull);
-	set->maintenance_last_run = set->maintenance_last_run_isnull ? 0 : DatumGetTimestampTz(d);
+	set->maintenance_last_run =
+		set->maintenance_last_run_isnull ? 0 : DatumGetTimestampTz(d);
 	set->time_encoder = partmgr_spi_text(row, 29);
 	set->time_decoder = partmgr_spi_text(row, 30);
 	set->async_in_progress = partmgr_spi_text(row, 31);
@@ -575,7 +594,8 @@ read_row(uint64 row)
 	set->eras = read_eras(row, 33, &set->neras);
 	/* check_objects found part_config in this transaction */
 	set->row_rel = config_relid;
-	set->row_tid = *(ItemPointer) DatumGetPointer(partmgr_spi_value(row, 34, &isnull));
+	set->row_tid = *(ItemPointer) DatumGetPointer(partmgr_spi_value(row, 34,
+																	&isnull));
 	set->row_xmin = DatumGetTransactionId(partmgr_spi_value(row, 35, &isnull));
 	return set;
 }
@@ -629,7 +649,8 @@ partmgr_config_bind(PartmgrSet *set)
 	/* by the key's number: its name is in the cache read_parent filled */
 	if (parent.nkeys == 1 && parent.key_attnum != InvalidAttrNumber &&
 		strcmp(parent.key_name ? parent.key_name :
-			   get_attname(set->parent_oid, parent.key_attnum, false), set->control) == 0)
+			   get_attname(set->parent_oid, parent.key_attnum, false),
+			   set->control) == 0)
 		set->control_attnum = parent.key_attnum;
 	else
 		set->control_attnum = get_attnum(set->parent_oid, set->control);
@@ -660,7 +681,8 @@ partmgr_config_bind(PartmgrSet *set)
 	{
 		partmgr_axis_init(&set->axis, TIMESTAMPTZOID, set->axis.zone_name);
 		partmgr_axis_set_codec(&set->axis, key_type,
-							   partmgr_time_encoder_oid(set->time_encoder, key_type),
+							   partmgr_time_encoder_oid(set->time_encoder,
+														key_type),
 							   partmgr_time_decoder_oid(set->time_decoder));
 	}
 	else
@@ -671,7 +693,8 @@ partmgr_config_bind(PartmgrSet *set)
 	if (set->strategy == PARTITION_STRATEGY_LIST)
 		partmgr_check_list_set(&set->axis, &set->step);
 	if (set->axis.kind == PARTMGR_KEY_TIME && set->datetime_string == NULL)
-		set->datetime_string = pstrdup(partmgr_default_datetime_string(&set->step));
+		set->datetime_string =
+			pstrdup(partmgr_default_datetime_string(&set->step));
 	bind_eras(set);
 	if (!parent.ispartition)
 		set->has_limits = false;
@@ -681,11 +704,13 @@ partmgr_config_bind(PartmgrSet *set)
 		PartmgrRights rights;
 
 		partmgr_rights_enter_set(set, PARTMGR_RIGHTS_LOOK, &rights);
-		set->has_limits = partmgr_read_limits(set, &set->limit_lower, &set->limit_upper);
+		set->has_limits = partmgr_read_limits(set, &set->limit_lower,
+											  &set->limit_upper);
 		partmgr_rights_leave(&rights);
 	}
 	else
-		set->has_limits = partmgr_read_limits(set, &set->limit_lower, &set->limit_upper);
+		set->has_limits = partmgr_read_limits(set, &set->limit_lower,
+											  &set->limit_upper);
 	if (set->date_trunc_interval != NULL &&
 		!partmgr_trunc_unit_is_valid(set->date_trunc_interval))
 		ereport(ERROR,
@@ -742,7 +767,8 @@ partmgr_config_insert(const PartmgrSet *set)
 
 		foreach(lc, set->constraint_cols)
 			elems[i++] = CStringGetTextDatum((char *) lfirst(lc));
-		values[8] = PointerGetDatum(construct_array(elems, n, TEXTOID, -1, false,
+		values[8] = PointerGetDatum(construct_array(elems, n, TEXTOID, -1,
+													false,
 													TYPALIGN_INT));
 	}
 	else
@@ -766,7 +792,8 @@ partmgr_config_insert(const PartmgrSet *set)
 			nulls[14 + i] = 'n';
 	}
 
-	partmgr_spi_exec_cached(sql, 17, types, values, nulls, false, SPI_OK_INSERT);
+	partmgr_spi_exec_cached(sql, 17, types, values, nulls, false,
+							SPI_OK_INSERT);
 }
 
 /*
@@ -783,7 +810,8 @@ partmgr_config_template_in_use(const char *template_table)
 	Datum		values[1];
 
 	values[0] = CStringGetTextDatum(template_table);
-	return partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT) > 0;
+	return partmgr_spi_exec_cached(sql, 1, types, values, NULL, false,
+								   SPI_OK_SELECT) > 0;
 }
 
 /*
@@ -817,7 +845,8 @@ partmgr_config_list_sets(bool automatic_only)
 	List	   *result = NIL;
 
 	check_objects();
-	n = partmgr_spi_exec_cached(automatic_only ? list_auto_sql : list_all_sql, 0, NULL,
+	n = partmgr_spi_exec_cached(automatic_only ? list_auto_sql : list_all_sql,
+								0, NULL,
 								NULL, NULL, false, SPI_OK_SELECT);
 	for (uint64 i = 0; i < n; i++)
 		result = lappend(result, read_row(i));
@@ -868,7 +897,8 @@ partmgr_stamps_write(PartmgrRunStamps *stamps)
 {
 	static const char *const sql =
 	"WITH free AS (SELECT l.parent_table FROM partmgr.part_config l"
-	"               WHERE l.parent_table OPERATOR(pg_catalog.=) ANY ($1::text[])"
+	"               WHERE l.parent_table OPERATOR(pg_catalog.=) ANY"
+	" ($1::text[])"
 	"                 FOR NO KEY UPDATE SKIP LOCKED)"
 	"UPDATE partmgr.part_config c SET maintenance_last_run = s.t"
 	"  FROM unnest($1::text[], $2::timestamptz[]) AS s(k, t), free f"
@@ -879,10 +909,13 @@ partmgr_stamps_write(PartmgrRunStamps *stamps)
 
 	if (stamps->n == 0)
 		return;
-	values[0] = PointerGetDatum(construct_array(stamps->keys, stamps->n, TEXTOID,
+	values[0] = PointerGetDatum(construct_array(stamps->keys, stamps->n,
+												TEXTOID,
 												-1, false, TYPALIGN_INT));
-	values[1] = PointerGetDatum(construct_array(stamps->times, stamps->n, TIMESTAMPTZOID,
-												sizeof(TimestampTz), FLOAT8PASSBYVAL,
+	values[1] = PointerGetDatum(construct_array(stamps->times, stamps->n,
+												TIMESTAMPTZOID,
+												sizeof(TimestampTz),
+												FLOAT8PASSBYVAL,
 												TYPALIGN_DOUBLE));
 	partmgr_spi_exec_cached(sql, 2, types, values, NULL, false, SPI_OK_UPDATE);
 	stamps->n = 0;
@@ -900,7 +933,8 @@ exec_on_key(const char *sql, const char *key, int expected)
 	Datum		values[1];
 
 	values[0] = CStringGetTextDatum(key);
-	return partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, expected);
+	return partmgr_spi_exec_cached(sql, 1, types, values, NULL, false,
+								   expected);
 }
 
 /*
@@ -914,7 +948,8 @@ exec_on_key(const char *sql, const char *key, int expected)
  */
 void
 partmgr_config_change_interval(const PartmgrSet *set, const char *era_end,
-							   const char *new_interval, const char *datetime_string)
+							   const char *new_interval,
+							   const char *datetime_string)
 {
 	Oid			types[5] = {TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID};
 	Datum		values[5];
@@ -937,7 +972,8 @@ partmgr_config_change_interval(const PartmgrSet *set, const char *era_end,
 								" (parent_table, interval_end, partition_interval,"
 								"  datetime_string, date_trunc_interval)"
 								" VALUES ($1, $2, $3, $4, $5)"
-								" ON CONFLICT (parent_table, interval_end) DO NOTHING",
+								" ON CONFLICT (parent_table, interval_end) DO"
+								" NOTHING",
 								5, types, values, nulls, false, SPI_OK_INSERT);
 	}
 
@@ -965,7 +1001,8 @@ partmgr_config_change_interval(const PartmgrSet *set, const char *era_end,
  *		own (its interval does not change).
  */
 void
-partmgr_config_set_eras(const PartmgrSet *set, const PartmgrEra *eras, int neras)
+partmgr_config_set_eras(const PartmgrSet *set, const PartmgrEra *eras,
+						int neras)
 {
 	static const char *const insert_sql =
 	"INSERT INTO partmgr.part_config_interval"
@@ -977,20 +1014,24 @@ partmgr_config_set_eras(const PartmgrSet *set, const PartmgrEra *eras, int neras
 	char		nulls[6] = {' ', ' ', ' ', ' ', ' ', ' '};
 
 	values[0] = CStringGetTextDatum(set->key);
-	(void) partmgr_spi_exec_cached("DELETE FROM partmgr.part_config_interval WHERE parent_table = $1",
-								   1, types, values, NULL, false, SPI_OK_DELETE);
+	(void) partmgr_spi_exec_cached("DELETE FROM partmgr.part_config_interval"
+								   " WHERE parent_table = $1",
+								   1, types, values, NULL, false,
+								   SPI_OK_DELETE);
 	for (int i = 0; i + 1 < neras; i++)
 	{
 		const PartmgrEra *era = &eras[i];
 
-		values[1] = CStringGetTextDatum(partmgr_point_display(&set->axis, era->end));
+		values[1] = CStringGetTextDatum(partmgr_point_display(&set->axis,
+															  era->end));
 		values[2] = CStringGetTextDatum(era->interval_text);
 		values[3] = era->datetime_string ? CStringGetTextDatum(era->datetime_string) : (Datum) 0;
 		nulls[3] = era->datetime_string ? ' ' : 'n';
 		values[4] = era->date_trunc_interval ? CStringGetTextDatum(era->date_trunc_interval) : (Datum) 0;
 		nulls[4] = era->date_trunc_interval ? ' ' : 'n';
 		values[5] = BoolGetDatum(era->next_aligned);
-		(void) partmgr_spi_exec_cached(insert_sql, 6, types, values, nulls, false, SPI_OK_INSERT);
+		(void) partmgr_spi_exec_cached(insert_sql, 6, types, values, nulls,
+									   false, SPI_OK_INSERT);
 	}
 }
 
@@ -1002,7 +1043,8 @@ void
 partmgr_config_set_undo(const char *key, bool undo)
 {
 	static const char *const sql =
-	"UPDATE partmgr.part_config SET undo_in_progress = $2 WHERE parent_table = $1";
+	"UPDATE partmgr.part_config SET undo_in_progress = $2 WHERE parent_table"
+	" = $1";
 	Oid			types[2] = {TEXTOID, BOOLOID};
 	Datum		values[2];
 
@@ -1090,7 +1132,8 @@ partmgr_time_encoder_oid(const char *name, Oid column_type)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("time encoder %s returns %s, but the control column is %s",
-						name, format_type_be(rettype), format_type_be(column_type))));
+						name, format_type_be(rettype),
+						format_type_be(column_type))));
 	return func;
 }
 
@@ -1145,7 +1188,8 @@ partmgr_sub_spec_load(const char *key)
 
 	values[0] = CStringGetTextDatum(key);
 	/* not read-only: create_sub_parent reads the row it has just written */
-	if (partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_SELECT) == 0)
+	if (partmgr_spi_exec_cached(sql, 1, types, values, NULL, false,
+								SPI_OK_SELECT) == 0)
 		return NULL;
 
 	spec = palloc0(sizeof(PartmgrSubSpec));
@@ -1162,7 +1206,8 @@ partmgr_sub_spec_load(const char *key)
 	spec->retention_keep_table = row_bool(0, 10);
 	a->epoch = partmgr_spi_text(0, 11);
 	a->constraint_cols = row_text_array(0, 12);
-	spec->optimize_constraint = DatumGetInt32(partmgr_spi_value(0, 13, &isnull));
+	spec->optimize_constraint = DatumGetInt32(partmgr_spi_value(0, 13,
+																&isnull));
 	spec->infinite_time_partitions = row_bool(0, 14);
 	a->jobmon = row_bool(0, 15);
 	spec->inherit_privileges = row_bool(0, 16);
@@ -1220,8 +1265,10 @@ partmgr_sub_spec_insert(const char *key, const PartmgrSubSpec *spec)
 
 		foreach(lc, a->constraint_cols)
 			elems[foreach_current_index(lc)] = CStringGetTextDatum((char *) lfirst(lc));
-		values[5] = PointerGetDatum(construct_array(elems, list_length(a->constraint_cols),
-													TEXTOID, -1, false, TYPALIGN_INT));
+		values[5] = PointerGetDatum(construct_array(elems,
+													list_length(a->constraint_cols),
+													TEXTOID, -1, false,
+													TYPALIGN_INT));
 	}
 	values[6] = Int32GetDatum(a->premake);
 	values[9] = BoolGetDatum(a->jobmon);
@@ -1232,7 +1279,8 @@ partmgr_sub_spec_insert(const char *key, const PartmgrSubSpec *spec)
 					 "  sub_automatic_maintenance, sub_epoch, sub_jobmon, sub_template_table,"
 					 "  sub_date_trunc_interval, sub_control_not_null, sub_time_encoder,"
 					 "  sub_time_decoder)"
-					 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+					 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,"
+					 " $12, $13, $14, $15)",
 					 15, types, values, nulls, false, SPI_OK_INSERT);
 }
 
@@ -1271,8 +1319,10 @@ partmgr_sub_spec_copy_sibling(const char *key, Oid relid, Oid above)
 	if (n == 0)
 		return false;
 	values[0] = CStringGetTextDatum(key);
-	values[1] = PointerGetDatum(construct_array(keys, n, TEXTOID, -1, false, TYPALIGN_INT));
-	return partmgr_spi_exec_cached(sql, 2, types, values, NULL, false, SPI_OK_INSERT) > 0;
+	values[1] = PointerGetDatum(construct_array(keys, n, TEXTOID, -1, false,
+												TYPALIGN_INT));
+	return partmgr_spi_exec_cached(sql, 2, types, values, NULL, false,
+								   SPI_OK_INSERT) > 0;
 }
 
 /*
@@ -1316,7 +1366,8 @@ partmgr_sub_spec_apply(const char *key, const PartmgrSubSpec *spec)
 	values[11] = Int32GetDatum(spec->maintenance_order);
 	if (spec->maintenance_order_isnull)
 		nulls[11] = 'n';
-	partmgr_spi_exec_cached(sql, 12, types, values, nulls, false, SPI_OK_UPDATE);
+	partmgr_spi_exec_cached(sql, 12, types, values, nulls, false,
+							SPI_OK_UPDATE);
 }
 
 /*
@@ -1327,7 +1378,8 @@ partmgr_sub_spec_apply(const char *key, const PartmgrSubSpec *spec)
 bool
 partmgr_sub_spec_delete(const char *key)
 {
-	return exec_on_key("DELETE FROM partmgr.part_config_sub WHERE sub_parent = $1", key,
+	return exec_on_key("DELETE FROM partmgr.part_config_sub WHERE sub_parent"
+					   " = $1", key,
 					   SPI_OK_DELETE) > 0;
 }
 
@@ -1339,7 +1391,8 @@ partmgr_sub_spec_delete(const char *key)
 void
 partmgr_config_set_full(const char *key)
 {
-	(void) exec_on_key("UPDATE partmgr.part_config SET sub_partition_set_full = true"
+	(void) exec_on_key("UPDATE partmgr.part_config SET sub_partition_set_full"
+					   " = true"
 					   " WHERE parent_table = $1 AND NOT sub_partition_set_full",
 					   key, SPI_OK_UPDATE);
 }
@@ -1427,7 +1480,8 @@ partmgr_config_forget(List *keys)
 
 	foreach(lc, keys)
 		elems[foreach_current_index(lc)] = CStringGetTextDatum((char *) lfirst(lc));
-	values[0] = PointerGetDatum(construct_array(elems, list_length(keys), TEXTOID, -1, false,
+	values[0] = PointerGetDatum(construct_array(elems, list_length(keys),
+												TEXTOID, -1, false,
 												TYPALIGN_INT));
 	partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_DELETE);
 	note_forgotten(keys);
@@ -1488,10 +1542,13 @@ partmgr_config_insert_from_partman(const char *partman_row, bool default_table)
 	"  inherit_privileges, constraint_valid, ignore_default_data, default_table,"
 	"  date_trunc_interval, maintenance_order, template_table, partition_timezone)"
 	" SELECT j->>'parent_table', j->>'control', j->>'partition_interval',"
-	"        CASE WHEN j->>'partition_type' = 'list' THEN 'list' ELSE 'range' END,"
+	"        CASE WHEN j->>'partition_type' = 'list' THEN 'list' ELSE 'range'"
+	" END,"
 	"        coalesce((j->>'premake')::int, 4), coalesce(j->>'automatic_maintenance', 'on'),"
-	"        coalesce(j->>'epoch', 'none'), CASE WHEN jsonb_typeof(j->'constraint_cols') = 'array' THEN"
-	"          (SELECT array_agg(c) FROM jsonb_array_elements_text(j->'constraint_cols') c) END,"
+	"        coalesce(j->>'epoch', 'none'), CASE WHEN"
+	" jsonb_typeof(j->'constraint_cols') = 'array' THEN"
+	"          (SELECT array_agg(c) FROM"
+	" jsonb_array_elements_text(j->'constraint_cols') c) END,"
 	"        coalesce((j->>'optimize_constraint')::int, 30), j->>'retention',"
 	"        j->>'retention_schema', coalesce((j->>'retention_keep_table')::boolean, true),"
 	"        coalesce((j->>'retention_keep_index')::boolean, true),"
@@ -1503,7 +1560,8 @@ partmgr_config_insert_from_partman(const char *partman_row, bool default_table)
 	"        coalesce((j->>'ignore_default_data')::boolean, true), $2,"
 	"        j->>'date_trunc_interval', (j->>'maintenance_order')::int,"
 	"        j->>'template_table',"
-	"        coalesce(j->>'partition_timezone', pg_catalog.current_setting('TimeZone'))"
+	"        coalesce(j->>'partition_timezone',"
+	" pg_catalog.current_setting('TimeZone'))"
 	"   FROM (SELECT $1::jsonb AS j) AS config";
 	Oid			types[2] = {JSONBOID, BOOLOID};
 	Datum		values[2];
@@ -1539,15 +1597,18 @@ partmgr_sub_spec_insert_from_partman(const char *partman_row)
 	"          WHEN 'quarterly' THEN '3 mons' WHEN 'monthly' THEN '1 mon'"
 	"          WHEN 'weekly' THEN '7 days' WHEN 'daily' THEN '1 day'"
 	"          WHEN 'hourly' THEN '01:00:00' WHEN 'half-hour' THEN '00:30:00'"
-	"          WHEN 'quarter-hour' THEN '00:15:00' ELSE j->>'sub_partition_interval' END,"
-	"        CASE WHEN j->>'sub_partition_type' = 'list' THEN 'list' ELSE 'range' END,"
+	"          WHEN 'quarter-hour' THEN '00:15:00' ELSE"
+	" j->>'sub_partition_interval' END,"
+	"        CASE WHEN j->>'sub_partition_type' = 'list' THEN 'list' ELSE"
+	" 'range' END,"
 	"        coalesce((j->>'sub_premake')::int, 4), coalesce(j->>'sub_automatic_maintenance', 'on'),"
 	"        j->>'sub_template_table', j->>'sub_retention', j->>'sub_retention_schema',"
 	"        coalesce((j->>'sub_retention_keep_index')::boolean, true),"
 	"        coalesce((j->>'sub_retention_keep_table')::boolean, true),"
 	"        coalesce(j->>'sub_epoch', 'none'),"
 	"        CASE WHEN jsonb_typeof(j->'sub_constraint_cols') = 'array' THEN"
-	"          (SELECT array_agg(c) FROM jsonb_array_elements_text(j->'sub_constraint_cols') c) END,"
+	"          (SELECT array_agg(c) FROM"
+	" jsonb_array_elements_text(j->'sub_constraint_cols') c) END,"
 	"        coalesce((j->>'sub_optimize_constraint')::int, 30),"
 	"        coalesce((j->>'sub_infinite_time_partitions')::boolean, false),"
 	"        coalesce((j->>'sub_jobmon')::boolean, true),"
@@ -1574,7 +1635,8 @@ partmgr_sub_spec_insert_from_partman(const char *partman_row)
  *		one without the other.
  */
 void
-partmgr_config_set_codec(const char *key, const char *encoder, const char *decoder)
+partmgr_config_set_codec(const char *key, const char *encoder,
+						 const char *decoder)
 {
 	static const char *const sql =
 	"UPDATE partmgr.part_config SET time_encoder = $2, time_decoder = $3"

@@ -55,13 +55,16 @@ typedef struct PartmgrRunStamps
 } PartmgrRunStamps;
 
 extern void partmgr_stamps_init(PartmgrRunStamps *stamps);
-extern void partmgr_stamps_add(PartmgrRunStamps *stamps, const char *key, TimestampTz when);
+extern void partmgr_stamps_add(PartmgrRunStamps *stamps, const char *key,
+							   TimestampTz when);
 extern void partmgr_stamps_write(PartmgrRunStamps *stamps);
 extern void partmgr_config_set_undo(const char *key, bool undo);
-extern void partmgr_config_change_interval(const PartmgrSet *set, const char *era_end,
+extern void partmgr_config_change_interval(const PartmgrSet *set,
+										   const char *era_end,
 										   const char *new_interval,
 										   const char *datetime_string);
-extern void partmgr_config_set_eras(const PartmgrSet *set, const PartmgrEra *eras,
+extern void partmgr_config_set_eras(const PartmgrSet *set,
+									const PartmgrEra *eras,
 									int neras);
 extern void partmgr_config_delete(const char *key);
 extern void partmgr_config_forget(List *keys);
@@ -119,9 +122,11 @@ typedef struct PartmgrSubSpec
 } PartmgrSubSpec;
 
 extern PartmgrSubSpec *partmgr_sub_spec_load(const char *key);
-extern void partmgr_sub_spec_insert(const char *key, const PartmgrSubSpec *spec);
+extern void partmgr_sub_spec_insert(const char *key,
+									const PartmgrSubSpec *spec);
 extern void partmgr_sub_spec_apply(const char *key, const PartmgrSubSpec *spec);
-extern bool partmgr_sub_spec_copy_sibling(const char *key, Oid relid, Oid above);
+extern bool partmgr_sub_spec_copy_sibling(const char *key, Oid relid,
+										  Oid above);
 extern bool partmgr_sub_spec_delete(const char *key);
 extern void partmgr_config_set_full(const char *key);
 extern void partmgr_config_set_async(const char *key, const char *child);
@@ -131,7 +136,8 @@ extern List *partmgr_config_keys(const char *table, bool automatic_only);
 
 /* what config_cleanup and import_partman_config write */
 extern void partmgr_config_clear_template(const char *key);
-extern void partmgr_config_insert_from_partman(const char *partman_row, bool default_table);
+extern void partmgr_config_insert_from_partman(const char *partman_row,
+											   bool default_table);
 extern void partmgr_sub_spec_insert_from_partman(const char *partman_row);
 extern void partmgr_config_set_codec(const char *key, const char *encoder,
 									 const char *decoder);

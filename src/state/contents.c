@@ -66,7 +66,8 @@ partmgr_max_control(const PartmgrSet *set, const char *schema, const char *name,
 	bool		isnull;
 	Datum		value;
 
-	partmgr_spi_table_exec(partmgr_ddl_max_control(set, schema, name, only), 0, NULL,
+	partmgr_spi_table_exec(partmgr_ddl_max_control(set, schema, name, only), 0,
+						   NULL,
 						   NULL, NULL, false, SPI_OK_SELECT);
 	value = partmgr_spi_value(0, 1, &isnull);
 	if (isnull)
@@ -164,12 +165,14 @@ partmgr_has_no_blocks(Oid relid)
 	if (partmgr_citus_table(relid))
 		return false;
 	if (known != NULL)
-		return storage_is_empty(known->persistence, known->tablespace, known->filenode);
+		return storage_is_empty(known->persistence, known->tablespace,
+								known->filenode);
 	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
 	if (!HeapTupleIsValid(tuple))
 		elog(ERROR, "cache lookup failed for relation %u", relid);
 	form = (Form_pg_class) GETSTRUCT(tuple);
-	empty = storage_is_empty(form->relpersistence, form->reltablespace, form->relfilenode);
+	empty = storage_is_empty(form->relpersistence, form->reltablespace,
+							 form->relfilenode);
 	ReleaseSysCache(tuple);
 	return empty;
 }
@@ -188,7 +191,9 @@ look_into(const PartmgrChild *child)
 
 	if (child->relkind != RELKIND_RELATION || partmgr_citus_table(child->relid))
 	{
-		partmgr_spi_table_exec(partmgr_query_count_rows(child->schema, child->name, false, true),
+		partmgr_spi_table_exec(partmgr_query_count_rows(child->schema,
+														child->name, false,
+														true),
 							   0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 		return DatumGetInt64(partmgr_spi_value(0, 1, &found)) > 0;
 	}

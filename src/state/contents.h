@@ -20,7 +20,8 @@
 extern bool partmgr_has_no_blocks(Oid relid);
 extern bool partmgr_child_has_rows(const PartmgrChild *child);
 extern bool partmgr_max_control(const PartmgrSet *set, const char *schema,
-								const char *name, bool only, PartmgrPoint *result);
+								const char *name, bool only,
+								PartmgrPoint *result);
 extern const PartmgrChild *partmgr_newest_child_with_rows(const PartmgrTree *tree);
 
 #endif							/* PARTMGR_CONTENTS_H */

@@ -78,20 +78,23 @@ partmgr_log_action(const char *parent_key, const char *run_by,
 				   TimestampTz started, PartmgrOutcome outcome,
 				   const ErrorData *error)
 {
-	partmgr_log_action_sql(parent_key, run_by, action, object, detail, started, outcome,
+	partmgr_log_action_sql(parent_key, run_by, action, object, detail, started,
+						   outcome,
 						   error, NIL);
 }
 
 void
 partmgr_log_action_sql(const char *parent_key, const char *run_by,
-					   const char *action, const char *object, const char *detail,
+					   const char *action, const char *object,
+					   const char *detail,
 					   TimestampTz started, PartmgrOutcome outcome,
 					   const ErrorData *error, List *statements)
 {
 	PartmgrLogBatch batch;
 
 	partmgr_log_batch_init(&batch, parent_key, run_by);
-	partmgr_log_batch_add(&batch, action, object, detail, started, outcome, error,
+	partmgr_log_batch_add(&batch, action, object, detail, started, outcome,
+						  error,
 						  statements);
 	partmgr_log_batch_write(&batch);
 }
@@ -107,7 +110,8 @@ partmgr_log_action_sql(const char *parent_key, const char *run_by,
  *		copied into the memory context current at add.
  */
 void
-partmgr_log_batch_init(PartmgrLogBatch *batch, const char *parent_key, const char *run_by)
+partmgr_log_batch_init(PartmgrLogBatch *batch, const char *parent_key,
+					   const char *run_by)
 {
 	batch->parent_key = parent_key;
 	batch->run_by = run_by;
@@ -115,8 +119,10 @@ partmgr_log_batch_init(PartmgrLogBatch *batch, const char *parent_key, const cha
 }
 
 void
-partmgr_log_batch_add(PartmgrLogBatch *batch, const char *action, const char *object,
-					  const char *detail, TimestampTz started, PartmgrOutcome outcome,
+partmgr_log_batch_add(PartmgrLogBatch *batch, const char *action,
+					  const char *object,
+					  const char *detail, TimestampTz started,
+					  PartmgrOutcome outcome,
 					  const ErrorData *error, List *statements)
 {
 	PartmgrLogRow *row = palloc0(sizeof(PartmgrLogRow));
@@ -136,7 +142,8 @@ partmgr_log_batch_add(PartmgrLogBatch *batch, const char *action, const char *ob
 		row->error_hint = error->hint ? pstrdup(error->hint) : NULL;
 	}
 	foreach(lc, statements)
-		row->statements = lappend(row->statements, pstrdup((char *) lfirst(lc)));
+		row->statements = lappend(row->statements,
+								  pstrdup((char *) lfirst(lc)));
 	batch->rows = lappend(batch->rows, row);
 }
 
@@ -154,7 +161,8 @@ text_array(Datum *values, bool *nulls, int n)
 	int			dims[1] = {n};
 	int			lbs[1] = {1};
 
-	return PointerGetDatum(construct_md_array(values, nulls, 1, dims, lbs, TEXTOID,
+	return PointerGetDatum(construct_md_array(values, nulls, 1, dims, lbs,
+											  TEXTOID,
 											  -1, false, TYPALIGN_INT));
 }
 
@@ -170,7 +178,8 @@ partmgr_log_batch_write(PartmgrLogBatch *batch)
 	"INSERT INTO partmgr.maintenance_log"
 	" (parent_table, action, object, detail, started_at, finished_at, outcome,"
 	"  sqlstate, error, error_detail, error_hint, run_by, statements, owner)"
-	" SELECT $1, r.action, r.object, r.detail, r.started, r.finished, r.outcome,"
+	" SELECT $1, r.action, r.object, r.detail, r.started, r.finished,"
+	" r.outcome,"
 	"        r.sqlstate, r.error, r.error_detail, r.error_hint, $2,"
 	"        CASE WHEN r.last OPERATOR(pg_catalog.>=) r.first"
 	"             THEN ($3::pg_catalog.text[])[r.first:r.last] END, $4"
@@ -186,7 +195,8 @@ partmgr_log_batch_write(PartmgrLogBatch *batch)
 	"                   pg_catalog.unnest($14::pg_catalog.text[]),"
 	"                   pg_catalog.unnest($15::pg_catalog.int4[]),"
 	"                   pg_catalog.unnest($16::pg_catalog.int4[]))"
-	"        WITH ORDINALITY AS r(action, object, detail, started, finished, outcome,"
+	"        WITH ORDINALITY AS r(action, object, detail, started, finished,"
+	" outcome,"
 	"                            sqlstate, error, error_detail, error_hint,"
 	"                            first, last, n)"
 	"  ORDER BY r.n";
@@ -239,11 +249,14 @@ partmgr_log_batch_write(PartmgrLogBatch *batch)
 		set_text(texts[C_ACTION], textnulls[C_ACTION], k, row->action);
 		set_text(texts[C_OBJECT], textnulls[C_OBJECT], k, row->object);
 		set_text(texts[C_DETAIL], textnulls[C_DETAIL], k, row->detail);
-		set_text(texts[C_OUTCOME], textnulls[C_OUTCOME], k, outcome_words[row->outcome]);
+		set_text(texts[C_OUTCOME], textnulls[C_OUTCOME], k,
+				 outcome_words[row->outcome]);
 		set_text(texts[C_SQLSTATE], textnulls[C_SQLSTATE], k, row->sqlstate);
 		set_text(texts[C_ERROR], textnulls[C_ERROR], k, row->error);
-		set_text(texts[C_ERROR_DETAIL], textnulls[C_ERROR_DETAIL], k, row->error_detail);
-		set_text(texts[C_ERROR_HINT], textnulls[C_ERROR_HINT], k, row->error_hint);
+		set_text(texts[C_ERROR_DETAIL], textnulls[C_ERROR_DETAIL], k,
+				 row->error_detail);
+		set_text(texts[C_ERROR_HINT], textnulls[C_ERROR_HINT], k,
+				 row->error_hint);
 		started[k] = TimestampTzGetDatum(row->started);
 		finished[k] = TimestampTzGetDatum(row->finished);
 		first[k] = Int32GetDatum(nstatements + 1);
@@ -277,15 +290,22 @@ partmgr_log_batch_write(PartmgrLogBatch *batch)
 
 		values[param[c]] = text_array(texts[c], textnulls[c], n);
 	}
-	values[7] = PointerGetDatum(construct_array(started, n, TIMESTAMPTZOID, sizeof(TimestampTz),
-												FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
-	values[8] = PointerGetDatum(construct_array(finished, n, TIMESTAMPTZOID, sizeof(TimestampTz),
-												FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
-	values[14] = PointerGetDatum(construct_array(first, n, INT4OID, sizeof(int32), true,
+	values[7] = PointerGetDatum(construct_array(started, n, TIMESTAMPTZOID,
+												sizeof(TimestampTz),
+												FLOAT8PASSBYVAL,
+												TYPALIGN_DOUBLE));
+	values[8] = PointerGetDatum(construct_array(finished, n, TIMESTAMPTZOID,
+												sizeof(TimestampTz),
+												FLOAT8PASSBYVAL,
+												TYPALIGN_DOUBLE));
+	values[14] = PointerGetDatum(construct_array(first, n, INT4OID,
+												 sizeof(int32), true,
 												 TYPALIGN_INT));
-	values[15] = PointerGetDatum(construct_array(last, n, INT4OID, sizeof(int32), true,
+	values[15] = PointerGetDatum(construct_array(last, n, INT4OID,
+												 sizeof(int32), true,
 												 TYPALIGN_INT));
-	partmgr_spi_exec_cached(sql, 16, types, values, nulls, false, SPI_OK_INSERT);
+	partmgr_spi_exec_cached(sql, 16, types, values, nulls, false,
+							SPI_OK_INSERT);
 	batch->rows = NIL;
 }
 
@@ -306,7 +326,8 @@ partmgr_log_prune(int days)
 	if (days <= 0)
 		return 0;
 	values[0] = Int32GetDatum(days);
-	return partmgr_spi_exec_cached(sql, 1, types, values, NULL, false, SPI_OK_DELETE);
+	return partmgr_spi_exec_cached(sql, 1, types, values, NULL, false,
+								   SPI_OK_DELETE);
 }
 
 /* Sets are keyed by part_config.parent_table, "schema.table". */
@@ -356,17 +377,23 @@ partmgr_log_read_facts(void)
 	/* children made less than a second apart were made by one run */
 	static const char *const created_sql =
 	"SELECT parent_table, finished_at, children FROM ("
-	" SELECT parent_table, max(finished_at) AS finished_at, count(*) AS children,"
-	"        row_number() OVER (PARTITION BY parent_table ORDER BY max(log_id) DESC) AS n"
+	" SELECT parent_table, max(finished_at) AS finished_at, count(*) AS"
+	" children,"
+	"        row_number() OVER (PARTITION BY parent_table ORDER BY"
+	" max(log_id) DESC) AS n"
 	"   FROM (SELECT parent_table, log_id, finished_at,"
-	"                sum(new_run) OVER (PARTITION BY parent_table ORDER BY log_id) AS run"
+	"                sum(new_run) OVER (PARTITION BY parent_table ORDER BY"
+	" log_id) AS run"
 	"           FROM (SELECT parent_table, log_id, finished_at,"
-	"                        CASE WHEN finished_at - lag(finished_at) OVER w < interval '1 second'"
+	"                        CASE WHEN finished_at - lag(finished_at) OVER w"
+	" < interval '1 second'"
 	"                             THEN 0 ELSE 1 END AS new_run"
 	"                   FROM partmgr.maintenance_log"
 	"                  WHERE action = 'create partition' AND outcome = 'done'"
-	"                    AND run_by IN ('worker', 'run_maintenance', 'run_maintenance_proc')"
-	"                 WINDOW w AS (PARTITION BY parent_table ORDER BY log_id)) AS made"
+	"                    AND run_by IN ('worker', 'run_maintenance',"
+	" 'run_maintenance_proc')"
+	"                 WINDOW w AS (PARTITION BY parent_table ORDER BY"
+	" log_id)) AS made"
 	"        ) AS numbered"
 	"  GROUP BY parent_table, run) AS runs"
 	" WHERE n <= 2 ORDER BY parent_table, n";
@@ -380,7 +407,8 @@ partmgr_log_read_facts(void)
 	facts = hash_create("pg_partmgr log facts", 256, &ctl,
 						HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
 
-	n = partmgr_spi_exec_cached(errors_sql, 0, NULL, NULL, NULL, true, SPI_OK_SELECT);
+	n = partmgr_spi_exec_cached(errors_sql, 0, NULL, NULL, NULL, true,
+								SPI_OK_SELECT);
 	for (uint64 i = 0; i < n; i++)
 	{
 		PartmgrLogFacts *f = enter_facts(facts, partmgr_spi_text(i, 1));
@@ -392,7 +420,8 @@ partmgr_log_read_facts(void)
 		f->error_outcome = partmgr_spi_text(i, 3);
 		f->error_at = DatumGetTimestampTz(partmgr_spi_value(i, 4, &isnull));
 	}
-	n = partmgr_spi_exec_cached(created_sql, 0, NULL, NULL, NULL, true, SPI_OK_SELECT);
+	n = partmgr_spi_exec_cached(created_sql, 0, NULL, NULL, NULL, true,
+								SPI_OK_SELECT);
 	for (uint64 i = 0; i < n; i++)
 	{
 		PartmgrLogFacts *f = enter_facts(facts, partmgr_spi_text(i, 1));
@@ -401,8 +430,10 @@ partmgr_log_read_facts(void)
 		if (f == NULL || f->ncreated >= 2)
 			continue;
 		if (f->ncreated == 0)
-			f->latest_children = DatumGetInt64(partmgr_spi_value(i, 3, &isnull));
-		f->created[f->ncreated++] = DatumGetTimestampTz(partmgr_spi_value(i, 2, &isnull));
+			f->latest_children = DatumGetInt64(partmgr_spi_value(i, 3,
+																 &isnull));
+		f->created[f->ncreated++] = DatumGetTimestampTz(partmgr_spi_value(i, 2,
+																		  &isnull));
 	}
 	return facts;
 }

@@ -34,7 +34,8 @@ extern void partmgr_log_action(const char *parent_key, const char *run_by,
 extern void partmgr_log_action_sql(const char *parent_key, const char *run_by,
 								   const char *action, const char *object,
 								   const char *detail, TimestampTz started,
-								   PartmgrOutcome outcome, const ErrorData *error,
+								   PartmgrOutcome outcome,
+								   const ErrorData *error,
 								   List *statements);
 
 /* The rows of one set's actions, written by one statement. */
@@ -45,7 +46,8 @@ typedef struct PartmgrLogBatch
 	List	   *rows;			/* of log.c's rows, in order */
 } PartmgrLogBatch;
 
-extern void partmgr_log_batch_init(PartmgrLogBatch *batch, const char *parent_key,
+extern void partmgr_log_batch_init(PartmgrLogBatch *batch,
+								   const char *parent_key,
 								   const char *run_by);
 extern void partmgr_log_batch_add(PartmgrLogBatch *batch, const char *action,
 								  const char *object, const char *detail,

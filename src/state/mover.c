@@ -108,7 +108,8 @@ declined(Relation rel, bool target)
 		return "it has row security";
 	if (!target)
 		return NULL;
-	if (rel->rd_att->constr != NULL && rel->rd_att->constr->has_generated_stored)
+	if (rel->rd_att->constr != NULL &&
+		rel->rd_att->constr->has_generated_stored)
 		return "it has a generated column";
 	if (rel->rd_rel->relhasindex)
 	{
@@ -135,7 +136,8 @@ declined(Relation rel, bool target)
  *		locks.
  */
 const char *
-partmgr_move_declined(Oid source, const PartmgrMoveTarget *targets, int ntargets)
+partmgr_move_declined(Oid source, const PartmgrMoveTarget *targets,
+					  int ntargets)
 {
 	Relation	rel;
 	const char *why;
@@ -163,7 +165,8 @@ control_attnum(const PartmgrSet *set, Oid relid)
 	AttrNumber	attnum = get_attnum(relid, set->control);
 
 	if (attnum == InvalidAttrNumber)
-		elog(ERROR, "control column \"%s\" of partition set \"%s\" is missing from table %u",
+		elog(ERROR,
+			 "control column \"%s\" of partition set \"%s\" is missing from table %u",
 			 set->control, set->key, relid);
 	return attnum;
 }
@@ -195,7 +198,8 @@ flush(MoveInto *into, EState *estate, CommandId cid)
 {
 	if (into->nbuffered == 0)
 		return;
-	table_multi_insert(into->rel, into->slots, into->nbuffered, cid, 0, into->bistate);
+	table_multi_insert(into->rel, into->slots, into->nbuffered, cid, 0,
+					   into->bistate);
 	for (int i = 0; i < into->nbuffered; i++)
 	{
 		TupleTableSlot *slot = into->slots[i];
@@ -205,7 +209,8 @@ flush(MoveInto *into, EState *estate, CommandId cid)
 			List	   *recheck;
 
 			ResetPerTupleExprContext(estate);
-			recheck = ExecInsertIndexTuples(into->rri, slot, estate, false, false,
+			recheck = ExecInsertIndexTuples(into->rri, slot, estate, false,
+											false,
 											NULL, NIL);
 			Assert(recheck == NIL);
 			list_free(recheck);
@@ -256,7 +261,8 @@ compare_targets(const void *a, const void *b)
  *		of the owner's rights, with the tables locked (see the file header).
  */
 uint64
-partmgr_move_rows(const PartmgrSet *set, Oid source, const PartmgrMoveTarget *targets,
+partmgr_move_rows(const PartmgrSet *set, Oid source,
+				  const PartmgrMoveTarget *targets,
 				  int ntargets, PartmgrPoint lower, PartmgrPoint upper)
 {
 	EState	   *estate = CreateExecutorState();
@@ -268,7 +274,9 @@ partmgr_move_rows(const PartmgrSet *set, Oid source, const PartmgrMoveTarget *ta
 	Snapshot	snapshot;
 	CommandId	cid;
 	uint64		moved = 0;
-	int			batch = Max(MOVE_ROWS_AT_LEAST, Min(MOVE_BUFFERED_ROWS, MOVE_ROWS_IN_ALL / ntargets));
+	int			batch = Max(MOVE_ROWS_AT_LEAST,
+							Min(MOVE_BUFFERED_ROWS,
+								MOVE_ROWS_IN_ALL / ntargets));
 
 	(void) partmgr_rights_require(PARTMGR_RIGHTS_ACT, "moving rows");
 	src = table_open(source, NoLock);
@@ -288,7 +296,8 @@ partmgr_move_rows(const PartmgrSet *set, Oid source, const PartmgrMoveTarget *ta
 		into->rri = makeNode(ResultRelInfo);
 		InitResultRelInfo(into->rri, into->rel, 0, NULL, 0);
 		ExecOpenIndices(into->rri, false);
-		into->map = convert_tuples_by_name(RelationGetDescr(src), RelationGetDescr(into->rel));
+		into->map = convert_tuples_by_name(RelationGetDescr(src),
+										   RelationGetDescr(into->rel));
 		into->bistate = GetBulkInsertState();
 	}
 	qsort(intos, ntargets, sizeof(MoveInto), compare_targets);
@@ -387,7 +396,8 @@ typedef struct KeyBucket
  */
 int
 partmgr_key_buckets(const PartmgrSet *set, Oid source, PartmgrPoint anchor,
-					const PartmgrStep *step, bool finite_only, PartmgrPoint **keys)
+					const PartmgrStep *step, bool finite_only,
+					PartmgrPoint **keys)
 {
 	const PartmgrAxis *axis = &set->axis;
 	Relation	rel;
@@ -447,7 +457,10 @@ partmgr_key_buckets(const PartmgrSet *set, Oid source, PartmgrPoint anchor,
 		}
 		if (bucket == NULL || point < lo || point >= hi)
 		{
-			int64		number = (int64) floor(partmgr_steps_between(axis, step, anchor, point));
+			int64		number = (int64) floor(partmgr_steps_between(axis,
+																	 step,
+																	 anchor,
+																	 point));
 			bool		found;
 
 			lo = partmgr_point_add(axis, step, anchor, number);

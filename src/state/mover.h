@@ -25,9 +25,11 @@ typedef struct PartmgrMoveTarget
 	PartmgrPoint upper;			/* exclusive */
 } PartmgrMoveTarget;
 
-extern const char *partmgr_move_declined(Oid source, const PartmgrMoveTarget *targets,
+extern const char *partmgr_move_declined(Oid source,
+										 const PartmgrMoveTarget *targets,
 										 int ntargets);
-extern int	partmgr_key_buckets(const PartmgrSet *set, Oid source, PartmgrPoint anchor,
+extern int	partmgr_key_buckets(const PartmgrSet *set, Oid source,
+								PartmgrPoint anchor,
 								const PartmgrStep *step, bool finite_only,
 								PartmgrPoint **keys);
 extern uint64 partmgr_move_rows(const PartmgrSet *set, Oid source,

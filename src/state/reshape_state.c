@@ -74,7 +74,8 @@ text_array(int n, char **items)
 
 	for (int i = 0; i < n; i++)
 		elems[i] = CStringGetTextDatum(items[i]);
-	return PointerGetDatum(construct_array(elems, n, TEXTOID, -1, false, TYPALIGN_INT));
+	return PointerGetDatum(construct_array(elems, n, TEXTOID, -1, false,
+										   TYPALIGN_INT));
 }
 
 /* The strings of a text[] column of the current SPI row; *n says how many. */
@@ -131,7 +132,8 @@ read_op(uint64 row)
 			bool	   *nulls;
 			int			n;
 
-			deconstruct_array(DatumGetArrayTypeP(d), OIDOID, sizeof(Oid), true, TYPALIGN_INT,
+			deconstruct_array(DatumGetArrayTypeP(d), OIDOID, sizeof(Oid), true,
+							  TYPALIGN_INT,
 							  &elems, &nulls, &n);
 			op->copy_filenodes = palloc0(sizeof(Oid) * Max(n, op->nsources));
 			for (int i = 0; i < n && i < op->nsources; i++)
@@ -159,7 +161,8 @@ partmgr_reshape_insert(const PartmgrReshapeOp *op)
 	char		nulls[8] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
 	bool		isnull;
 	int			nbounds = (strcmp(op->kind, "hash split") == 0 ||
-						   strcmp(op->kind, "hash merge") == 0 ? op->ntargets : op->ntargets + 1);
+						   strcmp(op->kind, "hash merge") == 0 ? op->ntargets :
+						   op->ntargets + 1);
 
 	values[0] = CStringGetTextDatum(op->key);
 	values[1] = CStringGetTextDatum(op->kind);
@@ -175,7 +178,8 @@ partmgr_reshape_insert(const PartmgrReshapeOp *op)
 	else
 		nulls[6] = 'n';
 	values[7] = BoolGetDatum(op->aligned);
-	(void) partmgr_spi_exec(sql, 8, types, values, nulls, false, SPI_OK_INSERT_RETURNING);
+	(void) partmgr_spi_exec(sql, 8, types, values, nulls, false,
+							SPI_OK_INSERT_RETURNING);
 	return DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
 }
 
@@ -196,7 +200,8 @@ partmgr_reshape_list(const char *key)
 		values[0] = CStringGetTextDatum(key);
 	else
 		nulls[0] = 'n';
-	n = partmgr_spi_exec_cached(OP_COLUMNS " WHERE $1 IS NULL OR parent_table = $1"
+	n = partmgr_spi_exec_cached(OP_COLUMNS " WHERE $1 IS NULL OR parent_table"
+								" = $1"
 								" ORDER BY operation_id",
 								1, types, values, nulls, false, SPI_OK_SELECT);
 	for (uint64 i = 0; i < n; i++)
@@ -216,7 +221,8 @@ partmgr_reshape_load(int64 id, bool missing_ok)
 
 	values[0] = Int64GetDatum(id);
 	if (partmgr_spi_exec_cached(OP_COLUMNS " WHERE operation_id = $1",
-								1, types, values, NULL, false, SPI_OK_SELECT) == 0)
+								1, types, values, NULL, false,
+								SPI_OK_SELECT) == 0)
 	{
 		if (!missing_ok)
 			elog(ERROR, "reshape operation " INT64_FORMAT " vanished", id);
@@ -240,9 +246,11 @@ partmgr_reshape_of_table(const char *key, const char *table_key)
 
 	values[0] = CStringGetTextDatum(key);
 	values[1] = CStringGetTextDatum(table_key);
-	if (partmgr_spi_exec_cached(OP_COLUMNS " WHERE parent_table = $1 AND $2 = ANY (source_tables)"
+	if (partmgr_spi_exec_cached(OP_COLUMNS " WHERE parent_table = $1 AND $2 ="
+								" ANY (source_tables)"
 								" ORDER BY operation_id LIMIT 1",
-								2, types, values, NULL, false, SPI_OK_SELECT) == 0)
+								2, types, values, NULL, false,
+								SPI_OK_SELECT) == 0)
 		return NULL;
 	return read_op(0);
 }
@@ -276,12 +284,14 @@ partmgr_reshape_set_progress(const PartmgrReshapeOp *op)
 
 		for (int i = 0; i < op->nsources; i++)
 			elems[i] = ObjectIdGetDatum(op->copy_filenodes[i]);
-		values[6] = PointerGetDatum(construct_array(elems, op->nsources, OIDOID, sizeof(Oid),
+		values[6] = PointerGetDatum(construct_array(elems, op->nsources,
+													OIDOID, sizeof(Oid),
 													true, TYPALIGN_INT));
 	}
 	else
 		nulls[6] = 'n';
-	if (partmgr_spi_exec_cached(sql, 7, types, values, nulls, false, SPI_OK_UPDATE) != 1)
+	if (partmgr_spi_exec_cached(sql, 7, types, values, nulls, false,
+								SPI_OK_UPDATE) != 1)
 		elog(ERROR, "reshape operation " INT64_FORMAT " vanished", op->id);
 }
 
@@ -305,7 +315,8 @@ partmgr_reshape_set_error(int64 id, const char *error)
 		values[1] = CStringGetTextDatum(error);
 	else
 		nulls[1] = 'n';
-	(void) partmgr_spi_exec_cached(sql, 2, types, values, nulls, false, SPI_OK_UPDATE);
+	(void) partmgr_spi_exec_cached(sql, 2, types, values, nulls, false,
+								   SPI_OK_UPDATE);
 }
 
 /*
@@ -319,8 +330,10 @@ partmgr_reshape_delete(int64 id)
 	Datum		values[1];
 
 	values[0] = Int64GetDatum(id);
-	(void) partmgr_spi_exec_cached("DELETE FROM partmgr.reshape_operation WHERE operation_id = $1",
-								   1, types, values, NULL, false, SPI_OK_DELETE);
+	(void) partmgr_spi_exec_cached("DELETE FROM partmgr.reshape_operation"
+								   " WHERE operation_id = $1",
+								   1, types, values, NULL, false,
+								   SPI_OK_DELETE);
 }
 
 /*
@@ -336,5 +349,6 @@ partmgr_reshape_any(const char *key)
 	values[0] = CStringGetTextDatum(key);
 	return partmgr_spi_exec_cached("SELECT 1 FROM partmgr.reshape_operation"
 								   " WHERE parent_table = $1 LIMIT 1",
-								   1, types, values, NULL, false, SPI_OK_SELECT) > 0;
+								   1, types, values, NULL, false,
+								   SPI_OK_SELECT) > 0;
 }

@@ -60,7 +60,8 @@ extern const char *partmgr_reshape_phase_name(PartmgrReshapePhase phase);
 extern int64 partmgr_reshape_insert(const PartmgrReshapeOp *op);
 extern List *partmgr_reshape_list(const char *key);
 extern PartmgrReshapeOp *partmgr_reshape_load(int64 id, bool missing_ok);
-extern PartmgrReshapeOp *partmgr_reshape_of_table(const char *key, const char *table_key);
+extern PartmgrReshapeOp *partmgr_reshape_of_table(const char *key,
+												  const char *table_key);
 extern void partmgr_reshape_set_progress(const PartmgrReshapeOp *op);
 extern void partmgr_reshape_set_error(int64 id, const char *error);
 extern void partmgr_reshape_delete(int64 id);

@@ -186,7 +186,8 @@ rel_display(Oid relid)
 static Oid
 btree_equality(Oid opfamily, Oid intype)
 {
-	Oid			op = get_opfamily_member(opfamily, intype, intype, BTEqualStrategyNumber);
+	Oid			op = get_opfamily_member(opfamily, intype, intype,
+										 BTEqualStrategyNumber);
 
 	if (!OidIsValid(op))
 		elog(ERROR, "no equality operator in operator family %u", opfamily);
@@ -217,7 +218,8 @@ partmgr_unique_top(Oid relid)
 bool
 partmgr_unique_in_set(Oid child, Oid root)
 {
-	if (child == root || !SearchSysCacheExists1(RELOID, ObjectIdGetDatum(child)) ||
+	if (child == root ||
+		!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(child)) ||
 		!get_rel_relispartition(child))
 		return false;
 	return list_member_oid(get_partition_ancestors(child), root);
@@ -270,7 +272,8 @@ unique_of_trigger(Oid root, const Trigger *trigger)
 	u->side_schema = pstrdup(trigger->tgargs[0]);
 	u->side_name = pstrdup(trigger->tgargs[1]);
 	nspid = get_namespace_oid(u->side_schema, true);
-	u->side = OidIsValid(nspid) ? get_relname_relid(u->side_name, nspid) : InvalidOid;
+	u->side = OidIsValid(nspid) ? get_relname_relid(u->side_name,
+													nspid) : InvalidOid;
 	u->ncols = trigger->tgnargs - 2;
 	u->columns = palloc(sizeof(char *) * u->ncols);
 	for (int i = 0; i < u->ncols; i++)
@@ -300,7 +303,8 @@ partmgr_unique_list(Relation root)
 			!TRIGGER_FOR_INSERT(trigger->tgtype) || trigger->tgnargs < 3 ||
 			!partmgr_unique_is_row_function(trigger->tgfoid))
 			continue;
-		result = lappend(result, unique_of_trigger(RelationGetRelid(root), trigger));
+		result = lappend(result,
+						 unique_of_trigger(RelationGetRelid(root), trigger));
 	}
 	return result;
 }
@@ -380,7 +384,8 @@ static Oid
 side_table(const char *name, const char *schema, const char *table, Oid owner)
 {
 	Oid			nspid = get_namespace_oid(schema, true);
-	Oid			side = OidIsValid(nspid) ? get_relname_relid(table, nspid) : InvalidOid;
+	Oid			side = OidIsValid(nspid) ? get_relname_relid(table,
+															 nspid) : InvalidOid;
 
 	if (!OidIsValid(side) || get_rel_relkind(side) != RELKIND_RELATION)
 		ereport(ERROR,
@@ -416,7 +421,8 @@ partmgr_unique_check_side(const PartmgrUnique *u, Oid owner)
 bool
 partmgr_unique_side_is_owners(const PartmgrUnique *u, Oid owner)
 {
-	return OidIsValid(u->side) && get_rel_relkind(u->side) == RELKIND_RELATION &&
+	return OidIsValid(u->side) &&
+		get_rel_relkind(u->side) == RELKIND_RELATION &&
 		rel_owner(u->side) == owner;
 }
 
@@ -445,7 +451,8 @@ find_unique_index(Relation side, RowCache *entry)
 	{
 		Relation	index = index_open(lfirst_oid(lc), AccessShareLock);
 		Form_pg_index form = index->rd_index;
-		bool		fits = (form->indisunique && form->indisvalid && form->indimmediate &&
+		bool		fits = (form->indisunique && form->indisvalid &&
+							form->indimmediate &&
 							form->indnkeyatts == entry->ncols &&
 							RelationGetIndexExpressions(index) == NIL &&
 							RelationGetIndexPredicate(index) == NIL &&
@@ -468,7 +475,8 @@ find_unique_index(Relation side, RowCache *entry)
 		}
 		index_close(index, AccessShareLock);
 	}
-	mismatch(entry->name, RelationGetRelid(side), "no unique index on its key columns");
+	mismatch(entry->name, RelationGetRelid(side),
+			 "no unique index on its key columns");
 	return InvalidOid;			/* not reached */
 }
 
@@ -483,7 +491,8 @@ operator_sql(Oid op)
 	if (!HeapTupleIsValid(tuple))
 		elog(ERROR, "cache lookup failed for operator %u", op);
 	form = (Form_pg_operator) GETSTRUCT(tuple);
-	result = psprintf("OPERATOR(%s.%s)", quote_identifier(get_namespace_name(form->oprnamespace)),
+	result = psprintf("OPERATOR(%s.%s)",
+					  quote_identifier(get_namespace_name(form->oprnamespace)),
 					  NameStr(form->oprname));
 	ReleaseSysCache(tuple);
 	return result;
@@ -493,7 +502,8 @@ operator_sql(Oid op)
 static char *
 equality_sql(Relation index, int i)
 {
-	return operator_sql(btree_equality(index->rd_opfamily[i], index->rd_opcintype[i]));
+	return operator_sql(btree_equality(index->rd_opfamily[i],
+									   index->rd_opcintype[i]));
 }
 
 /*
@@ -514,15 +524,18 @@ prepare_plans(RowCache *entry, const char *schema, const char *table)
 	index_close(index, AccessShareLock);
 
 	entry->insert_plan =
-		partmgr_spi_keep_plan(partmgr_dml_side_insert(schema, table, entry->ncols,
+		partmgr_spi_keep_plan(partmgr_dml_side_insert(schema, table,
+													  entry->ncols,
 													  entry->columns),
 							  entry->ncols + 1, entry->types);
 	entry->delete_plan =
-		partmgr_spi_keep_plan(partmgr_dml_side_delete_key(schema, table, entry->ncols,
+		partmgr_spi_keep_plan(partmgr_dml_side_delete_key(schema, table,
+														  entry->ncols,
 														  entry->columns, ops),
 							  entry->ncols + 1, entry->types);
 	entry->delete_tid_plan =
-		partmgr_spi_keep_plan(partmgr_dml_side_delete_tid(schema, table), 1, &tid);
+		partmgr_spi_keep_plan(partmgr_dml_side_delete_tid(schema, table), 1,
+							  &tid);
 	MemoryContextSwitchTo(old);
 }
 
@@ -542,7 +555,8 @@ plain_side(Relation side, RowCache *entry)
 	List	   *indexes;
 	ListCell   *lc;
 
-	if (side->trigdesc != NULL || side->rd_rules != NULL || side->rd_rel->relrowsecurity ||
+	if (side->trigdesc != NULL || side->rd_rules != NULL ||
+		side->rd_rel->relrowsecurity ||
 		(side->rd_att->constr != NULL && side->rd_att->constr->num_check > 0))
 		return false;
 	indexes = RelationGetIndexList(side);
@@ -623,37 +637,46 @@ row_cache_entry(Relation leaf, const Trigger *trigger)
 		proto.key = key;
 		proto.root = partmgr_unique_top(key.leaf);
 		proto.owner = rel_owner(proto.root);
-		proto.side = side_table(trigger->tgname, trigger->tgargs[0], trigger->tgargs[1],
+		proto.side = side_table(trigger->tgname, trigger->tgargs[0],
+								trigger->tgargs[1],
 								proto.owner);
 		proto.ncols = trigger->tgnargs - 2;
 		proto.name = trigger->tgname;
 		side = table_open(proto.side, AccessShareLock);
 		desc = RelationGetDescr(side);
 		if (desc->natts != proto.ncols + 1)
-			mismatch(trigger->tgname, proto.side, "its columns are not the key and the child");
+			mismatch(trigger->tgname, proto.side,
+					 "its columns are not the key and the child");
 		for (int i = 0; i < proto.ncols; i++)
 		{
 			const char *column = trigger->tgargs[i + 2];
 			AttrNumber	attnum = get_attnum(key.leaf, column);
 			Form_pg_attribute sideatt = TupleDescAttr(desc, i);
 
-			if (attnum <= 0 || TupleDescAttr(leafdesc, attnum - 1)->attisdropped)
+			if (attnum <= 0 ||
+				TupleDescAttr(leafdesc, attnum - 1)->attisdropped)
 				ereport(ERROR,
 						(errcode(ERRCODE_UNDEFINED_COLUMN),
 						 errmsg("column \"%s\" of global unique constraint \"%s\" does not exist in %s",
-								column, trigger->tgname, rel_display(key.leaf))));
-			if (sideatt->attisdropped || strcmp(NameStr(sideatt->attname), column) != 0 ||
-				sideatt->atttypid != TupleDescAttr(leafdesc, attnum - 1)->atttypid)
+								column, trigger->tgname,
+								rel_display(key.leaf))));
+			if (sideatt->attisdropped ||
+				strcmp(NameStr(sideatt->attname), column) != 0 ||
+				sideatt->atttypid != TupleDescAttr(leafdesc,
+												   attnum - 1)->atttypid)
 				mismatch(trigger->tgname, proto.side,
-						 psprintf("column \"%s\" differs from the table's", column));
+						 psprintf("column \"%s\" differs from the table's",
+								  column));
 			proto.attnums[i] = attnum;
 			proto.types[i] = sideatt->atttypid;
 			proto.typlen[i] = sideatt->attlen;
 			proto.typbyval[i] = sideatt->attbyval;
 		}
 		if (TupleDescAttr(desc, proto.ncols)->atttypid != REGCLASSOID ||
-			strcmp(NameStr(TupleDescAttr(desc, proto.ncols)->attname), "child") != 0)
-			mismatch(trigger->tgname, proto.side, "its last column is not child regclass");
+			strcmp(NameStr(TupleDescAttr(desc, proto.ncols)->attname),
+				   "child") != 0)
+			mismatch(trigger->tgname, proto.side,
+					 "its last column is not child regclass");
 		proto.types[proto.ncols] = REGCLASSOID;
 		proto.index = find_unique_index(side, &proto);
 		proto.direct = plain_side(side, &proto);
@@ -686,7 +709,8 @@ may_see_key(Oid relid, Oid role, const RowCache *entry)
 		return true;
 	for (int i = 0; i < entry->ncols; i++)
 	{
-		if (pg_attribute_aclcheck(relid, entry->attnums[i], role, ACL_SELECT) != ACLCHECK_OK)
+		if (pg_attribute_aclcheck(relid, entry->attnums[i], role,
+								  ACL_SELECT) != ACLCHECK_OK)
 			return false;
 	}
 	return true;
@@ -700,7 +724,8 @@ key_text(const RowCache *entry, const Datum *values)
 	initStringInfo(&buf);
 	appendStringInfoChar(&buf, '(');
 	for (int i = 0; i < entry->ncols; i++)
-		appendStringInfo(&buf, "%s%s", i > 0 ? ", " : "", quote_identifier(entry->columns[i]));
+		appendStringInfo(&buf, "%s%s", i > 0 ? ", " : "",
+						 quote_identifier(entry->columns[i]));
 	appendStringInfoString(&buf, ")=(");
 	for (int i = 0; i < entry->ncols; i++)
 	{
@@ -716,7 +741,8 @@ key_text(const RowCache *entry, const Datum *values)
 }
 
 static void
-report_duplicate(const RowCache *entry, Relation leaf, const Datum *values, Oid holder,
+report_duplicate(const RowCache *entry, Relation leaf, const Datum *values,
+				 Oid holder,
 				 Oid caller)
 {
 	bool		show = may_see_key(RelationGetRelid(leaf), caller, entry);
@@ -726,7 +752,8 @@ report_duplicate(const RowCache *entry, Relation leaf, const Datum *values, Oid 
 			 errmsg("duplicate key value violates global unique constraint \"%s\"", entry->name),
 			 show ? errdetail("Key %s already exists in partition %s.",
 							  key_text(entry, values), rel_display(holder)) :
-			 errdetail("The key already exists in partition %s.", rel_display(holder)),
+			 errdetail("The key already exists in partition %s.",
+					   rel_display(holder)),
 			 errtableconstraint(leaf, entry->name)));
 }
 
@@ -736,7 +763,9 @@ key_hash(const RowCache *entry, const Datum *values)
 	uint32		h = 0;
 
 	for (int i = 0; i < entry->ncols; i++)
-		h = hash_combine(h, datum_image_hash(values[i], entry->typbyval[i], entry->typlen[i]));
+		h = hash_combine(h,
+						 datum_image_hash(values[i], entry->typbyval[i],
+										  entry->typlen[i]));
 	return h;
 }
 
@@ -779,7 +808,8 @@ direct_insert(RowCache *entry, Relation side, const Datum *values, Oid child)
 		for (int k = 0; k < info->ii_NumIndexAttrs; k++)
 			keys[k] = row[info->ii_IndexAttrNumbers[k] - 1];
 		(void) index_insert(index, keys, keynulls, &tuple->t_self, side,
-							index->rd_index->indisunique ? UNIQUE_CHECK_YES : UNIQUE_CHECK_NO,
+							index->rd_index->indisunique ? UNIQUE_CHECK_YES :
+							UNIQUE_CHECK_NO,
 							false, info);
 		index_close(index, NoLock);
 	}
@@ -796,7 +826,8 @@ direct_delete(Relation side, ItemPointer tid)
 	TM_FailureData tmfd;
 	TM_Result	result;
 
-	result = heap_delete(side, tid, GetCurrentCommandId(true), InvalidSnapshot, true,
+	result = heap_delete(side, tid, GetCurrentCommandId(true), InvalidSnapshot,
+						 true,
 						 &tmfd, false);
 	if (result != TM_Ok && result != TM_Deleted && result != TM_SelfModified)
 		ereport(ERROR,
@@ -820,14 +851,17 @@ enter_key(RowCache *entry, Relation leaf, Datum *values, Oid caller)
 	ListCell   *lc;
 	Datum		args[INDEX_MAX_KEYS + 1];
 
-	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, entry->side, key_hash(entry, values),
+	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, entry->side,
+						 key_hash(entry, values),
 						 KEY_LOCK_FIELD4);
 	(void) LockAcquire(&tag, ExclusiveLock, false, false);
 	side = table_open(entry->side, RowExclusiveLock);
 	index = index_open(entry->index, RowExclusiveLock);
 	for (int i = 0; i < entry->ncols; i++)
-		ScanKeyEntryInitialize(&skeys[i], 0, i + 1, BTEqualStrategyNumber, InvalidOid,
-							   entry->collation[i], entry->eqproc[i], values[i]);
+		ScanKeyEntryInitialize(&skeys[i], 0, i + 1, BTEqualStrategyNumber,
+							   InvalidOid,
+							   entry->collation[i], entry->eqproc[i],
+							   values[i]);
 
 	for (;;)
 	{
@@ -852,7 +886,8 @@ enter_key(RowCache *entry, Relation leaf, Datum *values, Oid caller)
 				waited = slot->tts_tid;
 				break;
 			}
-			holder = DatumGetObjectId(slot_getattr(slot, entry->ncols + 1, &isnull));
+			holder = DatumGetObjectId(slot_getattr(slot, entry->ncols + 1,
+												   &isnull));
 			if (!isnull && partmgr_unique_in_set(holder, entry->root))
 				report_duplicate(entry, leaf, values, holder, caller);
 			{
@@ -887,7 +922,8 @@ enter_key(RowCache *entry, Relation leaf, Datum *values, Oid caller)
 	{
 		memcpy(args, values, sizeof(Datum) * entry->ncols);
 		args[entry->ncols] = ObjectIdGetDatum(RelationGetRelid(leaf));
-		partmgr_spi_table_exec_plan(entry->insert_plan, "insert of a global unique entry",
+		partmgr_spi_table_exec_plan(entry->insert_plan,
+									"insert of a global unique entry",
 									args, NULL, SPI_OK_INSERT);
 	}
 	index_close(index, NoLock);
@@ -909,15 +945,18 @@ remove_key(RowCache *entry, Relation leaf, Datum *values)
 		TupleTableSlot *slot = table_slot_create(side, NULL);
 
 		for (int i = 0; i < entry->ncols; i++)
-			ScanKeyEntryInitialize(&skeys[i], 0, i + 1, BTEqualStrategyNumber, InvalidOid,
-								   entry->collation[i], entry->eqproc[i], values[i]);
+			ScanKeyEntryInitialize(&skeys[i], 0, i + 1, BTEqualStrategyNumber,
+								   InvalidOid,
+								   entry->collation[i], entry->eqproc[i],
+								   values[i]);
 		scan = index_beginscan(side, index, SnapshotSelf, entry->ncols, 0);
 		index_rescan(scan, skeys, entry->ncols, NULL, 0);
 		while (index_getnext_slot(scan, ForwardScanDirection, slot))
 		{
 			bool		isnull;
 
-			if (DatumGetObjectId(slot_getattr(slot, entry->ncols + 1, &isnull)) ==
+			if (DatumGetObjectId(slot_getattr(slot, entry->ncols + 1,
+											  &isnull)) ==
 				RelationGetRelid(leaf) && !isnull)
 			{
 				direct_delete(side, &slot->tts_tid);
@@ -932,7 +971,8 @@ remove_key(RowCache *entry, Relation leaf, Datum *values)
 	}
 	memcpy(args, values, sizeof(Datum) * entry->ncols);
 	args[entry->ncols] = ObjectIdGetDatum(RelationGetRelid(leaf));
-	partmgr_spi_table_exec_plan(entry->delete_plan, "removal of a global unique entry",
+	partmgr_spi_table_exec_plan(entry->delete_plan,
+								"removal of a global unique entry",
 								args, NULL, SPI_OK_DELETE);
 }
 
@@ -940,7 +980,8 @@ remove_key(RowCache *entry, Relation leaf, Datum *values)
 static bool
 slot_key(const RowCache *entry, TupleTableSlot *slot, Datum *values)
 {
-	return partmgr_slot_key(slot, entry->ncols, entry->attnums, entry->typlen, values);
+	return partmgr_slot_key(slot, entry->ncols, entry->attnums, entry->typlen,
+							values);
 }
 
 static bool
@@ -948,7 +989,8 @@ same_key(const RowCache *entry, const Datum *a, const Datum *b)
 {
 	for (int i = 0; i < entry->ncols; i++)
 	{
-		if (!DatumGetBool(OidFunctionCall2Coll(entry->eqproc[i], entry->collation[i],
+		if (!DatumGetBool(OidFunctionCall2Coll(entry->eqproc[i],
+											   entry->collation[i],
 											   a[i], b[i])))
 			return false;
 	}
@@ -1025,7 +1067,8 @@ partmgr_unique_row(TriggerData *trigdata)
 void
 partmgr_unique_forget_child(const PartmgrUnique *u, Oid child)
 {
-	partmgr_spi_table_exec(partmgr_dml_unique_forget(u->side_schema, u->side_name,
+	partmgr_spi_table_exec(partmgr_dml_unique_forget(u->side_schema,
+													 u->side_name,
 													 list_make1_oid(child)),
 						   0, NULL, NULL, NULL, false, SPI_OK_DELETE);
 }
@@ -1088,7 +1131,8 @@ oid_array(List *oids)
 
 	foreach(lc, oids)
 		elems[n++] = ObjectIdGetDatum(lfirst_oid(lc));
-	return PointerGetDatum(construct_array(elems, n, REGCLASSOID, sizeof(Oid), true,
+	return PointerGetDatum(construct_array(elems, n, REGCLASSOID, sizeof(Oid),
+										   true,
 										   TYPALIGN_INT));
 }
 
@@ -1121,7 +1165,8 @@ column_ops(const PartmgrUnique *u)
 
 	for (int i = 0; i < u->ncols; i++)
 	{
-		Oid			type = get_atttype(u->root, get_attnum(u->root, u->columns[i]));
+		Oid			type = get_atttype(u->root,
+									   get_attnum(u->root, u->columns[i]));
 		Oid			opclass = GetDefaultOpClass(type, BTREE_AM_OID);
 
 		ops[i] = operator_sql(btree_equality(get_opclass_family(opclass),
@@ -1141,7 +1186,8 @@ fill_statements(void *arg)
 {
 	FillArgs   *args = arg;
 
-	partmgr_spi_table_exec(args->insert_sql, 0, NULL, NULL, NULL, false, SPI_OK_INSERT);
+	partmgr_spi_table_exec(args->insert_sql, 0, NULL, NULL, NULL, false,
+						   SPI_OK_INSERT);
 	if (args->then_sql != NULL)
 		partmgr_spi_table_utility(args->then_sql);
 }
@@ -1162,11 +1208,15 @@ duplicates_detail(const PartmgrUnique *u, Oid table, bool attach)
 	initStringInfo(&detail);
 	initStringInfo(&names);
 	for (int i = 0; i < u->ncols; i++)
-		appendStringInfo(&names, "%s%s", i > 0 ? ", " : "", quote_identifier(u->columns[i]));
-	n = partmgr_spi_table_exec(partmgr_query_side_duplicates(u->side_schema, u->side_name,
+		appendStringInfo(&names, "%s%s", i > 0 ? ", " : "",
+						 quote_identifier(u->columns[i]));
+	n = partmgr_spi_table_exec(partmgr_query_side_duplicates(u->side_schema,
+															 u->side_name,
 															 get_namespace_name(get_rel_namespace(table)),
 															 get_rel_name(table), u->ncols,
-															 u->columns, column_ops(u), attach),
+															 u->columns,
+															 column_ops(u),
+															 attach),
 							   0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 	for (uint64 r = 0; r < n; r++)
 		appendStringInfo(&detail, "%sKey (%s)=%s is held by %s and by %s.",
@@ -1199,19 +1249,24 @@ partmgr_unique_fill(const PartmgrUnique *u, Oid table, bool attach)
 		Datum		values[1];
 
 		values[0] = oid_array(leaves_of(table));
-		partmgr_spi_table_exec(partmgr_dml_side_delete_children(u->side_schema, u->side_name),
+		partmgr_spi_table_exec(partmgr_dml_side_delete_children(u->side_schema,
+																u->side_name),
 							   1, types, values, NULL, false, SPI_OK_DELETE);
 		/* the leaves in the set now, the attached table's among them */
 		values[0] = oid_array(leaves_of(u->root));
-		partmgr_spi_table_exec(partmgr_dml_side_delete_met(u->side_schema, u->side_name, schema,
-														   name, u->ncols, u->columns,
+		partmgr_spi_table_exec(partmgr_dml_side_delete_met(u->side_schema,
+														   u->side_name, schema,
+														   name, u->ncols,
+														   u->columns,
 														   column_ops(u)),
 							   1, types, values, NULL, false, SPI_OK_DELETE);
 	}
-	args.insert_sql = partmgr_dml_side_fill(u->side_schema, u->side_name, schema, name,
+	args.insert_sql = partmgr_dml_side_fill(u->side_schema, u->side_name,
+											schema, name,
 											u->ncols, u->columns);
 	args.then_sql = (attach ? NULL :
-					 partmgr_ddl_unique_key(u->side_schema, u->side_name, u->name, u->ncols, u->columns));
+					 partmgr_ddl_unique_key(u->side_schema, u->side_name,
+											u->name, u->ncols, u->columns));
 	if (partmgr_run_subxact(fill_statements, &args, &error))
 		return;
 	if (error->sqlerrcode != ERRCODE_UNIQUE_VIOLATION)
@@ -1247,13 +1302,16 @@ partmgr_unique_children(const PartmgrUnique *u)
 	List	   *result = NIL;
 	uint64		n;
 
-	n = partmgr_spi_table_exec(partmgr_query_side_children(u->side_schema, u->side_name),
+	n = partmgr_spi_table_exec(partmgr_query_side_children(u->side_schema,
+														   u->side_name),
 							   0, NULL, NULL, NULL, false, SPI_OK_SELECT);
 	for (uint64 r = 0; r < n; r++)
 	{
 		bool		isnull;
 
-		result = lappend_oid(result, DatumGetObjectId(partmgr_spi_value(r, 1, &isnull)));
+		result = lappend_oid(result,
+							 DatumGetObjectId(partmgr_spi_value(r, 1,
+																&isnull)));
 	}
 	return result;
 }
@@ -1270,7 +1328,8 @@ partmgr_unique_count_of(const PartmgrUnique *u, Oid child)
 	Datum		value = ObjectIdGetDatum(child);
 	bool		isnull;
 
-	partmgr_spi_table_exec(partmgr_query_side_child_entries(u->side_schema, u->side_name),
+	partmgr_spi_table_exec(partmgr_query_side_child_entries(u->side_schema,
+															u->side_name),
 						   1, &type, &value, NULL, true, SPI_OK_SELECT);
 	return DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
 }
@@ -1303,7 +1362,8 @@ partmgr_unique_waiting(const PartmgrUnique *u)
  *		(*disabled); read from the catalogs with the caller's rights.
  */
 void
-partmgr_unique_leaves_unguarded(const PartmgrUnique *u, int64 *no_truncate, int64 *disabled)
+partmgr_unique_leaves_unguarded(const PartmgrUnique *u, int64 *no_truncate,
+								int64 *disabled)
 {
 	Oid			types[3] = {REGCLASSOID, TEXTOID, TEXTOID};
 	Datum		values[3];
@@ -1313,11 +1373,14 @@ partmgr_unique_leaves_unguarded(const PartmgrUnique *u, int64 *no_truncate, int6
 	values[1] = CStringGetTextDatum(u->name);
 	values[2] = CStringGetTextDatum(psprintf("%s_truncate", u->name));
 	partmgr_spi_exec("SELECT pg_catalog.count(*) FILTER (WHERE t.oid IS NULL), "
-					 "pg_catalog.count(*) FILTER (WHERE r.tgenabled OPERATOR(pg_catalog.=) 'D') "
+					 "pg_catalog.count(*) FILTER (WHERE r.tgenabled"
+					 " OPERATOR(pg_catalog.=) 'D') "
 					 "FROM pg_catalog.pg_partition_tree($1) p "
-					 "LEFT JOIN pg_catalog.pg_trigger t ON t.tgrelid OPERATOR(pg_catalog.=) p.relid "
+					 "LEFT JOIN pg_catalog.pg_trigger t ON t.tgrelid"
+					 " OPERATOR(pg_catalog.=) p.relid "
 					 " AND t.tgname OPERATOR(pg_catalog.=) $3 "
-					 "LEFT JOIN pg_catalog.pg_trigger r ON r.tgrelid OPERATOR(pg_catalog.=) p.relid "
+					 "LEFT JOIN pg_catalog.pg_trigger r ON r.tgrelid"
+					 " OPERATOR(pg_catalog.=) p.relid "
 					 " AND r.tgname OPERATOR(pg_catalog.=) $2 "
 					 "WHERE p.isleaf",
 					 3, types, values, NULL, true, SPI_OK_SELECT);
@@ -1339,6 +1402,7 @@ partmgr_unique_referenced(const PartmgrUnique *u)
 	if (!OidIsValid(u->side))
 		return false;
 	return partmgr_spi_exec("SELECT 1 FROM pg_catalog.pg_constraint "
-							"WHERE confrelid OPERATOR(pg_catalog.=) $1 AND contype OPERATOR(pg_catalog.=) 'f'",
+							"WHERE confrelid OPERATOR(pg_catalog.=) $1 AND"
+							" contype OPERATOR(pg_catalog.=) 'f'",
 							1, &type, &value, NULL, true, SPI_OK_SELECT) > 0;
 }

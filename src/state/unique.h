@@ -74,7 +74,8 @@ extern void partmgr_unique_fill(const PartmgrUnique *u, Oid table, bool attach);
 extern List *partmgr_unique_children(const PartmgrUnique *u);
 extern int64 partmgr_unique_count_of(const PartmgrUnique *u, Oid child);
 extern int64 partmgr_unique_waiting(const PartmgrUnique *u);
-extern void partmgr_unique_leaves_unguarded(const PartmgrUnique *u, int64 *no_truncate,
+extern void partmgr_unique_leaves_unguarded(const PartmgrUnique *u,
+											int64 *no_truncate,
 											int64 *disabled);
 extern bool partmgr_unique_referenced(const PartmgrUnique *u);
 extern void partmgr_unique_forget_child(const PartmgrUnique *u, Oid child);
