@@ -37,3 +37,18 @@ COMMENT ON FUNCTION partmgr.run_maintenance(text, boolean, boolean) IS
     'Create the children each set needs ahead of its data (premake), add derived constraints, then apply its retention, for one set or for every set with automatic_maintenance on. Locks are bounded by pg_partmgr.lock_timeout; a set that cannot get them is skipped with a WARNING. A set that fails is a WARNING, and once every other set was maintained the call ends with an ERROR naming the failed sets (pg_partmgr.on_set_failure = warning: the WARNINGs only), which rolls its transaction back.';
 COMMENT ON PROCEDURE partmgr.run_maintenance_proc(int, boolean, boolean) IS
     'Maintain every set with automatic_maintenance on, committing after each set and waiting p_wait seconds between sets. For pg_cron: CALL it as a top-level statement. A set that fails is a WARNING, and the CALL ends with an ERROR naming the failed sets once every other set was maintained and committed (pg_partmgr.on_set_failure = warning: the WARNINGs only).';
+
+-- What each set's owner lacks for pg_partmgr to act as it, with the GRANT
+-- that gives it: found before a run meets it.  health shows the ones
+-- maintenance fails without.
+CREATE FUNCTION partmgr.missing_grants(
+    p_parent_table text DEFAULT NULL,
+    p_target_table text DEFAULT NULL)
+    RETURNS TABLE (parent_table text, owner text, privilege text,
+                   required boolean, needed_for text, grant_statement text)
+    LANGUAGE C VOLATILE
+    AS 'MODULE_PATHNAME', 'pg_partmgr_missing_grants';
+COMMENT ON FUNCTION partmgr.missing_grants(text, text) IS
+    'The privileges the owner of a set lacks for pg_partmgr to act as it (USAGE on the parent''s schema, CREATE where children are made and on their tablespaces, CREATE on the retention schema, USAGE on schema partmgr for reshapes and global unique constraints; with p_target_table, USAGE and INSERT for undo_partition() into it), one row each with the GRANT that gives it; required: the work named in needed_for fails without it whoever calls. For every set whose owner''s privileges you have, for the set p_parent_table, or for a table that is not a set yet (what create_parent() needs).';
+COMMENT ON FUNCTION partmgr.import_partman_config(text, text, boolean) IS
+    'Register the partition sets of an installed pg_partman (4.7 or 5.x) with their settings, adopting their children as they are; p_disable_partman turns pg_partman''s automatic maintenance of them off. The note of each set names the GRANTs its owner lacks (see missing_grants()), also when they kept it from being imported.';

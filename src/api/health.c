@@ -5,7 +5,8 @@
  *	  caller may maintain stands -- how far its children reach ahead, rows
  *	  in its default partition, expired children not retired yet, a missing
  *	  default partition, gaps between children, what the maintenance log
- *	  says since its last good run -- with a status word (ok, warning,
+ *	  says since its last good run, the privileges its owner lacks for the
+ *	  maintenance (owner_grants.c) -- with a status word (ok, warning,
  *	  critical) and its reasons.
  *
  * It only reads: the configuration (config.c), the catalogs, the log
@@ -59,6 +60,7 @@
 #include "execute.h"
 #include "locks.h"
 #include "log.h"
+#include "owner_grants.h"
 #include "partition_data.h"
 #include "plan.h"
 #include "reshape_state.h"
@@ -307,6 +309,35 @@ hash_reasons(Health *h, const PartmgrTree *tree)
 }
 
 /*
+ * grant_reasons
+ *		The privileges the owner lacks that the set's maintenance fails
+ *		without (owner_grants.c), each a critical reason with its GRANT.
+ *		Returns true when there is one: the set is not looked into further
+ *		(without USAGE on the parent's schema nothing can be read as the
+ *		owner, and the rest would only restate the same failure).
+ */
+static bool
+grant_reasons(Health *h, const PartmgrSet *set)
+{
+	bool		any = false;
+	ListCell   *lc;
+
+	foreach(lc, partmgr_set_missing_grants(set, InvalidOid))
+	{
+		PartmgrMissingGrant *m = (PartmgrMissingGrant *) lfirst(lc);
+
+		if (!m->required)
+			continue;
+		reason(h, "critical",
+			   psprintf("the owner lacks %s ON %s %s, needed for %s (%s)",
+						m->privilege, m->object_kind, m->object, m->needed_for,
+						m->grant_sql));
+		any = true;
+	}
+	return any;
+}
+
+/*
  * assess_set
  *		Look at one set: children, how far its children reach ahead of its
  *		data (of now, for time sets), rows in the default partition,
@@ -328,6 +359,8 @@ assess_set(void *arg)
 		run->not_permitted = true;
 		return;
 	}
+	if (grant_reasons(run->health, set))
+		return;
 	partmgr_rights_enter_set(set, PARTMGR_RIGHTS_ACT, &rights);
 	assess_set_as_owner(run, set);
 	partmgr_rights_leave(&rights);

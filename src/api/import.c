@@ -51,6 +51,7 @@
 #include "config.h"
 #include "execute.h"
 #include "locks.h"
+#include "owner_grants.h"
 #include "own_tables.h"
 #include "rights.h"
 #include "spi_util.h"
@@ -68,7 +69,49 @@ typedef struct ImportRun
 	bool		imported;
 	int			children;
 	char	   *note;
+	List	   *missing;		/* of PartmgrMissingGrant *: what its owner
+								 * lacks */
 } ImportRun;
+
+/* run->missing, in a subtransaction: an error there is no import's error */
+static void
+find_missing_grants(void *arg)
+{
+	ImportRun  *run = (ImportRun *) arg;
+
+	run->missing = partmgr_set_missing_grants(partmgr_config_load(run->key,
+																  false),
+											  InvalidOid);
+}
+
+/*
+ * grants_note
+ *		note, followed by the GRANTs the owner lacks for maintenance and the
+ *		count of those only some operations need (missing_grants() lists
+ *		them).
+ */
+static char *
+grants_note(const char *note, List *missing)
+{
+	char	   *required = partmgr_missing_grants_text(missing, true);
+	int			optional = 0;
+	ListCell   *lc;
+
+	foreach(lc, missing)
+		optional += ((PartmgrMissingGrant *) lfirst(lc))->required ? 0 : 1;
+	if (required == NULL && optional == 0)
+		return (char *) note;
+	return psprintf("%s%s%s%s%s", note != NULL ? note : "",
+					note != NULL ? "; " : "",
+					required != NULL ?
+					psprintf("the owner lacks what maintenance needs: %s",
+							 required) : "",
+					required != NULL && optional > 0 ? "; " : "",
+					optional > 0 ?
+					psprintf(ngettext("%d more grant only some operations need: see missing_grants()",
+									  "%d more grants only some operations need: see missing_grants()",
+									  optional), optional) : "");
+}
 
 /*
  * import_set
@@ -161,6 +204,11 @@ import_set(void *arg)
 
 	/* the same checks as for any set, before anything else changes */
 	set = partmgr_config_load(run->key, false);
+	{
+		ErrorData  *edata = NULL;
+
+		(void) partmgr_run_subxact(find_missing_grants, run, &edata);
+	}
 	partmgr_rights_enter_set(set, PARTMGR_RIGHTS_ACT, &rights);
 	tree = partmgr_read_tree(set);
 	partmgr_rights_leave(&rights);
@@ -268,6 +316,7 @@ pg_partmgr_import_partman_config(PG_FUNCTION_ARGS)
 			run.note = psprintf("%s: %s", unpack_sql_state(edata->sqlerrcode),
 								edata->message);
 		}
+		run.note = grants_note(run.note, run.missing);
 		values[0] = CStringGetTextDatum(run.key);
 		values[1] = BoolGetDatum(run.imported);
 		values[2] = Int32GetDatum(run.children);

@@ -17,6 +17,7 @@
 #define PARTMGR_COMPAT_H
 
 #include "catalog/pg_namespace.h"
+#include "catalog/pg_tablespace.h"
 #include "utils/acl.h"
 
 /*
@@ -30,6 +31,20 @@
 #else
 #define partmgr_schema_aclcheck(nspid, role, mode) \
 	pg_namespace_aclcheck((nspid), (role), (mode))
+#endif
+
+
+/*
+ * partmgr_tablespace_aclcheck
+ *		Whether role has privilege mode (ACL_CREATE) on tablespace spcid.
+ *		16 replaced pg_tablespace_aclcheck by object_aclcheck.
+ */
+#if PG_VERSION_NUM >= 160000
+#define partmgr_tablespace_aclcheck(spcid, role, mode) \
+	object_aclcheck(TableSpaceRelationId, (spcid), (role), (mode))
+#else
+#define partmgr_tablespace_aclcheck(spcid, role, mode) \
+	pg_tablespace_aclcheck((spcid), (role), (mode))
 #endif
 
 #endif							/* PARTMGR_COMPAT_H */

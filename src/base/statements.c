@@ -180,6 +180,19 @@ partmgr_ddl_grant(const char *schema, const char *name, const char *privileges,
 					grantable ? " WITH GRANT OPTION" : "");
 }
 
+/*
+ * partmgr_ddl_grant_on
+ *		GRANT privilege ON kind object TO role, for a schema or a tablespace
+ *		("GRANT USAGE ON SCHEMA app TO alice"); object is quoted already.
+ */
+char *
+partmgr_ddl_grant_on(const char *privilege, const char *kind,
+					 const char *object, Oid role)
+{
+	return psprintf("GRANT %s ON %s %s TO %s", privilege, kind, object,
+					quote_identifier(GetUserNameFromId(role, false)));
+}
+
 char *
 partmgr_ddl_revoke(const char *schema, const char *name, const char *privileges,
 				   const char *grantee)

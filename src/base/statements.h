@@ -61,6 +61,8 @@ extern char *partmgr_ddl_create_template(const char *parent_schema,
 										 const char *schema, const char *name);
 extern char *partmgr_ddl_set_owner(const char *schema, const char *name,
 								   Oid role);
+extern char *partmgr_ddl_grant_on(const char *privilege, const char *kind,
+								  const char *object, Oid role);
 extern char *partmgr_ddl_grant(const char *schema, const char *name,
 							   const char *privileges,
 							   const char *grantee, bool grantable);

@@ -239,12 +239,13 @@ unique_indexes(Oid relid, Oid except, bool replica_only)
 	"            JOIN pg_catalog.pg_attribute a"
 	"              ON a.attrelid = i.indrelid AND a.attnum = k.attnum) AS cols,"
 	"         quote_ident(s.spcname) AS spc,"
-	"         i.indexprs IS NULL AND i.indpred IS NULL AS plain"
+	"         i.indexprs IS NULL AND i.indpred IS NULL AS plain,"
+	"         c.reltablespace AS spcid"
 	"    FROM pg_catalog.pg_index i"
 	"    JOIN pg_catalog.pg_class c ON c.oid = i.indexrelid"
 	"    LEFT JOIN pg_catalog.pg_tablespace s ON s.oid = c.reltablespace"
 	"   WHERE i.indrelid IN ($1, $2) AND i.indisvalid)"
-	"SELECT t.indisprimary, t.cols, t.def, t.spc, t.plain FROM idx t"
+	"SELECT t.indisprimary, t.cols, t.def, t.spc, t.plain, t.spcid FROM idx t"
 	" WHERE t.indrelid = $1 AND t.indisunique AND (NOT $3 OR t.indisreplident)"
 	"   AND NOT EXISTS (SELECT 1 FROM idx p WHERE p.indrelid = $2"
 	"                      AND (p.def = t.def OR (p.indisprimary AND"
@@ -271,6 +272,7 @@ unique_indexes(Oid relid, Oid except, bool replica_only)
 		index->definition = partmgr_spi_text(i, 3);
 		index->tablespace = partmgr_spi_text(i, 4);
 		index->plain = DatumGetBool(partmgr_spi_value(i, 5, &isnull));
+		index->spcid = DatumGetObjectId(partmgr_spi_value(i, 6, &isnull));
 		result = lappend(result, index);
 	}
 	return result;

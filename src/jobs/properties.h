@@ -29,6 +29,7 @@ typedef struct PartmgrUniqueIndex
 	char	   *definition;		/* "USING btree (a, b) WHERE ...", as
 								 * pg_get_indexdef() ends */
 	char	   *tablespace;		/* quoted, or NULL: the default */
+	Oid			spcid;			/* its oid, or InvalidOid */
 	bool		plain;			/* no expression and no predicate: building it
 								 * evaluates nothing its owner wrote */
 } PartmgrUniqueIndex;

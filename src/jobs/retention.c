@@ -38,6 +38,7 @@
 
 #include "bounds.h"
 #include "citus.h"
+#include "compat.h"
 #include "contents.h"
 #include "execute.h"
 #include "locks.h"
@@ -104,17 +105,12 @@ partmgr_retention_check_schema(const PartmgrSet *set, const char *schema,
 				(errcode(ERRCODE_INVALID_SCHEMA_NAME),
 				 errmsg("retention schema \"%s\" of partition set \"%s\" does not exist",
 						schema, set->key)));
-#if PG_VERSION_NUM >= 160000
-	if (object_aclcheck(NamespaceRelationId, nspid, role,
-						ACL_CREATE) != ACLCHECK_OK)
-#else
-	if (pg_namespace_aclcheck(nspid, role, ACL_CREATE) != ACLCHECK_OK)
-#endif
+	if (partmgr_schema_aclcheck(nspid, role, ACL_CREATE) != ACLCHECK_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("role \"%s\" may not create tables in retention schema \"%s\" of partition set \"%s\"",
 						GetUserNameFromId(role, false), schema, set->key),
-				 errhint("Grant CREATE on schema %s to %s.",
+				 errhint("GRANT CREATE ON SCHEMA %s TO %s.",
 						 quote_identifier(schema),
 						 quote_identifier(GetUserNameFromId(role, false)))));
 }

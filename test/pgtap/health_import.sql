@@ -28,7 +28,7 @@ SET client_min_messages = error;
 -- tests the ERROR that ends a run by default)
 SET pg_partmgr.on_set_failure = warning;
 
-SELECT plan(82);
+SELECT plan(86);
 
 -- What a read-only call must leave alone: part_config, part_config_sub, every
 -- relation outside temporary schemas, the size of the maintenance log and,
@@ -373,6 +373,7 @@ SELECT results_eq($$SELECT parent_table, imported, children, note FROM tap_imp_a
 SELECT results_eq($$SELECT imported, children FROM tap_imp_all WHERE parent_table = 'public.tap_py'$$,
     $$VALUES (true, 3)$$,
     'all sets: the id set imported with its three children');
+
 SELECT matches((SELECT note FROM tap_imp_all WHERE parent_table = 'public.tap_py'),
     '^time zone UTC; pg_partman''s automatic maintenance turned off',
     'id set note: time zone and pg_partman turned off');
@@ -383,6 +384,28 @@ SELECT results_eq($$SELECT parent_table, automatic_maintenance FROM partman.part
     $$VALUES ('public.tap_pt', 'on'), ('public.tap_pw', 'on'), ('public.tap_px', 'off'),
              ('public.tap_py', 'off'), ('public.tap_pz', 'on')$$,
     'pg_partman is turned off only for the sets imported with p_disable_partman');
+
+-- a set whose owner lacks USAGE on the table's schema (a superuser made the
+-- table and gave it away, as pg_partman's own suites do): not imported, and
+-- the note gives the GRANT; with it, the set is imported
+CREATE ROLE tap_imp_owner NOSUPERUSER;
+CREATE SCHEMA tap_imp_s;
+CREATE TABLE tap_imp_s.t (id bigint NOT NULL, v int) PARTITION BY RANGE (id);
+ALTER TABLE tap_imp_s.t OWNER TO tap_imp_owner;
+SELECT partman.create_parent('tap_imp_s.t', 'id', 'native', '10', p_premake => 1);
+CREATE TEMP TABLE tap_imp_g AS SELECT * FROM partmgr.import_partman_config('partman', 'tap_imp_s.t');
+SELECT results_eq($$SELECT imported, note FROM tap_imp_g$$,
+    $$VALUES (false, '42501: role "tap_imp_owner", which owns "tap_imp_s.t", may not use schema "tap_imp_s"; the owner lacks what maintenance needs: GRANT USAGE ON SCHEMA tap_imp_s TO tap_imp_owner; 2 more grants only some operations need: see missing_grants()')$$,
+    'an owner without USAGE on its schema: not imported, the note gives the GRANT');
+GRANT USAGE ON SCHEMA tap_imp_s TO tap_imp_owner;
+CREATE TEMP TABLE tap_imp_g2 AS SELECT * FROM partmgr.import_partman_config('partman', 'tap_imp_s.t');
+SELECT results_eq($$SELECT imported, children FROM tap_imp_g2$$, $$VALUES (true, 2)$$,
+    'after that GRANT alone the set is imported');
+SELECT matches((SELECT note FROM tap_imp_g2), '; 2 more grants only some operations need: see missing_grants\(\)$',
+    'its note counts the grants only some operations need');
+SELECT results_eq($$SELECT privilege, required FROM partmgr.missing_grants('tap_imp_s.t') ORDER BY 1$$,
+    $$VALUES ('CREATE ON SCHEMA tap_imp_s', false), ('USAGE ON SCHEMA partmgr', false)$$,
+    'which missing_grants() lists');
 SELECT results_eq($$SELECT control, partition_interval, premake, datetime_string, retention,
                            retention_keep_table, retention_keep_index, ignore_default_data
                       FROM partmgr.part_config WHERE parent_table = 'public.tap_py'$$,
