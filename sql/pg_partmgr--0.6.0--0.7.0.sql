@@ -38,6 +38,11 @@ COMMENT ON FUNCTION partmgr.run_maintenance(text, boolean, boolean) IS
 COMMENT ON PROCEDURE partmgr.run_maintenance_proc(int, boolean, boolean) IS
     'Maintain every set with automatic_maintenance on, committing after each set and waiting p_wait seconds between sets. For pg_cron: CALL it as a top-level statement. A set that fails is a WARNING, and the CALL ends with an ERROR naming the failed sets once every other set was maintained and committed (pg_partmgr.on_set_failure = warning: the WARNINGs only).';
 
+-- pg_partman 5.2's target for derived constraints: optimize_constraint
+-- children below the newest child holding rows (before: one more).
+COMMENT ON COLUMN partmgr.part_config.optimize_constraint IS
+    'Children this many or more below the newest child holding rows get the derived constraints (pg_partman 5.2''s rule; 0: that child too).';
+
 -- What each set's owner lacks for pg_partmgr to act as it, with the GRANT
 -- that gives it: found before a run meets it.  health shows the ones
 -- maintenance fails without.

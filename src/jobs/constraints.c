@@ -3,9 +3,9 @@
  * constraints.c
  *	  Decide which derived constraints the children of a set need.
  *
- * pg_partman 5's feature and rule: the children more than
- * optimize_constraint children below the newest child holding rows (in
- * bound order) have stopped changing.  Each column of constraint_cols that
+ * pg_partman 5's feature and 5.2's rule: the children optimize_constraint
+ * or more children below the newest child holding rows (in bound order)
+ * have stopped changing.  Each column of constraint_cols that
  * has no derived constraint on such a child gets one computed from the
  * child's rows: CHECK (col >= min AND col <= max), or CHECK (col IS NULL)
  * when the column is NULL in every row.  An empty child gets nothing.
@@ -123,8 +123,9 @@ partmgr_check_constraint_cols(Oid parent, const char *control, List *columns)
 /*
  * partmgr_eligible_children
  *		Indexes (into tree->children, as ints) of the children old enough for
- *		derived constraints, newest first: more than optimize_constraint
- *		children below the newest child holding rows.  Plain tables only;
+ *		derived constraints, newest first: optimize_constraint or more
+ *		children below the newest child holding rows (pg_partman 5.2's
+ *		target and the older ones; 0: that child too).  Plain tables only;
  *		a child whose detach is pending does not count.
  */
 List *
@@ -135,7 +136,7 @@ partmgr_eligible_children(const PartmgrSet *set, const PartmgrTree *tree)
 
 	if (newest == NULL)
 		return NIL;
-	for (int i = (int) (newest - tree->children) - set->optimize_constraint - 1; i >= 0; i--)
+	for (int i = (int) (newest - tree->children) - set->optimize_constraint; i >= 0; i--)
 	{
 		if (!tree->children[i].detach_pending &&
 			tree->children[i].relkind == RELKIND_RELATION)

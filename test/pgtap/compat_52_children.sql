@@ -352,7 +352,7 @@ INSERT INTO public.tap_c52_x SELECT g, g FROM generate_series(0, 29) g;
 SELECT partmgr.run_maintenance('public.tap_c52_x');
 INSERT INTO public.tap_c52_x SELECT g, g FROM generate_series(30, 49) g;
 -- largest id 49: p0 and p10 expire; constraints for children 2 below p40
-UPDATE partmgr.part_config SET retention = '25', retention_keep_table = false, optimize_constraint = 1
+UPDATE partmgr.part_config SET retention = '25', retention_keep_table = false, optimize_constraint = 2
  WHERE parent_table = 'public.tap_c52_x';
 SELECT results_eq(
     $$SELECT step, action, object FROM partmgr.plan_maintenance('public.tap_c52_x') ORDER BY step$$,

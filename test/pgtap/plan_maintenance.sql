@@ -305,7 +305,7 @@ CREATE TABLE public.tap_pm_c (id int NOT NULL, v int) PARTITION BY RANGE (id);
 SELECT partmgr.create_parent('public.tap_pm_c', 'id', '10', p_start_partition => '0', p_premake => 2,
                              p_constraint_cols => ARRAY['v']);
 SELECT partmgr.create_partition_id('public.tap_pm_c', ARRAY[30, 40, 50]::bigint[]);
-UPDATE partmgr.part_config SET optimize_constraint = 1 WHERE parent_table = 'public.tap_pm_c';
+UPDATE partmgr.part_config SET optimize_constraint = 2 WHERE parent_table = 'public.tap_pm_c';
 INSERT INTO public.tap_pm_c SELECT g, 1000 + g FROM generate_series(0, 45) g;
 SELECT tap_pm_capture('add', 'public.tap_pm_c');
 
@@ -314,7 +314,7 @@ SELECT is(state_after, state_before, 'constraints: plan_maintenance changed noth
 SELECT results_eq($$SELECT step, action, object FROM tap_pm_plan WHERE label = 'add' ORDER BY ord$$,
     $$VALUES (1, 'create partition', 'public.tap_pm_c_p60'), (2, 'add constraints', 'public.tap_pm_c_p20'),
              (3, 'add constraints', 'public.tap_pm_c_p10'), (4, 'add constraints', 'public.tap_pm_c_p0')$$,
-    'constraints: premake, then the eligible children (more than 1 below p40) newest first');
+    'constraints: premake, then the eligible children (2 or more below p40) newest first');
 SELECT results_eq($$SELECT statements, locks FROM tap_pm_plan WHERE label = 'add' AND object = 'public.tap_pm_c_p20'$$,
     $$VALUES (ARRAY['ALTER TABLE public.tap_pm_c_p20 ADD CONSTRAINT partmanconstr_tap_pm_c_p20_v CHECK (v >= ''1020'' AND v <= ''1029'') NOT VALID'],
               ARRAY['public.tap_pm_c_p20 ACCESS EXCLUSIVE'])$$,
@@ -446,7 +446,7 @@ CREATE TABLE public.tap_pm_rc (id int NOT NULL, v int) PARTITION BY RANGE (id);
 SELECT partmgr.create_parent('public.tap_pm_rc', 'id', '10', p_start_partition => '0', p_premake => 1,
                              p_constraint_cols => ARRAY['v']);
 SELECT partmgr.create_partition_id('public.tap_pm_rc', ARRAY[20, 30, 40]::bigint[]);
-UPDATE partmgr.part_config SET optimize_constraint = 1, retention = '25', retention_keep_table = false
+UPDATE partmgr.part_config SET optimize_constraint = 2, retention = '25', retention_keep_table = false
  WHERE parent_table = 'public.tap_pm_rc';
 INSERT INTO public.tap_pm_rc SELECT g, g FROM generate_series(0, 45) g;
 SELECT tap_pm_capture('rc', 'public.tap_pm_rc');

@@ -262,7 +262,7 @@ $node->safe_psql('postgres', q{
 	CREATE TABLE public.orders (id bigint NOT NULL, order_no int) PARTITION BY RANGE (id);
 	SELECT partmgr.create_parent('public.orders', 'id', '10', p_premake => 1,
 								 p_start_partition => '0', p_constraint_cols => ARRAY['order_no']);
-	UPDATE partmgr.part_config SET optimize_constraint = 0 WHERE parent_table = 'public.orders';
+	UPDATE partmgr.part_config SET optimize_constraint = 1 WHERE parent_table = 'public.orders';
 	INSERT INTO public.orders SELECT g, 1000 + g FROM generate_series(0, 19) g;
 });
 ok( $node->poll_query_until('postgres', q{

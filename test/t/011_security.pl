@@ -152,7 +152,7 @@ $node->safe_psql('postgres', q{
 	) PARTITION BY RANGE (id);
 	SELECT partmgr.create_parent('tap_sec_a.t', 'id', '10', p_start_partition => '0', p_premake => 2,
 								 p_constraint_cols => ARRAY['v']);
-	UPDATE partmgr.part_config SET optimize_constraint = 0 WHERE parent_table = 'tap_sec_a.t';
+	UPDATE partmgr.part_config SET optimize_constraint = 1 WHERE parent_table = 'tap_sec_a.t';
 	CALL tap_sec_a.arm('tap_sec_a.t', 'partmgr.template_tap_sec_a_t', 'id');
 	-- rows up to the last child, and beyond it in the default partition
 	INSERT INTO tap_sec_a.t (id, v) SELECT g, 'v' || g FROM generate_series(0, 35) g;

@@ -422,7 +422,7 @@ moved_out_of_default('partition_data_async',
 # ----------------------------------------------------------------------
 $coord->safe_psql('postgres', q{
 	CREATE SCHEMA archive AUTHORIZATION app;
-	UPDATE partmgr.part_config SET constraint_cols = ARRAY['tenant_id'], optimize_constraint = 2
+	UPDATE partmgr.part_config SET constraint_cols = ARRAY['tenant_id'], optimize_constraint = 3
 	 WHERE parent_table = 'public.events';
 	SELECT partmgr.run_maintenance('public.events');
 });
