@@ -52,6 +52,7 @@
 #include "catalog/pg_namespace.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
+#include "compat.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "storage/latch.h"
@@ -220,16 +221,7 @@ held_by_me(Oid relid, LOCKMODE mode)
 	LOCKTAG		tag;
 
 	SET_LOCKTAG_RELATION(tag, MyDatabaseId, relid);
-#if PG_VERSION_NUM >= 170000
-	return LockHeldByMe(&tag, mode, true);
-#else
-	for (LOCKMODE m = mode; m <= AccessExclusiveLock; m++)
-	{
-		if (LockHeldByMe(&tag, m))
-			return true;
-	}
-	return false;
-#endif
+	return partmgr_lock_held_by_me(&tag, mode);
 }
 
 /* pg_locks' names of the modes that conflict with mode, as a text[] literal. */

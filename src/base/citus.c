@@ -62,6 +62,7 @@
 #include "utils/rel.h"
 
 #include "citus.h"
+#include "compat.h"
 
 /* pg_dist_partition's columns, as Citus 11 to 13 define them */
 #define DIST_PARTITION_LOGICALRELID		1
@@ -93,11 +94,7 @@ static Oid	logged_parent = InvalidOid;
 static LocalTransactionId
 current_lxid(void)
 {
-#if PG_VERSION_NUM >= 170000
-	return MyProc->vxid.lxid;
-#else
-	return MyProc->lxid;
-#endif
+	return partmgr_my_lxid();
 }
 
 /*

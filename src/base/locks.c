@@ -29,6 +29,7 @@
 
 #include "access/xact.h"
 #include "lib/stringinfo.h"
+#include "compat.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "storage/latch.h"
@@ -100,11 +101,7 @@ partmgr_lock_holders(Oid relid, LOCKMODE mode, int *count)
 	{
 		PGPROC	   *proc;
 
-#if PG_VERSION_NUM >= 170000
-		proc = ProcNumberGetProc(vxids[i].procNumber);
-#else
-		proc = BackendIdGetProc(vxids[i].backendId);
-#endif
+		proc = partmgr_vxid_proc(vxids[i]);
 		if (proc == NULL)
 			continue;
 		appendStringInfo(&buf, "%s%d", buf.len > 0 ? ", " : "", proc->pid);
@@ -353,11 +350,7 @@ partmgr_older_snapshots(TransactionId limit, char **pids)
 	{
 		PGPROC	   *proc;
 
-#if PG_VERSION_NUM >= 170000
-		proc = ProcNumberGetProc(vxids[i].procNumber);
-#else
-		proc = BackendIdGetProc(vxids[i].backendId);
-#endif
+		proc = partmgr_vxid_proc(vxids[i]);
 		if (proc == NULL)
 			continue;
 		appendStringInfo(&buf, "%s%d", n > 0 ? ", " : "", proc->pid);

@@ -50,6 +50,7 @@
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
+#include "compat.h"
 #include "miscadmin.h"
 #include "utils/acl.h"
 #include "utils/array.h"
@@ -472,18 +473,7 @@ read_columns(Oid relid)
 						   att->attstorage == TYPSTORAGE_EXTERNAL ? "external" :
 						   att->attstorage == TYPSTORAGE_MAIN ? "main" :
 						   "extended");
-#if PG_VERSION_NUM >= 170000
-		{
-			bool		isnull;
-			Datum		target = SysCacheGetAttr(ATTNUM, tuple,
-												 Anum_pg_attribute_attstattarget,
-												 &isnull);
-
-			column->stattarget = isnull ? -1 : DatumGetInt16(target);
-		}
-#else
-		column->stattarget = att->attstattarget;
-#endif
+		column->stattarget = partmgr_attribute_stattarget(tuple);
 		result = lappend(result, column);
 		ReleaseSysCache(tuple);
 	}
@@ -1143,12 +1133,7 @@ owner_may_create(const char *schema, Oid owner)
 {
 	Oid			nspid = get_namespace_oid(schema, false);
 
-#if PG_VERSION_NUM >= 160000
-	return object_aclcheck(NamespaceRelationId, nspid, owner,
-						   ACL_CREATE) == ACLCHECK_OK;
-#else
-	return pg_namespace_aclcheck(nspid, owner, ACL_CREATE) == ACLCHECK_OK;
-#endif
+	return partmgr_schema_aclcheck(nspid, owner, ACL_CREATE) == ACLCHECK_OK;
 }
 
 /*

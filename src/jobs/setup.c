@@ -32,6 +32,7 @@
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "compat.h"
 #include "miscadmin.h"
 #include "nodes/parsenodes.h"
 #include "utils/acl.h"
@@ -61,11 +62,7 @@
 void
 partmgr_check_owner(Oid relid, const char *name)
 {
-#if PG_VERSION_NUM >= 160000
-	if (!object_ownercheck(RelationRelationId, relid, GetUserId()))
-#else
-	if (!pg_class_ownercheck(relid, GetUserId()))
-#endif
+	if (!partmgr_table_ownercheck(relid, GetUserId()))
 		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_TABLE, name);
 }
 
@@ -159,11 +156,7 @@ check_create_parent_table(const char *table, const char *control,
 static AclResult
 may_create_in(Oid nspid, Oid role)
 {
-#if PG_VERSION_NUM >= 160000
-	return object_aclcheck(NamespaceRelationId, nspid, role, ACL_CREATE);
-#else
-	return pg_namespace_aclcheck(nspid, role, ACL_CREATE);
-#endif
+	return partmgr_schema_aclcheck(nspid, role, ACL_CREATE);
 }
 
 /*

@@ -40,6 +40,7 @@
 #include "nodes/parsenodes.h"
 #include "partitioning/partbounds.h"
 #include "lib/stringinfo.h"
+#include "compat.h"
 #include "miscadmin.h"
 #include "utils/acl.h"
 #include "utils/array.h"
@@ -711,18 +712,8 @@ partmgr_statistics_on(Oid relid)
 		stat->kinds = buf.len > 0 ? buf.data : NULL;
 		stat->columns = TextDatumGetCString(DirectFunctionCall1(pg_get_statisticsobjdef_columns,
 																ObjectIdGetDatum(form->oid)));
-#if PG_VERSION_NUM >= 170000
-		{
-			Datum		target = heap_getattr(tuple,
-											  Anum_pg_statistic_ext_stxstattarget,
-											  RelationGetDescr(catalog),
-											  &isnull);
-
-			stat->target = isnull ? -1 : DatumGetInt16(target);
-		}
-#else
-		stat->target = form->stxstattarget;
-#endif
+		stat->target = partmgr_statistics_stattarget(tuple,
+													 RelationGetDescr(catalog));
 		result = lappend(result, stat);
 	}
 	systable_endscan(scan);

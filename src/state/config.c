@@ -57,6 +57,7 @@
 
 #include "bounds.h"
 #include "catalog.h"
+#include "compat.h"
 #include "config.h"
 #include "rights.h"
 #include "spi_util.h"
@@ -172,11 +173,7 @@ static PartmgrEra *read_eras(uint64 row, int col, int *neras);
 static List *
 qualified_name(const char *name)
 {
-#if PG_VERSION_NUM >= 160000
-	return stringToQualifiedNameList(name, NULL);
-#else
-	return stringToQualifiedNameList(name);
-#endif
+	return partmgr_qualified_name_list(name);
 }
 
 static void

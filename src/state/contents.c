@@ -36,6 +36,7 @@
 #include "common/relpath.h"
 #include "executor/spi.h"
 #include "executor/tuptable.h"
+#include "compat.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "storage/fd.h"
@@ -98,12 +99,7 @@ storage_is_empty(char persistence, Oid tablespace, Oid filenode)
 	/* the database's directory, for its default tablespace's files */
 	static int	dir_fd = -1;
 	static bool dir_opened = false;
-
-#if PG_VERSION_NUM >= 160000
-	RelFileLocator node;
-#else
-	RelFileNode node;
-#endif
+	PartmgrRelFile node;
 	char	   *path;
 	struct stat st;
 
@@ -125,15 +121,7 @@ storage_is_empty(char persistence, Oid tablespace, Oid filenode)
 		if (dir_fd >= 0 && fstatat(dir_fd, name, &st, 0) == 0)
 			return st.st_size == 0;
 	}
-#if PG_VERSION_NUM >= 160000
-	node.spcOid = OidIsValid(tablespace) ? tablespace : MyDatabaseTableSpace;
-	node.dbOid = MyDatabaseId;
-	node.relNumber = filenode;
-#else
-	node.spcNode = OidIsValid(tablespace) ? tablespace : MyDatabaseTableSpace;
-	node.dbNode = MyDatabaseId;
-	node.relNode = filenode;
-#endif
+	node = partmgr_rel_file(tablespace, filenode);
 	path = relpathperm(node, MAIN_FORKNUM);
 	if (stat(path, &st) == 0)
 	{
@@ -141,7 +129,7 @@ storage_is_empty(char persistence, Oid tablespace, Oid filenode)
 		return st.st_size == 0;
 	}
 	pfree(path);
-	return smgrnblocks(smgropen(node, InvalidBackendId), MAIN_FORKNUM) == 0;
+	return smgrnblocks(smgropen(node, PARTMGR_NO_BACKEND), MAIN_FORKNUM) == 0;
 }
 
 /*

@@ -38,6 +38,10 @@ copy 'mkdir src/misc && printf "/* nothing */\n" > src/misc/stray.c'
 fails_with 'src/misc/stray.c: in no layer'
 ok $? "a file in a folder that is no layer fails"
 
+copy 'printf "#if PG_VERSION_NUM >= 190000\n#endif\n" >> src/jobs/retention.c'
+fails_with 'src/jobs/retention.c tests PG_VERSION_NUM at line'
+ok $? "a version test outside base/compat.h fails, naming the file"
+
 copy 'printf "/* nothing */\n" > src/api/locks.h'
 fails_with 'header locks.h is both src/api/locks.h and src/base/locks.h'
 ok $? "a header name used in two layers fails"
