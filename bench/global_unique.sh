@@ -3,7 +3,9 @@
 # What a global unique constraint costs, measured on one throwaway
 # PostgreSQL 15 server in one run.  Run as root:
 #
-#   bash bench/global_unique.sh [--quick]
+#   bash bench/global_unique.sh [--quick] [--bulk]
+#
+# --bulk: G4 and G5 only.
 #
 # G1  pgbench, one client per core, single-row INSERTs into a set of 100
 #     daily children keyed by created_at with order_no from a sequence:
@@ -14,6 +16,12 @@
 #     the side table, so the two should match; then global_unique_cleanup
 #     of the retired child's entries, timed apart.
 # G3  create_global_unique on a set holding BIG rows.
+# G4  COPY of ROWS rows into a set of 10 daily children, keys in order and
+#     in random order, into three fresh sets in turn: without a constraint,
+#     with create_global_unique(k), and with a plain local index on k (the
+#     reference: a unique index cannot span children); the median of RUNS
+#     runs, with the ratios to the set without and to the local index.
+# G5  the same rows by INSERT ... SELECT from a table that holds them.
 #
 # It installs pg_partmgr, starts a cluster as postgres in a temporary
 # directory (port $PORT, 54391 by default), prints one line per figure and
@@ -28,11 +36,20 @@ PORT=${PORT:-54391}
 SECS=20
 ROWS=1000000
 BIG=10000000
-if [ "${1:-}" = --quick ]; then
-	SECS=5
-	ROWS=100000
-	BIG=1000000
-fi
+RUNS=3
+bulk_only=no
+for arg in "$@"; do
+	case $arg in
+		--quick)
+			SECS=5
+			ROWS=100000
+			BIG=1000000
+			RUNS=1
+			;;
+		--bulk) bulk_only=yes ;;
+		*) echo "usage: bash bench/global_unique.sh [--quick] [--bulk]" >&2; exit 2 ;;
+	esac
+done
 
 bash "$top/.ci/install-deps" >/dev/null
 make -s -C "$top" >/dev/null
@@ -60,6 +77,7 @@ runuser -u postgres -- "$bindir/pg_ctl" -D "$dir/data" -l "$dir/log" -w start >/
 psql() { runuser -u postgres -- "$bindir/psql" -X -q -h "$dir" -p "$PORT" -v ON_ERROR_STOP=1 "$@"; }
 ms() { date +%s%N; }
 
+if [ "$bulk_only" = no ]; then
 psql -d postgres -c "CREATE DATABASE b"
 psql -d b >/dev/null <<'EOF'
 CREATE EXTENSION pg_partmgr;
@@ -132,3 +150,57 @@ psql -d c -c "SELECT partmgr.create_global_unique('public.t', ARRAY['order_no'])
 t1=$(ms)
 size=$(psql -d c -Atc "SELECT pg_size_pretty(size_bytes) FROM partmgr.global_unique_constraints")
 echo "G3 create_global_unique on $BIG rows: $(((t1 - t0) / 1000000)) ms, side table $size"
+fi
+
+# G4, G5: bulk loads into fresh sets, without / with the constraint / with
+# a local index on the key
+psql -d postgres -c "CREATE DATABASE l"
+psql -d l >/dev/null <<EOF
+CREATE EXTENSION pg_partmgr;
+CREATE TABLE src_seq AS
+    SELECT g AS k, timestamptz '2030-01-01' + (g % 10) * interval '1 day' AS created_at, 'x'::text AS note
+      FROM generate_series(1, $ROWS) g;
+CREATE TABLE src_rand AS SELECT * FROM src_seq ORDER BY random();
+COPY src_seq TO '$dir/seq.csv' CSV;
+COPY src_rand TO '$dir/rand.csv' CSV;
+EOF
+load() {
+	local kind=$1 how=$2 order=$3 t0 t1
+	psql -d l >/dev/null <<EOF
+SET client_min_messages = warning;
+DROP TABLE IF EXISTS public.t CASCADE;
+DROP TABLE IF EXISTS public.t_k_gkey;
+DELETE FROM partmgr.part_config;
+CREATE TABLE public.t (k bigint, created_at timestamptz NOT NULL, note text) PARTITION BY RANGE (created_at);
+SELECT partmgr.create_parent('public.t', 'created_at', '1 day', p_start_partition => '2030-01-01', p_premake => 9);
+EOF
+	case $kind in
+		gu) psql -d l -c "SELECT partmgr.create_global_unique('public.t', ARRAY['k'])" >/dev/null ;;
+		idx) psql -d l -c "CREATE INDEX ON public.t (k)" >/dev/null ;;
+	esac
+	psql -d l -c "CHECKPOINT"
+	t0=$(ms)
+	if [ "$how" = copy ]; then
+		psql -d l -c "COPY public.t FROM '$dir/$order.csv' CSV"
+	else
+		psql -d l -c "INSERT INTO public.t SELECT * FROM src_$order"
+	fi
+	t1=$(ms)
+	echo $(((t1 - t0) / 1000000))
+}
+median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+for how in copy insert; do
+	for order in seq rand; do
+		declare -A took=() runs=()
+		for kind in none gu idx; do
+			runs[$kind]=""
+			for r in $(seq 1 "$RUNS"); do
+				runs[$kind]="${runs[$kind]} $(load $kind $how $order)"
+			done
+			took[$kind]=$(echo ${runs[$kind]} | median)
+		done
+		label=$([ "$how" = copy ] && echo "G4 COPY" || echo "G5 INSERT ... SELECT")
+		keys=$([ "$order" = seq ] && echo "in order" || echo "in random order")
+		echo "$label of $ROWS rows, keys $keys, median of $RUNS: without ${took[none]} ms (${runs[none]# }), with the constraint ${took[gu]} ms (${runs[gu]# }), with a local index ${took[idx]} ms (${runs[idx]# }); constraint / without $(awk -v a="${took[gu]}" -v b="${took[none]}" 'BEGIN { printf "%.2f", a / b }')x, constraint / local index $(awk -v a="${took[gu]}" -v b="${took[idx]}" 'BEGIN { printf "%.2f", a / b }')x"
+	done
+done

@@ -15,16 +15,23 @@
  *		wait for cleanup (plan.c plans their removal).
  *
  * Entering a key.  Under an exclusive lock on the key's hash (a lock tag of
- * our own, held only while the key is entered), the side table's unique
- * index is probed with a dirty snapshot, as PostgreSQL checks a unique
- * index: an entry another transaction is writing or removing is waited
- * for, then looked at again; a live entry of a child still in the set is a
- * duplicate (23505, naming the constraint, the key and the child); an
- * entry of a child that left the set is removed.  Then the entry is
- * inserted.  The unique index itself is what guarantees uniqueness: the
- * lock only makes a conflict come out as our message rather than the
- * index's (keys equal but stored differently, numeric 1.0 and 1.00 say,
- * hash apart and can still meet in the index).
+ * our own, held only while the key is entered), the entry is inserted and
+ * the side table's unique index says, as for a deferred unique constraint,
+ * whether another entry of the key may exist.  Only then is the index
+ * probed with a dirty snapshot, as PostgreSQL checks a unique index: an
+ * entry another transaction is writing or removing is waited for, then
+ * looked at again; a live entry of a child still in the set is a duplicate
+ * (23505, naming the constraint, the key and the child); an entry of a
+ * child that left the set is removed; and the entry is checked against the
+ * index once more.  A new key so costs one descent of the unique index, as
+ * in a plain unique index.  That order needs equal keys to take the same
+ * lock, so it is kept for keys whose btree equality is binary equality
+ * (the index's allequalimage, which deduplication asks too); for others
+ * (numeric 1.0 and 1.00, a nondeterministic collation: equal keys that hash
+ * apart) the index is probed first and the entry inserted after.  The
+ * unique index itself is what guarantees uniqueness: the lock only makes a
+ * conflict come out as our message rather than the index's, and keeps two
+ * transactions from each waiting for the other's entry.
  *
  * Locks: ROW EXCLUSIVE on the side table and its unique index; the key's
  * lock (ExclusiveLock, advisory tag with field4 = 3) while a key is
@@ -44,6 +51,7 @@
 #include "access/genam.h"
 #include "access/heapam.h"
 #include "access/htup_details.h"
+#include "access/nbtree.h"
 #include "access/relation.h"
 #include "access/stratnum.h"
 #include "access/table.h"
@@ -120,6 +128,9 @@ typedef struct RowCache
 	Oid			collation[INDEX_MAX_KEYS];
 	char	  **columns;
 	bool		direct;			/* entries written in C (see plain_side) */
+	bool		insert_first;	/* direct, and equal keys are equal images:
+								 * insert, probe only on a possible conflict
+								 * (see enter_key) */
 	int			nindexes;		/* and then into these indexes */
 	Oid			indexes[8];
 	IndexInfo  *infos[8];		/* theirs, built on first use */
@@ -680,6 +691,13 @@ row_cache_entry(Relation leaf, const Trigger *trigger)
 		proto.types[proto.ncols] = REGCLASSOID;
 		proto.index = find_unique_index(side, &proto);
 		proto.direct = plain_side(side, &proto);
+		if (proto.direct)
+		{
+			Relation	index = index_open(proto.index, AccessShareLock);
+
+			proto.insert_first = _bt_allequalimage(index, false);
+			index_close(index, AccessShareLock);
+		}
 		table_close(side, AccessShareLock);
 
 		entry = hash_search(row_cache, &key, HASH_ENTER, &found);
@@ -772,29 +790,40 @@ key_hash(const RowCache *entry, const Datum *values)
 /*
  * direct_insert
  *		Insert the entry (key, child) into the side table and each of its
- *		indexes, the unique one checking as it does for any insert.
+ *		indexes, the unique one checking as it does for any insert -- or,
+ *		with partial, only saying whether another entry of the key may
+ *		exist (false), as for a deferred unique constraint.  unique_index is
+ *		the unique index, open already.  *self receives the entry's TID.  True: the unique index holds no other entry of the
+ *		key.
  */
-static void
-direct_insert(RowCache *entry, Relation side, const Datum *values, Oid child)
+static bool
+direct_insert(RowCache *entry, Relation side, Relation unique_index,
+			  const Datum *values, Oid child, bool partial, ItemPointer self)
 {
 	Datum		row[INDEX_MAX_KEYS + 1];
 	bool		nulls[INDEX_MAX_KEYS + 1] = {0};
 	HeapTuple	tuple;
+	bool		unique = true;
 
 	memcpy(row, values, sizeof(Datum) * entry->ncols);
 	row[entry->ncols] = ObjectIdGetDatum(child);
 	tuple = heap_form_tuple(RelationGetDescr(side), row, nulls);
 	simple_heap_insert(side, tuple);
+	ItemPointerCopy(&tuple->t_self, self);
 	for (int i = 0; i < entry->nindexes; i++)
 	{
-		Relation	index = index_open(entry->indexes[i], RowExclusiveLock);
+		bool		opened = entry->indexes[i] != entry->index;
+		Relation	index = (opened ?
+							 index_open(entry->indexes[i], RowExclusiveLock) :
+							 unique_index);
 		IndexInfo  *info;
 		Datum		keys[INDEX_MAX_KEYS];
 		bool		keynulls[INDEX_MAX_KEYS] = {0};
 
 		if (!index->rd_index->indisready)
 		{
-			index_close(index, NoLock);
+			if (opened)
+				index_close(index, NoLock);
 			continue;
 		}
 		if (entry->infos[i] == NULL)
@@ -807,12 +836,41 @@ direct_insert(RowCache *entry, Relation side, const Datum *values, Oid child)
 		info = entry->infos[i];
 		for (int k = 0; k < info->ii_NumIndexAttrs; k++)
 			keys[k] = row[info->ii_IndexAttrNumbers[k] - 1];
-		(void) index_insert(index, keys, keynulls, &tuple->t_self, side,
-							index->rd_index->indisunique ? UNIQUE_CHECK_YES :
-							UNIQUE_CHECK_NO,
-							false, info);
-		index_close(index, NoLock);
+		if (!index_insert(index, keys, keynulls, &tuple->t_self, side,
+						  !index->rd_index->indisunique ? UNIQUE_CHECK_NO :
+						  partial && entry->indexes[i] == entry->index ?
+						  UNIQUE_CHECK_PARTIAL : UNIQUE_CHECK_YES,
+						  false, info) &&
+			!opened)
+			unique = false;
+		if (opened)
+			index_close(index, NoLock);
 	}
+	return !partial || unique;
+}
+
+/*
+ * direct_recheck
+ *		After a possible conflict was looked into (probe_key), check the
+ *		entry at self against the unique index as an insert would, waiting
+ *		for and failing on another entry of the key: the index, not the
+ *		probe, guarantees uniqueness.
+ */
+static void
+direct_recheck(RowCache *entry, Relation side, Relation index,
+			   const Datum *values, Oid child, ItemPointer self)
+{
+	IndexInfo  *info = BuildIndexInfo(index);
+	Datum		row[INDEX_MAX_KEYS + 1];
+	Datum		keys[INDEX_MAX_KEYS];
+	bool		keynulls[INDEX_MAX_KEYS] = {0};
+
+	memcpy(row, values, sizeof(Datum) * entry->ncols);
+	row[entry->ncols] = ObjectIdGetDatum(child);
+	for (int k = 0; k < info->ii_NumIndexAttrs; k++)
+		keys[k] = row[info->ii_IndexAttrNumbers[k] - 1];
+	(void) index_insert(index, keys, keynulls, self, side,
+						UNIQUE_CHECK_EXISTING, false, info);
 }
 
 /*
@@ -837,26 +895,22 @@ direct_delete(Relation side, ItemPointer tid)
 }
 
 /*
- * enter_key
- *		Enter the key values of a row of leaf (see the file header).
+ * probe_key
+ *		Look for the entries of the key in the side table's unique index
+ *		with a dirty snapshot, as PostgreSQL checks a unique index, leaving
+ *		out the one at self (ours, just inserted; NULL: none): wait for one
+ *		another transaction is writing or removing, then look again; a live
+ *		entry of a child still in the set is a duplicate (23505); the
+ *		entries of children that left the set are removed.
  */
 static void
-enter_key(RowCache *entry, Relation leaf, Datum *values, Oid caller)
+probe_key(RowCache *entry, Relation leaf, Relation side, Relation index,
+		  const Datum *values, Oid caller, ItemPointer self)
 {
-	LOCKTAG		tag;
-	Relation	side;
-	Relation	index;
 	ScanKeyData skeys[INDEX_MAX_KEYS];
 	List	   *stale;
 	ListCell   *lc;
-	Datum		args[INDEX_MAX_KEYS + 1];
 
-	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, entry->side,
-						 key_hash(entry, values),
-						 KEY_LOCK_FIELD4);
-	(void) LockAcquire(&tag, ExclusiveLock, false, false);
-	side = table_open(entry->side, RowExclusiveLock);
-	index = index_open(entry->index, RowExclusiveLock);
 	for (int i = 0; i < entry->ncols; i++)
 		ScanKeyEntryInitialize(&skeys[i], 0, i + 1, BTEqualStrategyNumber,
 							   InvalidOid,
@@ -880,6 +934,8 @@ enter_key(RowCache *entry, Relation leaf, Datum *values, Oid caller)
 			bool		isnull;
 			Oid			holder;
 
+			if (self != NULL && ItemPointerEquals(&slot->tts_tid, self))
+				continue;
 			xwait = TransactionIdIsValid(dirty.xmin) ? dirty.xmin : dirty.xmax;
 			if (TransactionIdIsValid(xwait))
 			{
@@ -916,15 +972,58 @@ enter_key(RowCache *entry, Relation leaf, Datum *values, Oid caller)
 										"removal of a global unique entry of a child no longer in the set",
 										&tid, NULL, SPI_OK_DELETE);
 	}
-	if (entry->direct)
-		direct_insert(entry, side, values, RelationGetRelid(leaf));
+}
+
+/*
+ * enter_key
+ *		Enter the key values of a row of leaf (see the file header).  When
+ *		equal keys are equal images (insert_first: every key of a type whose
+ *		btree equality is binary equality, so that equal keys take the same
+ *		lock), the entry is inserted first and the unique index says whether
+ *		another entry of the key may exist: only then is it probed for and
+ *		the entry checked again, so a new key costs one descent of the
+ *		index, as in a plain unique index.  Otherwise the index is probed
+ *		first.
+ */
+static void
+enter_key(RowCache *entry, Relation leaf, Datum *values, Oid caller)
+{
+	LOCKTAG		tag;
+	Relation	side;
+	Relation	index;
+	Datum		args[INDEX_MAX_KEYS + 1];
+	Oid			child = RelationGetRelid(leaf);
+	ItemPointerData self;
+
+	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, entry->side,
+						 key_hash(entry, values),
+						 KEY_LOCK_FIELD4);
+	(void) LockAcquire(&tag, ExclusiveLock, false, false);
+	side = table_open(entry->side, RowExclusiveLock);
+	index = index_open(entry->index, RowExclusiveLock);
+
+	if (entry->insert_first)
+	{
+		if (!direct_insert(entry, side, index, values, child, true, &self))
+		{
+			probe_key(entry, leaf, side, index, values, caller, &self);
+			direct_recheck(entry, side, index, values, child, &self);
+		}
+	}
 	else
 	{
-		memcpy(args, values, sizeof(Datum) * entry->ncols);
-		args[entry->ncols] = ObjectIdGetDatum(RelationGetRelid(leaf));
-		partmgr_spi_table_exec_plan(entry->insert_plan,
-									"insert of a global unique entry",
-									args, NULL, SPI_OK_INSERT);
+		probe_key(entry, leaf, side, index, values, caller, NULL);
+		if (entry->direct)
+			(void) direct_insert(entry, side, index, values, child, false,
+								 &self);
+		else
+		{
+			memcpy(args, values, sizeof(Datum) * entry->ncols);
+			args[entry->ncols] = ObjectIdGetDatum(child);
+			partmgr_spi_table_exec_plan(entry->insert_plan,
+										"insert of a global unique entry",
+										args, NULL, SPI_OK_INSERT);
+		}
 	}
 	index_close(index, NoLock);
 	table_close(side, NoLock);

@@ -8,7 +8,7 @@ BEGIN;
 SET search_path = public;
 SET client_min_messages = warning;
 
-SELECT plan(126);
+SELECT plan(133);
 
 CREATE ROLE gu_alice LOGIN;
 CREATE ROLE gu_bob LOGIN;
@@ -423,6 +423,31 @@ SELECT lives_ok($$TRUNCATE gu.extra$$,
     'a table detached before keeps its TRUNCATE trigger, which does nothing once the constraint is gone');
 SELECT lives_ok($$INSERT INTO gu.orders VALUES (3000, 'o30', 0, '2026-12-04')$$,
     'the key is no longer enforced');
+
+-- == keys whose equal values differ in their bytes (numeric 1.0 and 1.00):
+-- the side index is probed before the entry is inserted ==
+CREATE TABLE gu.nums (n numeric, created_at timestamptz NOT NULL) PARTITION BY RANGE (created_at);
+SELECT partmgr.create_parent('gu.nums', 'created_at', '1 day', p_start_partition => '2026-12-01', p_premake => 2);
+SELECT lives_ok($$SELECT partmgr.create_global_unique('gu.nums', ARRAY['n'])$$, 'a numeric key');
+INSERT INTO gu.nums VALUES (1.0, '2026-12-01');
+SELECT throws_ok($$INSERT INTO gu.nums VALUES (1.00, '2026-12-02')$$, '23505', NULL,
+    'numeric: 1.00 in another child is a duplicate of 1.0');
+SELECT throws_ok($$INSERT INTO gu.nums VALUES (2, '2026-12-01'), (2.000, '2026-12-02')$$, '23505', NULL,
+    'and 2.000 after 2 in the same statement');
+SELECT is((SELECT count(*)::int FROM gu.nums_n_gkey), 1, 'the side table holds the one entry');
+
+-- == keys entered first (bigint): a key a detached child held is free, its
+-- old entry removed; a key twice in one statement is a duplicate ==
+CREATE TABLE gu.st (k bigint, created_at timestamptz NOT NULL) PARTITION BY RANGE (created_at);
+SELECT partmgr.create_parent('gu.st', 'created_at', '1 day', p_start_partition => '2026-12-01', p_premake => 2);
+SELECT partmgr.create_global_unique('gu.st', ARRAY['k']);
+INSERT INTO gu.st VALUES (7, '2026-12-01');
+ALTER TABLE gu.st DETACH PARTITION gu.st_p20261201;
+SELECT lives_ok($$INSERT INTO gu.st VALUES (7, '2026-12-02')$$, 'a key of a detached child is free');
+SELECT results_eq($$SELECT child::text FROM gu.st_k_gkey WHERE k = 7$$, $$VALUES ('gu.st_p20261202')$$,
+    'its old entry was removed; the new one names the new child');
+SELECT throws_ok($$INSERT INTO gu.st VALUES (8, '2026-12-02'), (8, '2026-12-03')$$, '23505', NULL,
+    'a key twice in one statement is a duplicate');
 
 SELECT * FROM finish();
 ROLLBACK;
