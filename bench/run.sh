@@ -884,10 +884,20 @@ w8_launcher_before=$(w8_kb "$launcher" VmRSS)
 w8_idle=$(w8_watch "$W8_PASSES")
 w8_launcher_after=$(w8_kb "$launcher" VmRSS)
 w8_before_children=$(q bench_pgm -c "SELECT bench.children('w8')")
+w8_log_mark=$(q bench_pgm -c "SELECT coalesce(max(log_id), 0) FROM partmgr.maintenance_log")
+w8_log_bytes=$(stat -c %s "$dir/server.log")
 # premake + 1 was made by the call above: + 2 makes one more child due
 q bench_pgm -c "UPDATE partmgr.part_config SET premake = premake + 2 WHERE parent_table LIKE 'w8.%'" >/dev/null
 w8_due=$(w8_watch 1)
 w8_due_children=$(($(q bench_pgm -c "SELECT bench.children('w8')") - w8_before_children))
+# what the pass logged, and what it warned of: where a due child went
+w8_due_log=$(q bench_pgm -c "SELECT coalesce(string_agg(action || ' ' || outcome || ': ' || n, ', ' ORDER BY n DESC), 'nothing')
+	FROM (SELECT action, outcome, count(*) AS n FROM partmgr.maintenance_log
+	       WHERE log_id > $w8_log_mark GROUP BY 1, 2) s")
+w8_due_warnings=$(tail -c "+$((w8_log_bytes + 1))" "$dir/server.log" | grep -c "WARNING" || true)
+w8_due_first_warning=$(tail -c "+$((w8_log_bytes + 1))" "$dir/server.log" | grep -m 1 "WARNING" | cut -c 1-300 || true)
+w8_next=$(w8_watch 1)
+w8_next_children=$(($(q bench_pgm -c "SELECT bench.children('w8')") - w8_before_children - w8_due_children))
 q postgres -c "ALTER SYSTEM RESET pg_partmgr.databases" -c "ALTER SYSTEM RESET pg_partmgr.interval" \
 	-c "ALTER SYSTEM RESET log_min_messages" -c "ALTER SYSTEM RESET pg_partmgr.enabled" \
 	-c "SELECT pg_reload_conf()" >/dev/null
@@ -915,6 +925,8 @@ w8_shared_note=""
 echo "W8 worker memory at the end of each pass, MiB: shared memory touched (RssShmem, the shared buffers it read$w8_shared_note) $(w8_mib "$(w8_split "$w8_idle" 4)")"
 echo "W8 launcher memory (VmRSS) before / after the idle passes: $(calc "${w8_launcher_before:-0} / 1024" 1) / $(calc "${w8_launcher_after:-0} / 1024" 1) MiB"
 echo "W8 worker pass with one child due in every set: $(w8_split "$w8_due" 1)ms, $w8_due_children children made (expected $W8_SETS), peak memory $(w8_mib "$(w8_split "$w8_due" 2)")MiB, at its end $(w8_mib "$(w8_split "$w8_due" 3)")MiB its own and $(w8_mib "$(w8_split "$w8_due" 4)")MiB shared"
+echo "W8 that pass's log: $w8_due_log; $w8_due_warnings WARNING lines in the server log${w8_due_first_warning:+, the first: $w8_due_first_warning}"
+echo "W8 the pass after it: $(w8_split "$w8_next" 1)ms, $w8_next_children more children made"
 
 fi
 
