@@ -511,7 +511,9 @@ partmgr_plan_add_hash_child(PartmgrPlan *plan, int modulus, int remainder)
 	{
 		const PartmgrChild *child = &plan->tree->children[i];
 
-		/* (m1, r1) and (m2, r2) share a value when r1 = r2 modulo gcd(m1, m2) */
+		/*
+		 * (m1, r1) and (m2, r2) share a value when r1 = r2 modulo gcd(m1, m2)
+		 */
 		if (child->modulus > 0 &&
 			(child->remainder - remainder) % gcd(child->modulus, modulus) == 0)
 			return false;

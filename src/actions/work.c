@@ -179,7 +179,10 @@ work_lock_related(PartmgrActionWork *work, Oid relid, LOCKMODE mode,
 	add_lock(work, relid, mode, queued, false);
 }
 
-/* Whether the work holds (or, in a dry run, would hold) a lock at least this strong. */
+/*
+ * Whether the work holds (or, in a dry run, would hold) a lock at least this
+ * strong.
+ */
 static bool
 work_holds(const PartmgrActionWork *work, Oid relid, LOCKMODE mode)
 {

@@ -1,9 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * api.h
- *	  Helpers shared by the SQL-callable functions (sets.c, data.c and the others of this folder):
- *	  argument checks, loading a named set with its owner's rights, the set
- *	  lock of interactive calls.
+ *	  Helpers shared by the SQL-callable functions (sets.c, data.c and the
+ *	  others of this folder): argument checks, loading a named set with its
+ *	  owner's rights, the set lock of interactive calls.
  *
  * Copyright (c) 2026, the pg_partmgr authors
  * Licensed under the PostgreSQL License; see LICENSE.

@@ -3,17 +3,17 @@
  * config_owner.c
  *	  The trigger that keeps each role to its own configuration rows.
  *
- * partmgr.config_owner_check() guards part_config and part_config_sub: a row names a table (the column given as the trigger's
- * argument), and only a role with the privileges of that table's owner may
- * insert, update or delete it -- checked on the row before and after an
- * UPDATE, so a row cannot be pointed at someone else's table.  Maintenance
- * acts on a set with the rights of its parent's owner (rights.c); without
- * this check, any role granted UPDATE on the configuration could make it
- * drop another owner's children.  Superusers may write any row (pg_dump's
- * restore included).  A new row must name an existing table; an old row
- * whose table no longer exists may be removed or repaired by anyone who
- * may write the table.  As a statement trigger it refuses TRUNCATE, which
- * would take every role's rows, to all but superusers.
+ * partmgr.config_owner_check() guards part_config and part_config_sub: a row
+ * names a table (the column given as the trigger's argument), and only a role
+ * with the privileges of that table's owner may insert, update or delete it --
+ * checked on the row before and after an UPDATE, so a row cannot be pointed at
+ * someone else's table.  Maintenance acts on a set with the rights of its
+ * parent's owner (rights.c); without this check, any role granted UPDATE on
+ * the configuration could make it drop another owner's children.  Superusers
+ * may write any row (pg_dump's restore included).  A new row must name an
+ * existing table; an old row whose table no longer exists may be removed or
+ * repaired by anyone who may write the table.  As a statement trigger it
+ * refuses TRUNCATE, which would take every role's rows, to all but superusers.
  *
  * Locks: none.  Runs in the writing statement.
  *

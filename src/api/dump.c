@@ -5,11 +5,11 @@
  *	  again with its current configuration, in pg_partman 5's words.
  *
  * The configuration is read (config.c), what it does not hold from the
- * catalogs (whether the control column is NOT NULL; the offset of an
- * integer set's grid, from its lowest child), and the text written by
- * statements.c (partmgr_query_dump_definition); then a create_global_unique() call
- * per global unique constraint of a top parent (unique.c).  Nothing is run
- * and nothing changes.
+ * catalogs (whether the control column is NOT NULL; the offset of an integer
+ * set's grid, from its lowest child), and the text written by statements.c
+ * (partmgr_query_dump_definition); then a create_global_unique() call per
+ * global unique constraint of a top parent (unique.c).  Nothing is run and
+ * nothing changes.
  *
  * Locks: ACCESS SHARE on the parent (its triggers are read) and on
  * part_config.

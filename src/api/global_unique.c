@@ -124,7 +124,10 @@ check_name_free(Oid nspid, const char *schema, const char *name)
 				 errhint("Choose another name with p_name.")));
 }
 
-/* The CREATE TRIGGER statements of u's TRUNCATE trigger on the leaves among tables. */
+/*
+ * The CREATE TRIGGER statements of u's TRUNCATE trigger on the leaves among
+ * tables.
+ */
 static List *
 truncate_triggers(const PartmgrUnique *u, List *tables)
 {

@@ -195,7 +195,10 @@ import_set(void *arg)
 
 	partmgr_config_insert_from_partman(json,
 									   OidIsValid(get_default_partition_oid(parent)));
-	/* how new children are partitioned in turn, pg_partman 4.7's row or 5.x's */
+
+	/*
+	 * how new children are partitioned in turn, pg_partman 4.7's row or 5.x's
+	 */
 	if (sub_json != NULL)
 		partmgr_sub_spec_insert_from_partman(sub_json);
 	/* pg_partman 5.2's text and uuid keys */

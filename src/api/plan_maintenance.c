@@ -6,15 +6,14 @@
  *	  out as the run works it out and not taken (the dry run).
  *
  * A set is planned as a run plans it: the steps are the run's own list,
- * partmgr_maintenance_steps (maintenance.h) -- premake, derived
- * constraints, the removal of global unique entries of children gone,
- * retention -- with the run's gates and plans, each step planned from the
- * children the step before would leave (partmgr_tree_after); then the next
- * step of each registered reshape.  Each action of the plans becomes a row with the
- * statements it would run, the locks it would take in that order, and the
- * tables it would read in full, as execute.c works them out for a run
- * (partmgr_action_work without taking locks).  Nothing is changed and
- * nothing is logged.
+ * partmgr_maintenance_steps (maintenance.h) -- premake, derived constraints,
+ * the removal of global unique entries of children gone, retention -- with the
+ * run's gates and plans, each step planned from the children the step before
+ * would leave (partmgr_tree_after); then the next step of each registered
+ * reshape.  Each action of the plans becomes a row with the statements it
+ * would run, the locks it would take in that order, and the tables it would
+ * read in full, as execute.c works them out for a run (partmgr_action_work
+ * without taking locks).  Nothing is changed and nothing is logged.
  *
  * Locks: none of those the rows list.  Looking into a table whose contents
  * decide what a run does (contents.c: whether it holds rows, its largest

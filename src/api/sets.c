@@ -268,7 +268,8 @@ pg_partmgr_uuid7_time_decoder(PG_FUNCTION_ARGS)
 
 /*
  * pg_partmgr_is_valid_time_zone
- *		partmgr.is_valid_time_zone(text): used by part_config.partition_timezone's CHECK.
+ *		partmgr.is_valid_time_zone(text): used by
+ *		part_config.partition_timezone's CHECK.
  */
 Datum
 pg_partmgr_is_valid_time_zone(PG_FUNCTION_ARGS)
@@ -386,12 +387,12 @@ pg_partmgr_run_maintenance(PG_FUNCTION_ARGS)
 /*
  * pg_partmgr_run_maintenance_proc
  *		PROCEDURE partmgr.run_maintenance_proc(p_wait, p_analyze, p_jobmon):
- *		maintain every set with automatic maintenance on, committing after
- *		each set and pausing p_wait seconds between sets.  Called inside a
+ *		maintain every set with automatic maintenance on, committing after each
+ *		set and pausing p_wait seconds between sets.  Called inside a
  *		transaction block (where it cannot commit) it maintains the sets in
  *		that transaction, as run_maintenance() does.  A failing set is a
- *		WARNING and the next set is maintained, and the call ends with an
- *		ERROR naming the failed sets (pg_partmgr.on_set_failure); a set whose owner's
+ *		WARNING and the next set is maintained, and the call ends with an ERROR
+ *		naming the failed sets (pg_partmgr.on_set_failure); a set whose owner's
  *		privileges the caller lacks is left out.  A set that needs more than
  *		pg_partmgr.children_per_transaction children is maintained again after
  *		each commit until it has them.  See runner.c.

@@ -3,9 +3,10 @@
  * bounds.h
  *	  Partition arithmetic: key kinds, intervals, points, child names.
  *
- * Everything here is computation on values: no SPI, no locks, and no
- * catalog access beyond calling a set's time encoder and decoder.  Errors are raised with ereport for values a user
- * supplied; callers add an error context that names the partition set.
+ * Everything here is computation on values: no SPI, no locks, and no catalog
+ * access beyond calling a set's time encoder and decoder.  Errors are raised
+ * with ereport for values a user supplied; callers add an error context that
+ * names the partition set.
  *
  * Copyright (c) 2026, the pg_partmgr authors
  * Licensed under the PostgreSQL License; see LICENSE.

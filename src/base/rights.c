@@ -263,12 +263,12 @@ rights_enter(Oid owner, PartmgrRightsMode mode, const char *what,
 
 /*
  * partmgr_rights_enter_table
- *		Enter a scope (rights_enter) for acting on the table relid (the parent of a
- *		set, what names it): to act, its owner must be able to use the
- *		table's schema, for every statement names the table there; 42501
- *		with the grant otherwise.  On a table Citus manages, the caller's
- *		transaction switches to Citus's sequential mode first (citus.c):
- *		every read and change of a set begins here.
+ *		Enter a scope (rights_enter) for acting on the table relid (the parent
+ *		of a set, what names it): to act, its owner must be able to use the
+ *		table's schema, for every statement names the table there; 42501 with
+ *		the grant otherwise.  On a table Citus manages, the caller's
+ *		transaction switches to Citus's sequential mode first (citus.c): every
+ *		read and change of a set begins here.
  */
 void
 partmgr_rights_enter_table(Oid relid, Oid owner, PartmgrRightsMode mode,
@@ -278,7 +278,9 @@ partmgr_rights_enter_table(Oid relid, Oid owner, PartmgrRightsMode mode,
 	const PartmgrKnownRel *known = partmgr_prefetched(relid);
 	Oid			nspid = known != NULL ? known->nspoid : get_rel_namespace(relid);
 
-	/* in the caller's GUC level, before the set's first multi-shard statement */
+	/*
+	 * in the caller's GUC level, before the set's first multi-shard statement
+	 */
 	(void) partmgr_citus_sequential(relid);
 	rights_enter(owner, mode, what, rights);
 	if (mode == PARTMGR_RIGHTS_ACT &&

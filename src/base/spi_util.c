@@ -242,8 +242,8 @@ partmgr_spi_table_exec_plan(SPIPlanPtr plan, const char *what, Datum *values,
 
 /*
  * partmgr_spi_table_utility
- *		Run one utility statement (DDL built by statements.c) on a set's tables, as
- *		partmgr_spi_table_exec.
+ *		Run one utility statement (DDL built by statements.c) on a set's
+ *		tables, as partmgr_spi_table_exec.
  */
 void
 partmgr_spi_table_utility(const char *sql)

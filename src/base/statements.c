@@ -1371,7 +1371,10 @@ partmgr_ddl_unique_side_table(const char *schema, const char *name, int ncols,
 	return buf.data;
 }
 
-/* ALTER TABLE ... ADD CONSTRAINT <name>_key UNIQUE (key columns) of a side table */
+/*
+ * ALTER TABLE ... ADD CONSTRAINT <name>_key UNIQUE (key columns) of a side
+ * table
+ */
 char *
 partmgr_ddl_unique_key(const char *schema, const char *table, const char *name,
 					   int ncols,
@@ -1570,7 +1573,10 @@ partmgr_query_side_duplicates(const char *schema, const char *name,
 	return sql.data;
 }
 
-/* The children the side table's entries name, each once (a skip scan of its child index) */
+/*
+ * The children the side table's entries name, each once (a skip scan of its
+ * child index)
+ */
 char *
 partmgr_query_side_children(const char *schema, const char *name)
 {
@@ -1648,7 +1654,9 @@ partmgr_query_log_backlog(const char *schema, const char *log, int64 limit)
 					quote_qualified_identifier(schema, log), limit);
 }
 
-/* Whether a change log holds a row whose flag column is true: one row or none */
+/*
+ * Whether a change log holds a row whose flag column is true: one row or none
+ */
 char *
 partmgr_query_log_flagged(const char *schema, const char *log,
 						  const char *column)

@@ -25,7 +25,9 @@
 
 #include "pg_partmgr.h"
 
-/* Where rows come from and which columns travel (MOVE_ROWS, filled children). */
+/*
+ * Where rows come from and which columns travel (MOVE_ROWS, filled children).
+ */
 typedef struct PartmgrRowSource
 {
 	Oid			relid;			/* InvalidOid: none */

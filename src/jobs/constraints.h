@@ -23,7 +23,9 @@
 /* Prefix of the names of derived constraints (pg_partman's). */
 #define PARTMGR_CONSTRAINT_PREFIX	"partmanconstr_"
 
-/* At most this many children of a set get constraints in one maintenance pass. */
+/*
+ * At most this many children of a set get constraints in one maintenance pass.
+ */
 #define PARTMGR_CONSTRAINT_CHILDREN_PER_PASS	10
 
 /* Which children a constraint plan looks at. */

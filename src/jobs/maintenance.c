@@ -540,13 +540,13 @@ log_step_failure(const SetRun *run, const char *step, TimestampTz started,
  *		must have the owner's privileges (42501 otherwise), except that with
  *		all_sets a set the caller may not maintain is skipped quietly
  *		(outcome->not_permitted).  opts says who runs it (run_by), whether to
- *		ANALYZE, whether it is one of all sets.  At most pg_partmgr.children_per_transaction
- *		children are created and as many retired: outcome->more says when
- *		work was left, for a caller that can commit to call again.  Errors are
- *		returned in outcome, not raised (except a query cancel).  With
- *		opts->concurrent_detach (a caller that commits, outside a
- *		transaction block), concurrent detaches are returned in
- *		outcome->deferred: the caller runs them once the transaction has
+ *		ANALYZE, whether it is one of all sets.  At most
+ *		pg_partmgr.children_per_transaction children are created and as many
+ *		retired: outcome->more says when work was left, for a caller that can
+ *		commit to call again.  Errors are returned in outcome, not raised
+ *		(except a query cancel).  With opts->concurrent_detach (a caller that
+ *		commits, outside a transaction block), concurrent detaches are returned
+ *		in outcome->deferred: the caller runs them once the transaction has
  *		committed (and stamps nothing for them; the next run sees their
  *		result).
  */

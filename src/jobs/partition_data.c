@@ -102,9 +102,9 @@ name_in(List *names, const char *name)
  *		Check that rows can travel between the parent and another table by
  *		column name: every column of columns exists in the other table, the
  *		control column with the parent's type, the others with a type that
- *		casts to (or from, for a target) the parent's on assignment; a source may hold no other column that is not
- *		ignored (its values would be lost), a target may (they get their
- *		defaults).
+ *		casts to (or from, for a target) the parent's on assignment; a source
+ *		may hold no other column that is not ignored (its values would be
+ *		lost), a target may (they get their defaults).
  */
 static void
 check_columns(const PartmgrSet *set, Oid other, List *columns, List *ignored,

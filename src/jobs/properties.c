@@ -911,7 +911,10 @@ replica_identity_text(char ident, Oid index)
 	}
 }
 
-/* The index of a child that is its partition of a parent's index, or InvalidOid. */
+/*
+ * The index of a child that is its partition of a parent's index, or
+ * InvalidOid.
+ */
 static Oid
 child_index_of(Oid child, Oid parent_index)
 {

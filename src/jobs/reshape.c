@@ -52,8 +52,8 @@
  * replica identity, or else the first such index): a reshape needs one.
  *
  * This file decides what happens; work.c says how (locks and statements),
- * statements.c writes the SQL.  Runs in the caller's transaction, inside the set
- * owner's rights scope.
+ * statements.c writes the SQL.  Runs in the caller's transaction, inside the
+ * set owner's rights scope.
  *
  * Copyright (c) 2026, the pg_partmgr authors
  * Licensed under the PostgreSQL License; see LICENSE.

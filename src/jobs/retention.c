@@ -229,7 +229,9 @@ being_reshaped(const PartmgrSet *set, const PartmgrChild *child)
 		bool		busy = strcmp(op->key, key) == 0;
 		ListCell   *sc;
 
-		/* the set's own reshapes only: a row of another set may name anything */
+		/*
+		 * the set's own reshapes only: a row of another set may name anything
+		 */
 		for (int i = 0; i < op->nsources && !busy &&
 			 strcmp(op->key, set->key) == 0; i++)
 			busy = strcmp(op->sources[i], key) == 0;

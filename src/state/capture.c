@@ -64,7 +64,9 @@
 #include "statements.h"
 #include "spi_util.h"
 
-/* What one capture trigger on one table needs, kept until a relation changes. */
+/*
+ * What one capture trigger on one table needs, kept until a relation changes.
+ */
 typedef struct CaptureKey
 {
 	Oid			relid;

@@ -697,7 +697,9 @@ partmgr_config_bind(PartmgrSet *set)
 		set->has_limits = false;
 	else if (OidIsValid(set->axis.decoder))
 	{
-		/* the bounds of an encoded key are read back with the owner's decoder */
+		/*
+		 * the bounds of an encoded key are read back with the owner's decoder
+		 */
 		PartmgrRights rights;
 
 		partmgr_rights_enter_set(set, PARTMGR_RIGHTS_LOOK, &rights);

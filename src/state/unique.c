@@ -790,11 +790,11 @@ key_hash(const RowCache *entry, const Datum *values)
 /*
  * direct_insert
  *		Insert the entry (key, child) into the side table and each of its
- *		indexes, the unique one checking as it does for any insert -- or,
- *		with partial, only saying whether another entry of the key may
- *		exist (false), as for a deferred unique constraint.  unique_index is
- *		the unique index, open already.  *self receives the entry's TID.  True: the unique index holds no other entry of the
- *		key.
+ *		indexes, the unique one checking as it does for any insert -- or, with
+ *		partial, only saying whether another entry of the key may exist
+ *		(false), as for a deferred unique constraint.  unique_index is the
+ *		unique index, open already.  *self receives the entry's TID.  True: the
+ *		unique index holds no other entry of the key.
  */
 static bool
 direct_insert(RowCache *entry, Relation side, Relation unique_index,
