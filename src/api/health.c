@@ -472,7 +472,8 @@ assess_set_as_owner(HealthRun *run, PartmgrSet *set)
 		 * Between two runs that made children the data advanced as many
 		 * intervals as the later run made children: that is the pace.
 		 */
-		double		per_interval = (double) (facts->created[0] - facts->created[1]) /
+		double		per_interval = (double) (facts->created[0] -
+											 facts->created[1]) /
 		facts->latest_children;
 
 		h->runs_out_at = now + (TimestampTz) (h->intervals_left * per_interval);

@@ -515,7 +515,8 @@ drop_partition(FunctionCallInfo fcinfo, PartmgrKeyKind kind)
 									"drop_partition_id", NULL);
 	foreach(lc, plan->actions)
 	{
-		if (((PartmgrAction *) lfirst(lc))->kind == PARTMGR_ACTION_FINALIZE_DETACH)
+		if (((PartmgrAction *) lfirst(lc))->kind ==
+			PARTMGR_ACTION_FINALIZE_DETACH)
 			done--;
 	}
 	partmgr_rights_leave(&rights);

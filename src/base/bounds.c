@@ -956,7 +956,8 @@ partmgr_steps_between(const PartmgrAxis *axis, const PartmgrStep *step,
 		return (double) PG_INT32_MIN - 1.0;
 
 	/* first guess from the average length, then walk to the exact step */
-	k = (int64) floor(((double) to - (double) from) / interval_usecs(&step->time));
+	k = (int64) floor(((double) to - (double) from) /
+					  interval_usecs(&step->time));
 	lo = partmgr_point_add(axis, step, from, k);
 	while (lo > to)
 		lo = partmgr_point_add(axis, step, from, --k);

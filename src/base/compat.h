@@ -116,7 +116,8 @@ partmgr_statistics_stattarget(HeapTuple tuple, TupleDesc desc)
 {
 #if PG_VERSION_NUM >= 170000
 	bool		isnull;
-	Datum		target = heap_getattr(tuple, Anum_pg_statistic_ext_stxstattarget,
+	Datum		target = heap_getattr(tuple,
+									  Anum_pg_statistic_ext_stxstattarget,
 									  desc, &isnull);
 
 	return isnull ? -1 : DatumGetInt16(target);

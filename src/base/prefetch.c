@@ -665,7 +665,8 @@ read_inherits(Prefetch *p)
 		{
 			parent->children_room = Max(16, parent->children_room * 2);
 			parent->children = (parent->children == NULL ?
-								palloc(sizeof(PartmgrKnownChild) * parent->children_room) :
+								palloc(sizeof(PartmgrKnownChild) *
+									   parent->children_room) :
 								repalloc(parent->children,
 										 sizeof(PartmgrKnownChild) * parent->children_room));
 		}

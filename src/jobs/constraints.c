@@ -136,7 +136,8 @@ partmgr_eligible_children(const PartmgrSet *set, const PartmgrTree *tree)
 
 	if (newest == NULL)
 		return NIL;
-	for (int i = (int) (newest - tree->children) - set->optimize_constraint; i >= 0; i--)
+	for (int i = (int) (newest - tree->children) -
+		 set->optimize_constraint; i >= 0; i--)
 	{
 		if (!tree->children[i].detach_pending &&
 			tree->children[i].relkind == RELKIND_RELATION)

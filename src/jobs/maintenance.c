@@ -277,7 +277,8 @@ premake_set(SetRun *run)
 	{
 		tree = partmgr_read_tree(run->set);
 		if (tree->nchildren > 0 &&
-			tree->children[tree->nchildren - 1].upper >= run->set->limit_upper &&
+			tree->children[tree->nchildren - 1].upper >=
+			run->set->limit_upper &&
 			lock_to_act(run))
 			partmgr_config_set_full(run->key);
 	}
@@ -457,7 +458,8 @@ constrain_set(void *arg)
 	run->outcome->error = result.error;
 	foreach(lc, plan->actions)
 	{
-		if (((PartmgrAction *) lfirst(lc))->kind == PARTMGR_ACTION_ADD_CONSTRAINTS &&
+		if (((PartmgrAction *) lfirst(lc))->kind ==
+			PARTMGR_ACTION_ADD_CONSTRAINTS &&
 			run->set->constraint_valid)
 			run->outcome->to_validate = true;
 	}

@@ -106,7 +106,8 @@ tablespace_rights(List *missing, List *spcids, Oid owner, bool creates,
 		bool		listed = false;
 
 		if (!OidIsValid(spcid) || spcid == MyDatabaseTableSpace ||
-			partmgr_tablespace_aclcheck(spcid, owner, ACL_CREATE) == ACLCHECK_OK)
+			partmgr_tablespace_aclcheck(spcid, owner,
+										ACL_CREATE) == ACLCHECK_OK)
 			continue;
 		name = pstrdup(quote_identifier(get_tablespace_name(spcid)));
 		foreach(seen, missing)

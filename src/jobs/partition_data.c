@@ -469,7 +469,8 @@ batch_end(const PartmgrSet *set, const PartmgrStep *batch, PartmgrPoint from,
 		end++;					/* one id, or one microsecond */
 	if (set->axis.typid == DATEOID && end % USECS_PER_DAY != 0)
 	{
-		PartmgrPoint below = end - ((end % USECS_PER_DAY) + USECS_PER_DAY) % USECS_PER_DAY;
+		PartmgrPoint below = end - ((end % USECS_PER_DAY) +
+									USECS_PER_DAY) % USECS_PER_DAY;
 
 		end = below + USECS_PER_DAY;
 	}

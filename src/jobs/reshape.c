@@ -474,7 +474,8 @@ range_targets(const PartmgrSet *set, const PartmgrTree *tree,
 	PartmgrPoint lower = sources[0]->lower;
 	PartmgrPoint upper = sources[req->nsources - 1]->upper;
 	PartmgrPoint lowest = tree->children[0].lower;
-	PartmgrPoint *b = palloc(sizeof(PartmgrPoint) * (PARTMGR_RESHAPE_MAX_TARGETS + 1));
+	PartmgrPoint *b = palloc(sizeof(PartmgrPoint) *
+							 (PARTMGR_RESHAPE_MAX_TARGETS + 1));
 	PartmgrEra *pieces;
 	PartmgrSet *trial;
 	PartmgrStep step;
@@ -751,7 +752,8 @@ PartmgrReshapeOp *
 partmgr_reshape_register(PartmgrSet *set, PartmgrTree *tree,
 						 const PartmgrReshapeRequest *req)
 {
-	const PartmgrChild **sources = palloc(sizeof(PartmgrChild *) * req->nsources);
+	const PartmgrChild **sources = palloc(sizeof(PartmgrChild *) *
+										  req->nsources);
 	PartmgrReshapeOp *op = palloc0(sizeof(PartmgrReshapeOp));
 	bool		hash = is_hash_kind(req->kind);
 	PartmgrPoint *bounds;

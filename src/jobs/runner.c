@@ -633,7 +633,8 @@ partmgr_run_sets(List *sets, const PartmgrRunOptions *opts)
 	List	   *failed = NIL;
 	int			first_failure = 0;
 
-	Assert((opts->transactions == PARTMGR_RUN_OWN_TRANSACTIONS) == !IsTransactionState());
+	Assert((opts->transactions == PARTMGR_RUN_OWN_TRANSACTIONS) ==
+		   !IsTransactionState());
 	if (RecoveryInProgress())
 		return;
 	prefetched = prefetch_catalogs(opts, list_length(sets), caller);

@@ -303,7 +303,8 @@ row_unchanged(const PartmgrSet *read)
 								 * new */
 	rel = table_open(config_relid, AccessShareLock);
 	/* VACUUM may have cut the table short after a change to the row */
-	if (ItemPointerGetBlockNumber(&read->row_tid) < RelationGetNumberOfBlocks(rel))
+	if (ItemPointerGetBlockNumber(&read->row_tid) <
+		RelationGetNumberOfBlocks(rel))
 	{
 		tuple.t_self = read->row_tid;
 		if (heap_fetch(rel, GetTransactionSnapshot(), &tuple, &buffer, false))
@@ -1259,7 +1260,8 @@ partmgr_sub_spec_insert(const char *key, const PartmgrSubSpec *spec)
 		nulls[5] = 'n';
 	else
 	{
-		Datum	   *elems = palloc(sizeof(Datum) * list_length(a->constraint_cols));
+		Datum	   *elems = palloc(sizeof(Datum) *
+								   list_length(a->constraint_cols));
 		ListCell   *lc;
 
 		foreach(lc, a->constraint_cols)
