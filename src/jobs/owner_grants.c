@@ -125,6 +125,28 @@ tablespace_rights(List *missing, List *spcids, Oid owner, bool creates,
 }
 
 /*
+ * parent_rights
+ *		What the owner of the parent relid needs however the set is
+ *		configured: its schema (schema_rights) and CREATE on its tablespace,
+ *		where new children are made.  *creates: whether the owner makes the
+ *		children itself (it may create in the schema).
+ */
+static List *
+parent_rights(Oid relid, Oid owner, bool with_code, bool registered,
+			  bool *creates)
+{
+	Oid			nspid = get_rel_namespace(relid);
+	List	   *missing = schema_rights(NIL, nspid, owner, with_code,
+										registered);
+
+	*creates = partmgr_schema_aclcheck(nspid, owner,
+									   ACL_CREATE) == ACLCHECK_OK;
+	return tablespace_rights(missing, list_make1_oid(get_rel_tablespace(relid)),
+							 owner, *creates,
+							 "new children: they are made in the parent's tablespace");
+}
+
+/*
  * target_rights
  *		What undo_partition() into target needs of the owner: USAGE on its
  *		schema and INSERT on it.
@@ -179,12 +201,7 @@ partmgr_set_missing_grants(const PartmgrSet *set, Oid undo_target)
 		with_code |= !props.replica_index->plain;
 		spcids = lappend_oid(spcids, props.replica_index->spcid);
 	}
-	missing = schema_rights(NIL, nspid, owner, with_code, true);
-	creates = partmgr_schema_aclcheck(nspid, owner, ACL_CREATE) == ACLCHECK_OK;
-	missing = tablespace_rights(missing,
-								list_make1_oid(get_rel_tablespace(set->parent_oid)),
-								owner, creates,
-								"new children: they are made in the parent's tablespace");
+	missing = parent_rights(set->parent_oid, owner, with_code, true, &creates);
 	missing = tablespace_rights(missing, spcids, owner, creates,
 								"the indexes of new children");
 	if (set->retention != NULL && set->retention_schema != NULL)
@@ -211,16 +228,10 @@ partmgr_set_missing_grants(const PartmgrSet *set, Oid undo_target)
 List *
 partmgr_table_missing_grants(Oid relid)
 {
-	Oid			owner = partmgr_rel_owner(relid);
-	Oid			nspid = get_rel_namespace(relid);
-	List	   *missing = schema_rights(NIL, nspid, owner, false, false);
-	bool		creates = partmgr_schema_aclcheck(nspid, owner,
-												  ACL_CREATE) == ACLCHECK_OK;
+	bool		creates;
 
-	return tablespace_rights(missing,
-							 list_make1_oid(get_rel_tablespace(relid)),
-							 owner, creates,
-							 "new children: they are made in the parent's tablespace");
+	return parent_rights(relid, partmgr_rel_owner(relid), false, false,
+						 &creates);
 }
 
 /*
