@@ -802,9 +802,10 @@ work_create_table(PartmgrActionWork *work, const PartmgrPlan *plan,
 						plan->set->key,
 						action->schema),
 				 errdetail("An expression or partial index evaluates code of the owner's, so only the owner may build it."),
-				 errhint("GRANT CREATE ON SCHEMA %s TO %s.",
-						 quote_identifier(action->schema),
-						 quote_identifier(GetUserNameFromId(plan->set->parent_owner, false)))));
+				 errhint("%s.",
+						 partmgr_ddl_grant_on("CREATE", "SCHEMA",
+											  quote_identifier(action->schema),
+											  plan->set->parent_owner))));
 
 	/*
 	 * a plain index evaluates nothing: built with the caller's rights if need

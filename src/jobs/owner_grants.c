@@ -67,13 +67,10 @@ schema_rights(List *missing, Oid nspid, Oid owner, bool with_code,
 	Oid			ours = get_namespace_oid(PARTMGR_SCHEMA, false);
 
 	if (partmgr_schema_aclcheck(nspid, owner, ACL_USAGE) != ACLCHECK_OK)
-	{
 		missing = add(missing, "USAGE", "SCHEMA", schema, owner, true,
 					  registered ?
 					  "every action on the set: pg_partmgr acts with the rights of the parent's owner" :
 					  "create_parent() and every action on the set: pg_partmgr acts with the rights of the parent's owner");
-		((PartmgrMissingGrant *) llast(missing))->acts = true;
-	}
 	if (partmgr_schema_aclcheck(nspid, owner, ACL_CREATE) != ACLCHECK_OK)
 		missing = add(missing, "CREATE", "SCHEMA", schema, owner, with_code,
 					  with_code ?

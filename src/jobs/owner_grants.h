@@ -37,8 +37,6 @@ typedef struct PartmgrMissingGrant
 	bool		required;		/* true: the work named in needed_for fails
 								 * without it, whoever calls; false: only some
 								 * callers or operations need it */
-	bool		acts;			/* USAGE on the parent's schema: nothing can
-								 * be done as the owner without it */
 	char	   *grant_sql;		/* the GRANT that gives it */
 } PartmgrMissingGrant;
 

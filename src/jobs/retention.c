@@ -44,6 +44,7 @@
 #include "locks.h"
 #include "reshape_state.h"
 #include "retention.h"
+#include "statements.h"
 
 /*
  * partmgr_retention_parse
@@ -110,9 +111,10 @@ partmgr_retention_check_schema(const PartmgrSet *set, const char *schema,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("role \"%s\" may not create tables in retention schema \"%s\" of partition set \"%s\"",
 						GetUserNameFromId(role, false), schema, set->key),
-				 errhint("GRANT CREATE ON SCHEMA %s TO %s.",
-						 quote_identifier(schema),
-						 quote_identifier(GetUserNameFromId(role, false)))));
+				 errhint("%s.",
+						 partmgr_ddl_grant_on("CREATE", "SCHEMA",
+											  quote_identifier(schema),
+											  role))));
 }
 
 /*
