@@ -57,3 +57,30 @@ COMMENT ON FUNCTION partmgr.missing_grants(text, text) IS
     'The privileges the owner of a set lacks for pg_partmgr to act as it (USAGE on the parent''s schema, CREATE where children are made and on their tablespaces, CREATE on the retention schema, USAGE on schema partmgr for reshapes and global unique constraints; with p_target_table, USAGE and INSERT for undo_partition() into it), one row each with the GRANT that gives it; required: the work named in needed_for fails without it whoever calls. For every set whose owner''s privileges you have, for the set p_parent_table, or for a table that is not a set yet (what create_parent() needs).';
 COMMENT ON FUNCTION partmgr.import_partman_config(text, text, boolean) IS
     'Register the partition sets of an installed pg_partman (4.7 or 5.x) with their settings, adopting their children as they are; p_disable_partman turns pg_partman''s automatic maintenance of them off. The note of each set names the GRANTs its owner lacks (see missing_grants()), also when they kept it from being imported.';
+
+-- Moving a child and its indexes to another tablespace online: a reshape
+-- of the child into a copy of itself built there (kinds move and hash
+-- move), with the reshape's phases, locks and guarantees.
+ALTER TABLE partmgr.reshape_operation ADD COLUMN target_tablespace text;
+COMMENT ON COLUMN partmgr.reshape_operation.target_tablespace IS
+    'A move''s: the tablespace the new child and its indexes are built in. NULL for the other kinds, whose new children take the old one''s.';
+ALTER TABLE partmgr.reshape_operation DROP CONSTRAINT reshape_operation_kind_check;
+ALTER TABLE partmgr.reshape_operation ADD CONSTRAINT reshape_operation_kind_check
+    CHECK (kind OPERATOR(pg_catalog.=) ANY (ARRAY['split', 'merge', 'reshape', 'hash split', 'hash merge', 'move', 'hash move']));
+ALTER TABLE partmgr.reshape_operation ADD CONSTRAINT reshape_operation_move_check
+    CHECK ((kind OPERATOR(pg_catalog.=) ANY (ARRAY['move', 'hash move'])) OPERATOR(pg_catalog.=) (target_tablespace IS NOT NULL));
+COMMENT ON TABLE partmgr.reshape_operation IS
+    'Reshapes of children not finished yet (split_partition, merge_partitions, split_hash_partition, merge_hash_partitions, move_partition, change_interval with p_reshape_existing): which children are replaced by which new ones, and how far the work has got. run_reshape() carries them out; cancel_reshape() undoes them.';
+
+CREATE PROCEDURE partmgr.move_partition(
+    p_child_table text,
+    p_tablespace text,
+    p_batch_rows integer DEFAULT 100000,
+    p_lock_wait_tries integer DEFAULT 10,
+    p_wait integer DEFAULT 1,
+    p_start boolean DEFAULT true,
+    p_quiet boolean DEFAULT false)
+    AS 'MODULE_PATHNAME', 'pg_partmgr_move_partition'
+    LANGUAGE C;
+COMMENT ON PROCEDURE partmgr.move_partition(text, text, integer, integer, integer, boolean, boolean) IS
+    'Move child p_child_table of a range or hash set, with its indexes, into tablespace p_tablespace online: a copy is built there and filled in batches while changes to the child are captured and applied, then swapped in under short, conditional locks, as split_partition does (instead of ALTER TABLE ... SET TABLESPACE, which locks the child while it is rewritten). The set''s owner needs CREATE on the tablespace. A child there already, with every index, is left alone. Commits after each step when called as a top-level CALL; a call after a crash or a cancel goes on.';

@@ -109,7 +109,9 @@ typedef struct PartmgrReshapeTables
 	int		   *remainders;
 	bool		unlogged;		/* the old child's persistence, */
 	List	   *reloptions;		/* storage parameters */
-	Oid			tablespace;		/* and tablespace */
+	Oid			tablespace;		/* and tablespace (a move's: the target) */
+	const char *move_tablespace;	/* a move: where the new child and its
+									 * indexes go (a name), else NULL */
 	int			nkeys;			/* the key: a unique index of the old child */
 	char	  **key_columns;
 	char	  **key_types;		/* format_type with typmod and COLLATE */

@@ -55,6 +55,8 @@
 #include "catalog/namespace.h"
 #include "access/xact.h"
 #include "catalog/partition.h"
+#include "catalog/pg_class.h"
+#include "commands/tablespace.h"
 #include "executor/spi.h"
 #include "nodes/parsenodes.h"
 #include "utils/memutils.h"
@@ -80,6 +82,7 @@
 PG_FUNCTION_INFO_V1(pg_partmgr_change_interval);
 PG_FUNCTION_INFO_V1(pg_partmgr_split_partition);
 PG_FUNCTION_INFO_V1(pg_partmgr_merge_partitions);
+PG_FUNCTION_INFO_V1(pg_partmgr_move_partition);
 PG_FUNCTION_INFO_V1(pg_partmgr_split_hash_partition);
 PG_FUNCTION_INFO_V1(pg_partmgr_merge_hash_partitions);
 PG_FUNCTION_INFO_V1(pg_partmgr_run_reshape);
@@ -695,11 +698,13 @@ lock_set_patiently(const PartmgrSet *set, const ReshapeOptions *opts)
  *		!start.  Called connected to SPI.
  */
 static void
-register_or_resume(const PartmgrReshapeRequest *req, bool start,
+register_or_resume(const PartmgrReshapeRequest *request, bool start,
 				   const ReshapeOptions *opts)
 {
 	PartmgrRights rights;
-	PartmgrSet *set = set_of_child(req->sources[0], &rights);
+	PartmgrSet *set = set_of_child(request->sources[0], &rights);
+	PartmgrReshapeRequest copy = *request;
+	PartmgrReshapeRequest *req = &copy;
 	PartmgrTree *tree;
 	PartmgrReshapeOp *op;
 	char	   *key;
@@ -708,6 +713,28 @@ register_or_resume(const PartmgrReshapeRequest *req, bool start,
 	lock_set_patiently(set, opts);
 	tree = partmgr_read_tree(set);
 	op = partmgr_reshape_of_table(set->key, partmgr_table_key(req->sources[0]));
+	if (req->tablespace != NULL)
+	{
+		Oid			spcid = get_tablespace_oid(req->tablespace, false);
+
+		if (set->strategy == PARTITION_STRATEGY_HASH)
+			req->kind = "hash move";
+		if (op == NULL &&
+			get_rel_relkind(req->sources[0]) == RELKIND_RELATION &&
+			partmgr_in_tablespace(req->sources[0],
+								  spcid == MyDatabaseTableSpace ?
+								  InvalidOid : spcid))
+		{
+			if (!opts->quiet)
+				ereport(NOTICE,
+						(errmsg("%s: %s is in tablespace \"%s\" already, with its indexes",
+								opts->run_by,
+								partmgr_key_display(partmgr_table_key(req->sources[0])),
+								req->tablespace)));
+			partmgr_rights_leave(&rights);
+			return;
+		}
+	}
 	if (op != NULL && partmgr_reshape_same_request(set, tree, op, req))
 	{
 		if (!opts->quiet)
@@ -724,8 +751,11 @@ register_or_resume(const PartmgrReshapeRequest *req, bool start,
 		partmgr_log_action(set->key, opts->run_by, "register reshape",
 						   partmgr_key_display(op->sources[0]),
 						   psprintf("reshape " INT64_FORMAT
-									": %s of %d into %d (%s)", id, op->kind,
-									op->nsources, op->ntargets, op->targets[0]),
+									": %s of %d into %d (%s)%s", id, op->kind,
+									op->nsources, op->ntargets, op->targets[0],
+									op->tablespace == NULL ? "" :
+									psprintf(" in tablespace %s",
+											 quote_identifier(op->tablespace))),
 						   GetCurrentTimestamp(), PARTMGR_OUTCOME_DONE, NULL);
 	}
 	/* in the procedure's memory, which its commits keep */
@@ -768,6 +798,39 @@ pg_partmgr_split_partition(PG_FUNCTION_ARGS)
 	req.sources[0] = partmgr_resolve_table(child, false);
 	req.interval = interval;
 	req.bounds = bounds;
+	register_or_resume(&req, start, &opts);
+	SPI_finish();
+	PG_RETURN_VOID();
+}
+
+/*
+ * pg_partmgr_move_partition
+ *		PROCEDURE move_partition(p_child_table, p_tablespace, p_batch_rows,
+ *		p_lock_wait_tries, p_wait, p_start, p_quiet): a child and its
+ *		indexes into another tablespace, online, as a reshape into a copy of
+ *		itself.  A child there already (with every index) is left alone,
+ *		with a NOTICE.
+ */
+Datum
+pg_partmgr_move_partition(PG_FUNCTION_ARGS)
+{
+	char	   *child = partmgr_text_arg(fcinfo, 0, "p_child_table");
+	char	   *tablespace = partmgr_text_arg(fcinfo, 1, "p_tablespace");
+	bool		start = PG_ARGISNULL(5) || PG_GETARG_BOOL(5);
+	PartmgrReshapeRequest req;
+	ReshapeOptions opts;
+	Oid			spcid;
+
+	read_options(fcinfo, 2, "move_partition", &opts);
+	opts.quiet = !PG_ARGISNULL(6) && PG_GETARG_BOOL(6);
+	spcid = get_tablespace_oid(tablespace, false);
+	SPI_connect_ext(opts.nonatomic ? SPI_OPT_NONATOMIC : 0);
+	memset(&req, 0, sizeof(req));
+	req.kind = "move";			/* "hash move" on a hash set: see below */
+	req.nsources = 1;
+	req.sources = palloc(sizeof(Oid));
+	req.sources[0] = partmgr_resolve_table(child, false);
+	req.tablespace = get_tablespace_name(spcid);
 	register_or_resume(&req, start, &opts);
 	SPI_finish();
 	PG_RETURN_VOID();

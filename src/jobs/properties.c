@@ -1431,11 +1431,14 @@ partmgr_template_statements(const PartmgrSet *set,
  *		CREATE INDEX with pg_get_indexdef's USING part; named as the SQL
  *		expression name says (NULL: PostgreSQL's choice).
  */
-#define INDEX_STATEMENT_SQL(name) \
+#define INDEX_STATEMENT_SQL(name, strip) \
 "CASE WHEN con.oid IS NOT NULL" \
 "     THEN pg_catalog.format('ALTER TABLE %s ADD %s%s', $3," \
 "                            'CONSTRAINT ' || pg_catalog.quote_ident(" name ") || ' ', " \
-"                            pg_catalog.pg_get_constraintdef(con.oid))" \
+"                            CASE WHEN " strip " THEN pg_catalog.regexp_replace(" \
+"                                   pg_catalog.pg_get_constraintdef(con.oid)," \
+"                                   ' USING INDEX TABLESPACE (\"([^\"]|\"\")*\"|[^ ]+)', '')" \
+"                                 ELSE pg_catalog.pg_get_constraintdef(con.oid) END)" \
 "     ELSE pg_catalog.format('CREATE %sINDEX %s ON %s %s'," \
 "                            CASE WHEN i.indisunique THEN 'UNIQUE ' ELSE '' END," \
 "                            pg_catalog.quote_ident(" name "), $3," \
@@ -1443,30 +1446,47 @@ partmgr_template_statements(const PartmgrSet *set,
 "END"
 
 /*
+ * A move's new index, for an index of the old child whose name starts with
+ * the child's name and '_': the new child's name (name) with the same
+ * suffix, which the swap turns back into the old index's name; else NULL
+ * (PostgreSQL picks one).  ic and sc are the old index's and the old child's
+ * pg_class rows.
+ */
+#define MOVED_INDEX_NAME_SQL(move, name) \
+"CASE WHEN " move " AND pg_catalog.left(ic.relname, pg_catalog.length(sc.relname) + 1)" \
+"          = sc.relname || '_'" \
+"     THEN " name " || pg_catalog.substr(ic.relname, pg_catalog.length(sc.relname) + 1) END"
+
+/*
  * partmgr_replacement_key_statements
  *		The statement that gives a new child (schema.name, still empty) the
  *		unique index of the child it replaces that identifies its rows:
- *		the copy and the replay of a reshape find rows by it.
+ *		the copy and the replay of a reshape find rows by it.  For a move,
+ *		named after the old one's and without its tablespace (see below).
  */
 List *
 partmgr_replacement_key_statements(Oid source, Oid key_index,
 								   const char *schema,
-								   const char *name)
+								   const char *name, bool move)
 {
 	static const char *const sql =
-	"SELECT " INDEX_STATEMENT_SQL("NULL::pg_catalog.text")
+	"SELECT " INDEX_STATEMENT_SQL(MOVED_INDEX_NAME_SQL("$4", "$5"), "$4")
 	"  FROM pg_catalog.pg_index i"
+	"  JOIN pg_catalog.pg_class ic ON ic.oid = i.indexrelid"
+	"  JOIN pg_catalog.pg_class sc ON sc.oid = i.indrelid"
 	"  LEFT JOIN pg_catalog.pg_constraint con"
 	"    ON con.conindid = i.indexrelid AND con.conrelid = i.indrelid"
 	"   AND con.contype IN ('p', 'u', 'x')"
 	" WHERE i.indrelid = $1 AND i.indexrelid = $2";
-	Oid			types[3] = {OIDOID, OIDOID, TEXTOID};
-	Datum		values[3];
+	Oid			types[5] = {OIDOID, OIDOID, TEXTOID, BOOLOID, TEXTOID};
+	Datum		values[5];
 
 	values[0] = ObjectIdGetDatum(source);
 	values[1] = ObjectIdGetDatum(key_index);
 	values[2] = CStringGetTextDatum(quote_qualified_identifier(schema, name));
-	if (partmgr_spi_exec(sql, 3, types, values, NULL, false,
+	values[3] = BoolGetDatum(move);
+	values[4] = CStringGetTextDatum(name);
+	if (partmgr_spi_exec(sql, 5, types, values, NULL, false,
 						 SPI_OK_SELECT) != 1)
 		elog(ERROR, "index %u of table %u vanished", key_index, source);
 	return list_make1(partmgr_spi_text(0, 1));
@@ -1486,11 +1506,14 @@ partmgr_replacement_key_statements(Oid source, Oid key_index,
  *		roles, each column's statistics target, storage and compression
  *		where they differ from the new child's, the extended statistics
  *		objects of the old child's owner, then ANALYZE.  Its indexes
- *		matching the parent's are adopted by ATTACH, with no build.
+ *		matching the parent's are adopted by ATTACH, with no build.  For a
+ *		move the index definitions name no tablespace (the move chooses it
+ *		with default_tablespace), and an index named after the old child
+ *		keeps its name (MOVED_INDEX_NAME_SQL).
  */
 List *
 partmgr_replacement_statements(Oid source, Oid target, const char *schema,
-							   const char *name)
+							   const char *name, bool move)
 {
 	static const char *const sql =
 	"WITH idx AS ("
@@ -1500,18 +1523,21 @@ partmgr_replacement_statements(Oid source, Oid target, const char *schema,
 	" (USING .*)$') AS def,"
 	"         (SELECT c.contype FROM pg_catalog.pg_constraint c"
 	"           WHERE c.conindid = i.indexrelid AND c.conrelid = i.indrelid"
-	"             AND c.contype IN ('p', 'u', 'x')) AS contype"
+	"             AND c.contype IN ('p', 'u', 'x')) AS contype,"
+	"         " MOVED_INDEX_NAME_SQL("$5", "$4") " AS movedname"
 	"    FROM pg_catalog.pg_index i"
+	"    JOIN pg_catalog.pg_class ic ON ic.oid = i.indexrelid"
+	"    JOIN pg_catalog.pg_class sc ON sc.oid = i.indrelid"
 	"   WHERE i.indrelid IN ($1, $2) AND i.indisvalid AND i.indislive)"
 	"SELECT 1 AS step, s.indexrelid::pg_catalog.int8 AS ord,"
-	"       (SELECT " INDEX_STATEMENT_SQL("s.newname")
+	"       (SELECT " INDEX_STATEMENT_SQL("s.newname", "$5")
 	"          FROM pg_catalog.pg_index i"
 	"          LEFT JOIN pg_catalog.pg_constraint con"
 	"            ON con.conindid = i.indexrelid AND con.conrelid = i.indrelid"
 	"           AND con.contype IN ('p', 'u', 'x')"
 	"         WHERE i.indexrelid = s.indexrelid) AS sql"
-	"  FROM (SELECT s.*, CASE WHEN s.replident THEN $4 || '_replident' END AS"
-	" newname"
+	"  FROM (SELECT s.*, COALESCE(s.movedname, CASE WHEN s.replident THEN"
+	" $4 || '_replident' END) AS newname"
 	"          FROM idx s) s"
 	" WHERE s.indrelid = $1"
 	"   AND NOT EXISTS (SELECT FROM idx t WHERE t.indrelid = $2 AND t.def ="
@@ -1553,7 +1579,14 @@ partmgr_replacement_statements(Oid source, Oid target, const char *schema,
 	"                               CASE s.relreplident WHEN 'f' THEN 'FULL'"
 	" WHEN 'n' THEN 'NOTHING'"
 	"                                    ELSE 'USING INDEX ' ||"
-	" pg_catalog.quote_ident($4 || '_replident') END)"
+	" pg_catalog.quote_ident(COALESCE("
+	"   (SELECT c.relname FROM idx x JOIN idx y ON y.indrelid = $2"
+	"      AND y.def = x.def AND y.indisunique"
+	"      JOIN pg_catalog.pg_class c ON c.oid = y.indexrelid"
+	"     WHERE x.indrelid = $1 AND x.replident LIMIT 1),"
+	"   (SELECT x.movedname FROM idx x"
+	"     WHERE x.indrelid = $1 AND x.replident),"
+	"   $4 || '_replident')) END)"
 	"  FROM pg_catalog.pg_class s, pg_catalog.pg_class t"
 	" WHERE s.oid = $1 AND t.oid = $2 AND s.relreplident <> 'd'"
 	"   AND s.relreplident <> t.relreplident"
@@ -1629,8 +1662,8 @@ partmgr_replacement_statements(Oid source, Oid target, const char *schema,
 	" UNION ALL "
 	"SELECT 11, 0, pg_catalog.format('ANALYZE %s', $3)"
 	" ORDER BY 1, 2";
-	Oid			types[4] = {OIDOID, OIDOID, TEXTOID, TEXTOID};
-	Datum		values[4];
+	Oid			types[5] = {OIDOID, OIDOID, TEXTOID, TEXTOID, BOOLOID};
+	Datum		values[5];
 	List	   *statements = NIL;
 	uint64		n;
 
@@ -1638,7 +1671,8 @@ partmgr_replacement_statements(Oid source, Oid target, const char *schema,
 	values[1] = ObjectIdGetDatum(target);
 	values[2] = CStringGetTextDatum(quote_qualified_identifier(schema, name));
 	values[3] = CStringGetTextDatum(name);
-	n = partmgr_spi_exec(sql, 4, types, values, NULL, false, SPI_OK_SELECT);
+	values[4] = BoolGetDatum(move);
+	n = partmgr_spi_exec(sql, 5, types, values, NULL, false, SPI_OK_SELECT);
 	for (uint64 i = 0; i < n; i++)
 		statements = lappend(statements, partmgr_spi_text(i, 3));
 	return statements;

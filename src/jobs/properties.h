@@ -121,9 +121,11 @@ extern void partmgr_plan_table_properties(struct PartmgrPlan *plan);
 /* what a child that replaces another gets of it (reshapes) */
 extern List *partmgr_replacement_key_statements(Oid source, Oid key_index,
 												const char *schema,
-												const char *name);
+												const char *name,
+												bool move);
 extern List *partmgr_replacement_statements(Oid source, Oid target,
 											const char *schema,
-											const char *name);
+											const char *name,
+											bool move);
 
 #endif							/* PARTMGR_PROPERTIES_H */

@@ -71,11 +71,14 @@
 #include "catalog/partition.h"
 #include "catalog/pg_attribute.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_tablespace_d.h"
 #include "catalog/pg_type.h"
+#include "commands/tablespace.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -85,6 +88,7 @@
 #include "bounds.h"
 #include "capture.h"
 #include "catalog.h"
+#include "compat.h"
 #include "config.h"
 #include "statements.h"
 #include "locks.h"
@@ -117,6 +121,13 @@ is_hash_kind(const char *kind)
 	return strncmp(kind, "hash ", 5) == 0;
 }
 
+/* A move: one child into a copy of itself in another tablespace. */
+static bool
+is_move_kind(const char *kind)
+{
+	return strcmp(kind, "move") == 0 || strcmp(kind, "hash move") == 0;
+}
+
 /*
  * check_kind_fits
  *		A range reshape on a range set, a hash one on a hash set.
@@ -136,6 +147,12 @@ check_kind_fits(const PartmgrSet *set, const PartmgrReshapeRequest *req)
 				 errmsg("partition set \"%s\" is partitioned by HASH",
 						set->key),
 				 errhint("Use split_hash_partition() or merge_hash_partitions().")));
+	if (set->strategy == PARTITION_STRATEGY_LIST && is_move_kind(req->kind))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("the children of list set \"%s\" cannot be moved online",
+						set->key),
+				 errhint("Use ALTER TABLE ... SET TABLESPACE, which locks the child while it is rewritten.")));
 	if (set->strategy == PARTITION_STRATEGY_LIST)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -738,6 +755,89 @@ hash_targets(const PartmgrSet *set, const PartmgrTree *tree,
 }
 
 /*
+ * move_targets
+ *		A move's one new child: the old one's bounds and name, in the
+ *		tablespace req names.  The name stays, so the child must be in the
+ *		parent's schema, where new children are made (0A000).  The
+ *		tablespace must exist, hold tables (not pg_global: 22023) and be one
+ *		the set's owner may create in (42501, with the GRANT): every step
+ *		runs with the owner's rights.
+ */
+static int
+move_targets(const PartmgrSet *set, const PartmgrReshapeRequest *req,
+			 const PartmgrChild *source, PartmgrReshapeOp *op,
+			 PartmgrPoint **bounds)
+{
+	Oid			spcid = get_tablespace_oid(req->tablespace, false);
+
+	if (req->nsources != 1)
+		elog(ERROR, "a move takes one child, not %d", req->nsources);
+	if (get_rel_namespace(source->relid) !=
+		get_namespace_oid(set->parent_schema, false))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("child %s of \"%s\" is not in the parent's schema",
+						rel_display(source->relid), set->key),
+				 errdetail("An online move makes the new child in the parent's schema, under the old one's name.")));
+	if (spcid == GLOBALTABLESPACE_OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("only shared relations can be placed in the pg_global tablespace")));
+	if (spcid != MyDatabaseTableSpace &&
+		partmgr_tablespace_aclcheck(spcid, set->parent_owner,
+									ACL_CREATE) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("the owner of \"%s\", %s, may not create tables in tablespace \"%s\"",
+						set->key, GetUserNameFromId(set->parent_owner, false),
+						req->tablespace),
+				 errdetail("Every step of a move runs with the rights of the set's owner."),
+				 errhint("%s", partmgr_ddl_grant_on("CREATE", "TABLESPACE",
+													quote_identifier(req->tablespace),
+													set->parent_owner))));
+	op->targets = palloc(sizeof(char *));
+	op->targets[0] = get_rel_name(source->relid);
+	op->tablespace = pstrdup(req->tablespace);
+	if (is_hash_kind(req->kind))
+	{
+		op->bounds = palloc(sizeof(char *));
+		op->bounds[0] = psprintf("%d/%d", source->modulus, source->remainder);
+	}
+	else
+	{
+		*bounds = palloc(sizeof(PartmgrPoint) * 2);
+		(*bounds)[0] = source->lower;
+		(*bounds)[1] = source->upper;
+	}
+	return 1;
+}
+
+/*
+ * partmgr_in_tablespace
+ *		Whether a table and every index of it are in tablespace spcid (the
+ *		database's default when InvalidOid).
+ */
+bool
+partmgr_in_tablespace(Oid relid, Oid spcid)
+{
+	Oid			types[3] = {OIDOID, OIDOID, OIDOID};
+	Datum		values[3];
+	bool		isnull;
+
+	values[0] = ObjectIdGetDatum(relid);
+	values[1] = ObjectIdGetDatum(OidIsValid(spcid) ? spcid :
+								 MyDatabaseTableSpace);
+	values[2] = ObjectIdGetDatum(MyDatabaseTableSpace);
+	(void) partmgr_spi_exec_cached("SELECT pg_catalog.bool_and(COALESCE(NULLIF(c.reltablespace, 0), $3) = $2)"
+								   "  FROM pg_catalog.pg_class c"
+								   " WHERE c.oid = $1"
+								   "    OR c.oid IN (SELECT i.indexrelid FROM pg_catalog.pg_index i"
+								   "                  WHERE i.indrelid = $1)",
+								   3, types, values, NULL, true, SPI_OK_SELECT);
+	return DatumGetBool(partmgr_spi_value(0, 1, &isnull)) && !isnull;
+}
+
+/*
  * partmgr_reshape_register
  *		Check a request, work out the children it makes, and register it
  *		(reshape_operation, phase planned).  Nothing else changes.  Errors:
@@ -776,7 +876,17 @@ partmgr_reshape_register(PartmgrSet *set, PartmgrTree *tree,
 		sources[i] = check_source(set, tree, req->sources[i], hash);
 		(void) key_index(set, req->sources[i]);
 	}
-	if (!hash)
+	if (is_move_kind(req->kind))
+	{
+		n = move_targets(set, req, sources[0], op, &bounds);
+		if (!hash)
+		{
+			op->bounds = palloc(sizeof(char *) * 2);
+			for (int i = 0; i <= 1; i++)
+				op->bounds[i] = partmgr_point_display(&set->axis, bounds[i]);
+		}
+	}
+	else if (!hash)
 	{
 		/* adjacent, lowest first */
 		for (int i = 1; i < req->nsources; i++)
@@ -944,6 +1054,9 @@ partmgr_reshape_same_request(const PartmgrSet *set, PartmgrTree *tree,
 		if (!found)
 			return false;
 	}
+	if (is_move_kind(req->kind))
+		return op->tablespace != NULL && req->tablespace != NULL &&
+			strcmp(op->tablespace, req->tablespace) == 0;
 	if (is_hash_kind(req->kind))
 		return true;
 	sources = palloc(sizeof(PartmgrChild *) * req->nsources);
@@ -1197,6 +1310,13 @@ reshape_tables(const PartmgrSet *set, const PartmgrTree *tree,
 		read_key(r, key_index(set, r->source_oids[0]));
 		read_storage(r);
 	}
+	if (is_move_kind(op->kind))
+	{
+		r->move_tablespace = op->tablespace;
+		r->tablespace = get_tablespace_oid(op->tablespace, false);
+		if (r->tablespace == MyDatabaseTableSpace)
+			r->tablespace = InvalidOid;
+	}
 	r->referenced = referenced_tables(set);
 	r->settled_xid = op_xmin(op->id);
 	return r;
@@ -1368,6 +1488,22 @@ check_columns(const PartmgrSet *set, const PartmgrReshapeTables *r)
 }
 
 /*
+ * move_tablespace_statement
+ *		For a move, the statement that makes the indexes built next land in
+ *		its tablespace (their definitions name none: see
+ *		partmgr_replacement_statements); it lasts to the end of the step.
+ *		Else nothing.
+ */
+static List *
+move_tablespace_statement(const PartmgrReshapeTables *r)
+{
+	if (r->move_tablespace == NULL)
+		return NIL;
+	return list_make1(psprintf("SET LOCAL default_tablespace = %s",
+							   quote_literal_cstr(r->move_tablespace)));
+}
+
+/*
  * plan_build
  *		The build step: working tables, the new children (each with the key
  *		index and its bound CHECK, in the staging table), the capture.
@@ -1408,9 +1544,11 @@ plan_build(PartmgrPlan *plan, PartmgrReshapeTables *r)
 													   r->work_names[i])),
 					 errhint("Rename or drop that table, or undo the reshape with cancel_reshape().")));
 		action->statements =
-			partmgr_replacement_key_statements(r->source_oids[0], key,
-											   r->schema,
-											   r->work_names[i]);
+			list_concat(move_tablespace_statement(r),
+						partmgr_replacement_key_statements(r->source_oids[0],
+														   key, r->schema,
+														   r->work_names[i],
+														   r->move_tablespace != NULL));
 		if (r->moduli == NULL)
 			action->statements = lappend(action->statements,
 										 partmgr_ddl_add_bound_check(set,
@@ -1525,9 +1663,12 @@ partmgr_plan_reshape_step(PartmgrSet *set, PartmgrTree *tree,
 												  i);
 				action->relid = target;
 				action->statements =
-					partmgr_replacement_statements(r->source_oids[0], target,
-												   r->schema,
-												   r->work_names[i]);
+					list_concat(move_tablespace_statement(r),
+								partmgr_replacement_statements(r->source_oids[0],
+															   target,
+															   r->schema,
+															   r->work_names[i],
+															   r->move_tablespace != NULL));
 			}
 			return plan;
 		case PARTMGR_RESHAPE_CATCH_UP:
@@ -1691,7 +1832,8 @@ partmgr_reshape_step_done(PartmgrSet *set, PartmgrTree *tree,
 		case PARTMGR_RESHAPE_STEP_VALIDATE:
 			break;
 		case PARTMGR_RESHAPE_STEP_SWAP:
-			if (!is_hash_kind(op->kind))
+			/* a move keeps the child's bounds: the grid is as it was */
+			if (!is_hash_kind(op->kind) && !is_move_kind(op->kind))
 				record_eras(set, tree, op);
 			partmgr_reshape_delete(op->id);
 			return true;

@@ -23,11 +23,12 @@
 typedef struct PartmgrReshapeRequest
 {
 	const char *kind;			/* "split", "merge", "hash split", "hash
-								 * merge", "reshape" */
+								 * merge", "reshape", "move", "hash move" */
 	int			nsources;
 	Oid		   *sources;		/* the children to replace */
 	const char *interval;		/* split: into children of this interval */
 	List	   *bounds;			/* of char *, split: at these bounds */
+	const char *tablespace;		/* move: into this tablespace (its name) */
 } PartmgrReshapeRequest;
 
 /* The kinds of step of a reshape (one transaction each). */
@@ -73,6 +74,7 @@ extern PartmgrPlan *partmgr_plan_reshape_cancel(PartmgrSet *set,
 												PartmgrTree *tree,
 												const PartmgrReshapeOp *op);
 extern const char *partmgr_reshape_step_name(PartmgrReshapeStep step);
+extern bool partmgr_in_tablespace(Oid relid, Oid spcid);
 extern void partmgr_check_no_reshape(const PartmgrSet *set, const char *what);
 
 #endif							/* PARTMGR_RESHAPE_H */

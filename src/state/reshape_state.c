@@ -39,7 +39,7 @@
 "SELECT operation_id, parent_table, kind, source_tables, target_tables, target_bounds," \
 "       target_interval, target_format, target_aligned, phase, copy_source," \
 "       copy_block, rows_copied, rows_replayed, created_at," \
-"       updated_at, last_error, copy_filenodes" \
+"       updated_at, last_error, copy_filenodes, target_tablespace" \
 "  FROM partmgr.reshape_operation"
 
 static const char *const phase_names[] = {"planned", "copy", "index", "catch up"};
@@ -140,6 +140,7 @@ read_op(uint64 row)
 				op->copy_filenodes[i] = nulls[i] ? InvalidOid : DatumGetObjectId(elems[i]);
 		}
 	}
+	op->tablespace = partmgr_spi_text(row, 19);
 	return op;
 }
 
@@ -153,15 +154,14 @@ partmgr_reshape_insert(const PartmgrReshapeOp *op)
 	static const char *const sql =
 	"INSERT INTO partmgr.reshape_operation"
 	" (parent_table, kind, source_tables, target_tables, target_bounds, target_interval,"
-	"  target_format, target_aligned)"
-	" VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING operation_id";
-	Oid			types[8] = {TEXTOID, TEXTOID, TEXTARRAYOID, TEXTARRAYOID, TEXTARRAYOID,
-	TEXTOID, TEXTOID, BOOLOID};
-	Datum		values[8];
-	char		nulls[8] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
+	"  target_format, target_aligned, target_tablespace)"
+	" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING operation_id";
+	Oid			types[9] = {TEXTOID, TEXTOID, TEXTARRAYOID, TEXTARRAYOID, TEXTARRAYOID,
+	TEXTOID, TEXTOID, BOOLOID, TEXTOID};
+	Datum		values[9];
+	char		nulls[9] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
 	bool		isnull;
-	int			nbounds = (strcmp(op->kind, "hash split") == 0 ||
-						   strcmp(op->kind, "hash merge") == 0 ? op->ntargets :
+	int			nbounds = (strncmp(op->kind, "hash ", 5) == 0 ? op->ntargets :
 						   op->ntargets + 1);
 
 	values[0] = CStringGetTextDatum(op->key);
@@ -178,7 +178,11 @@ partmgr_reshape_insert(const PartmgrReshapeOp *op)
 	else
 		nulls[6] = 'n';
 	values[7] = BoolGetDatum(op->aligned);
-	(void) partmgr_spi_exec(sql, 8, types, values, nulls, false,
+	if (op->tablespace != NULL)
+		values[8] = CStringGetTextDatum(op->tablespace);
+	else
+		nulls[8] = 'n';
+	(void) partmgr_spi_exec(sql, 9, types, values, nulls, false,
 							SPI_OK_INSERT_RETURNING);
 	return DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
 }

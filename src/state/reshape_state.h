@@ -33,7 +33,7 @@ typedef struct PartmgrReshapeOp
 	int64		id;
 	char	   *key;			/* the set's part_config.parent_table */
 	char	   *kind;			/* "split", "merge", "reshape", "hash split",
-								 * "hash merge" */
+								 * "hash merge", "move", "hash move" */
 	int			nsources;
 	char	  **sources;		/* schema-qualified, quoted */
 	int			ntargets;
@@ -44,6 +44,8 @@ typedef struct PartmgrReshapeOp
 								 * each its own width */
 	char	   *format;			/* datetime_string of the targets' era */
 	bool		aligned;		/* that era's grid is aligned (PartmgrEra) */
+	char	   *tablespace;		/* a move's: where the child and its indexes
+								 * go (a name), else NULL */
 	PartmgrReshapePhase phase;
 	int			copy_source;	/* the old child being copied */
 	int64		copy_block;		/* and its next block to copy */

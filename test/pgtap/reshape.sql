@@ -17,7 +17,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
 SET client_min_messages = warning;
 
-SELECT plan(154);
+SELECT plan(167);
 
 -- each child of a set but the default, with its bound, by name
 CREATE FUNCTION public.rs_bounds(p_parent regclass)
@@ -521,6 +521,32 @@ SELECT throws_ok($$CALL partmgr.split_partition('rs.t_p20300101', '6 hours', p_b
                  'p_batch_rows 0: 22023');
 SELECT throws_ok($$CALL partmgr.run_reshape('rs.t', p_batch_rows => 0)$$, '22023', NULL,
                  'run_reshape with p_batch_rows 0: 22023');
+-- move_partition (its tablespaces are real ones in test/t/015 and 020)
+SELECT throws_ok($$CALL partmgr.move_partition('rs.t_p20300101', 'no_such_space')$$, '42704', NULL,
+                 'move_partition into a tablespace that does not exist: 42704');
+SELECT throws_ok($$CALL partmgr.move_partition('rs.t_p20300101', NULL)$$, '22004', NULL,
+                 'move_partition without a tablespace: 22004');
+SELECT throws_ok($$CALL partmgr.move_partition('rs.t_p20300101', 'pg_global')$$, '22023', NULL,
+                 'move_partition into pg_global: 22023');
+SELECT throws_ok($$CALL partmgr.move_partition('rs.plain', 'pg_global')$$, '42704', NULL,
+                 'move_partition of a table that is no child: 42704');
+SELECT throws_ok($$CALL partmgr.move_partition('rs.sp_p0', 'pg_global')$$, '0A000', NULL,
+                 'move_partition of a sub-set''s parent: 0A000');
+SELECT throws_ok($$CALL partmgr.move_partition('rs.l_p1', 'pg_global')$$, '0A000',
+                 'the children of list set "rs.l" cannot be moved online',
+                 'move_partition of a child of a list set: 0A000');
+SELECT throws_ok($$CALL partmgr.move_partition('rs.t_p20300104', 'pg_global')$$, '55006', NULL,
+                 'move_partition of a child another reshape replaces: 55006');
+SELECT throws_ok($$CALL partmgr.move_partition('rs.nopk_p20300101', 'pg_global')$$, '55000', NULL,
+                 'move_partition of a child without a key: 55000');
+SELECT throws_ok($$CALL partmgr.move_partition('rs.t_p20300105', 'pg_global')$$, '0A000', NULL,
+                 'move_partition of a child with a trigger of its own: 0A000');
+SET client_min_messages = notice;
+SELECT lives_ok($$CALL partmgr.move_partition('rs.t_p20300102', 'pg_default')$$,
+                'move_partition into the tablespace the child and its indexes are in');
+SET client_min_messages = warning;
+SELECT is(rs_state(), (SELECT state FROM rs_before),
+          'after the bad calls and the move with nothing to move, the configuration, the reshapes, the tables and the rows are as they were');
 SET ROLE rs_owner;
 CREATE TABLE rs.t_undo (LIKE rs.t);
 RESET ROLE;
@@ -533,6 +559,23 @@ SELECT throws_ok($$SELECT partmgr.change_interval('rs.t', '1 hour')$$, '55000', 
                  'change_interval while a reshape is registered: 55000');
 SELECT is(rs_state(), (SELECT state FROM rs_before),
           'after all of them the configuration, the reshapes, the tables and the rows are as they were');
+
+-- a child whose replica identity is its primary key, the key a reshape
+-- builds first
+SET ROLE rs_owner;
+CREATE TABLE rs.ri (id bigint NOT NULL, ts timestamptz NOT NULL, PRIMARY KEY (id, ts)) PARTITION BY RANGE (ts);
+SELECT partmgr.create_parent('rs.ri', 'ts', '1 day', p_premake => 1, p_start_partition => '2030-01-01');
+INSERT INTO rs.ri SELECT g, '2030-01-01'::timestamptz + g * interval '1 minute' FROM generate_series(1, 100) g;
+ALTER TABLE rs.ri_p20300101 REPLICA IDENTITY USING INDEX ri_p20300101_pkey;
+RESET ROLE;
+SELECT lives_ok($$CALL partmgr.split_partition('rs.ri_p20300101', '12 hours', p_quiet => true)$$,
+                'split_partition of a child whose replica identity is its primary key');
+SELECT is((SELECT string_agg(c.relname || ' ' || c.relreplident::text || ' ' || i.indexrelid::regclass::text, ', '
+                             ORDER BY c.relname)
+             FROM pg_class c JOIN pg_index i ON i.indrelid = c.oid AND i.indisreplident
+            WHERE c.relname LIKE 'ri\_p20300101\_%'),
+          'ri_p20300101_000000 i rs.ri_p20300101_000000_pkey, ri_p20300101_120000 i rs.ri_p20300101_120000_pkey',
+          'the new children have it as their replica identity too');
 
 -- a leaf of a sub-set
 SET ROLE rs_owner;

@@ -41,6 +41,10 @@ max_locks_per_transaction = 256
 });
 $node->start;
 
+# a tablespace for the moves (move_partition), in a directory of the test's
+my $cold = PostgreSQL::Test::Utils::tempdir();
+$node->safe_psql('postgres', "CREATE TABLESPACE ev_cold LOCATION '$cold'");
+
 # One set, daily children from 2030-01-01: 200,000 rows on the first day,
 # 100,000 on each of the next three, 50,000 on the fifth; a primary key
 # (id, ts), an index on v, a foreign key to ev_ref.  Ids are unique by
@@ -291,9 +295,9 @@ sub crash
 {
 	my ($pid, $what, @sessions) = @_;
 	is($node->safe_psql('postgres', qq{
-			SELECT state = 'active' AND query LIKE 'CALL partmgr.split_partition%'
+			SELECT state = 'active' AND query ~ '^CALL partmgr\.(split|move)_partition'
 			  FROM pg_stat_activity WHERE pid = $pid}),
-		't', "$what: the split is still running");
+		't', "$what: the split or move is still running");
 	my $offset = -s $node->logfile;
 	kill 'KILL', $pid;
 	$node->wait_for_log(qr/terminated by signal 9: Killed/, $offset);
@@ -535,6 +539,138 @@ $amcheck_expected = $node->safe_psql('postgres', q{
 	SELECT count(*) || ' indexes checked, 0 heap problems'
 	  FROM pg_partition_tree('public.ev') p JOIN pg_index i ON i.indrelid = p.relid WHERE p.isleaf});
 is($node->safe_psql('postgres', $amcheck), $amcheck_expected, 'amcheck finds the whole set sound');
+
+# == moves: move_partition, a reshape of a child into a copy of itself in
+# another tablespace ==
+
+# where a child and its indexes are, and their names
+sub storage_of
+{
+	my ($child) = @_;
+	return $node->safe_psql('postgres', qq{
+		SELECT string_agg(c.relname || ':' || coalesce(t.spcname, 'default'), ' ' ORDER BY c.relname COLLATE "C")
+		  FROM pg_class c LEFT JOIN pg_tablespace t ON t.oid = c.reltablespace
+		 WHERE c.oid = 'public.$child'::regclass
+			OR c.oid IN (SELECT indexrelid FROM pg_index WHERE indrelid = 'public.$child'::regclass)});
+}
+
+# what the storage of a child is once moved into ev_cold: the same names
+sub moved_storage
+{
+	my ($child) = @_;
+	my $now = storage_of($child);
+	$now =~ s/:[^ ]+/:ev_cold/g;
+	return $now;
+}
+
+# -- a move under a writer and a reader --
+# The writer changes the rows of 2030-01-05, whose children are now of six
+# hours: it moves rows into and out of the child being moved.
+$node->safe_psql('postgres', q{
+	CREATE INDEX ev_p20300105_060000_pad ON public.ev_p20300105_060000 (pad) WHERE pad IS NOT NULL;
+	UPDATE public.ev_control SET stop = false;
+	TRUNCATE public.ev_latency, public.ev_writer_result, public.ev_reader_result;
+});
+my $expected_storage = moved_storage('ev_p20300105_060000');
+my $eras_query = q{
+	SELECT count(*) || ' ' || coalesce(string_agg(interval_end || ' ' || partition_interval, ', '
+												  ORDER BY interval_end), '')
+	  FROM partmgr.part_config_interval WHERE parent_table = 'public.ev'};
+my $eras_before = $node->safe_psql('postgres', $eras_query);
+like($expected_storage, qr/ev_p20300105_060000_pad:ev_cold/, 'the child to move has an index of its own');
+$writer = $node->background_psql('postgres', on_error_stop => 0);
+$writer->query_until(qr/started/, "\\echo started\nCALL public.ev_writer('2030-01-05', 5000001, 5050000, 5600000);\n");
+$reader = $node->background_psql('postgres', on_error_stop => 0);
+$reader->query_until(qr/started/, "\\echo started\nCALL public.ev_reader('2030-01-05');\n");
+ok($node->poll_query_until('postgres', 'SELECT count(*) >= 20 FROM public.ev_latency'),
+	'move: the writer is writing');
+$node->safe_psql('postgres', q{CALL partmgr.move_partition('public.ev_p20300105_060000', 'ev_cold',
+	p_batch_rows => 500, p_lock_wait_tries => 60, p_quiet => true)});
+is(operation_of('ev_p20300105_060000'), '', 'the move finishes while the writer and the reader run');
+$since = $node->safe_psql('postgres', 'SELECT clock_timestamp()');
+ok($node->poll_query_until('postgres', "SELECT count(*) >= 20 FROM public.ev_latency WHERE at > '$since'"),
+	'the writer writes on after the swap');
+$node->safe_psql('postgres', 'UPDATE public.ev_control SET stop = true');
+$writer->quit;
+$reader->quit;
+($rounds, $errors, $last_error) = split /\|/,
+  $node->safe_psql('postgres', 'SELECT iterations, errors, last_error FROM public.ev_writer_result');
+is($errors, '0', "no write failed during the move ($rounds rounds" . ($last_error ? ", last error: $last_error" : '') . ')');
+is(mirror_diff('2030-01-05'), '0 missing, 0 in excess',
+	'after the move the set holds exactly the rows the writer committed');
+($checks, $mismatches, $first) = split /\|/,
+  $node->safe_psql('postgres', 'SELECT checks, mismatches, first_mismatch FROM public.ev_reader_result');
+is($mismatches, '0',
+	"the reader saw every row once in each of its $checks statements during the move" . ($first ? " (first: $first)" : ''));
+is(storage_of('ev_p20300105_060000'), $expected_storage,
+	'the child and every index of it are in ev_cold, under their names');
+is($node->safe_psql('postgres', q{
+		SELECT string_agg(conname, ' ' ORDER BY conname) FROM pg_constraint
+		 WHERE conrelid = 'public.ev_p20300105_060000'::regclass AND contype = 'f'}),
+	'ev_g_fkey', 'the moved child has the foreign key');
+is($node->safe_psql('postgres', $eras_query), $eras_before,
+	'the set\'s eras are as before: a move keeps the bounds');
+is($node->safe_psql('postgres', $leftovers), '0 tables, 0 triggers, 0 exclusions',
+	'nothing of the move is left');
+
+# -- a kill in each phase of a move, then run_reshape --
+# copy: the next batch waits for the new child, which a session holds
+sub move_killed_in
+{
+	my ($child, $what, $setup, $wait_for) = @_;
+	my $before_rows = fingerprint(substr($child, 4, 4) . '-' . substr($child, 8, 2) . '-' . substr($child, 10, 2));
+	my $expected = moved_storage($child);
+	my $blocker = $node->background_psql('postgres', on_error_stop => 0);
+	$blocker->query_safe($setup) if $setup;
+	my ($driver, $pid) = start_call(qq{CALL partmgr.move_partition('public.$child', 'ev_cold',
+		p_batch_rows => 100, p_lock_wait_tries => 1000, p_wait => 1, p_quiet => true)}, '5min');
+	ok($node->poll_query_until('postgres', qq{
+			SELECT phase = '$what' FROM partmgr.reshape_operation
+			 WHERE source_tables = ARRAY['public.$child']}),
+		"move, $what: the move is in phase $what");
+	my ($op) = operation_of($child) =~ /^(\d+) /;
+	$wait_for->($op, $blocker, $pid);
+	crash($pid, "move, $what", $driver, $blocker);
+	my $day = substr($child, 4, 4) . '-' . substr($child, 8, 2) . '-' . substr($child, 10, 2);
+	is(fingerprint($day), $before_rows, "move, $what: after the crash every row is there once");
+	like(operation_of($child), qr/^$op $what /, "move, $what: the move is still registered, in phase $what");
+	$node->safe_psql('postgres', "CALL partmgr.run_reshape('public.ev', p_quiet => true)");
+	is(operation_of($child), '', "move, $what: run_reshape finishes it");
+	is(fingerprint($day), $before_rows, "move, $what: every row is there once, unchanged");
+	is(storage_of($child), $expected, "move, $what: the child and its indexes are in ev_cold, under their names");
+	is($node->safe_psql('postgres', $leftovers), '0 tables, 0 triggers, 0 exclusions',
+		"move, $what: nothing of the work is left");
+}
+
+move_killed_in('ev_p20300101_000000', 'copy', undef, sub {
+	my ($op, $blocker, $pid) = @_;
+	$blocker->query_safe("BEGIN; LOCK TABLE public.ev_reshape${op}_0 IN SHARE MODE;");
+	ok($node->poll_query_until('postgres', qq{
+			SELECT count(*) > 0 FROM pg_locks
+			 WHERE pid = $pid AND NOT granted AND relation = 'public.ev_reshape${op}_0'::regclass}),
+		'move, copy: a batch waits for the new child');
+});
+# index: the new child's foreign key waits for the referenced table
+move_killed_in('ev_p20300101_060000', 'index', 'BEGIN; LOCK TABLE public.ev_ref IN SHARE MODE;', sub {
+	my ($op, $blocker, $pid) = @_;
+	ok($node->poll_query_until('postgres', qq{
+			SELECT count(*) > 0 FROM pg_locks
+			 WHERE pid = $pid AND NOT granted AND relation = 'public.ev_ref'::regclass}),
+		'move, index: the new child\'s foreign key waits for the table it references');
+});
+# catch up: a reader of the default partition keeps the range from being
+# excluded from it
+move_killed_in('ev_p20300101_120000', 'catch up', 'BEGIN; SELECT count(*) FROM public.ev_default;', sub {
+	my ($op, $blocker, $pid) = @_;
+	ok($node->poll_query_until('postgres', qq{
+			SELECT count(*) > 0 FROM pg_locks
+			 WHERE pid = $pid AND NOT granted AND relation = 'public.ev_default'::regclass}),
+		'move, catch up: the exclusion waits for the default partition');
+});
+$amcheck_expected = $node->safe_psql('postgres', q{
+	SELECT count(*) || ' indexes checked, 0 heap problems'
+	  FROM pg_partition_tree('public.ev') p JOIN pg_index i ON i.indrelid = p.relid WHERE p.isleaf});
+is($node->safe_psql('postgres', $amcheck), $amcheck_expected, 'amcheck finds the set sound after the moves');
 
 # e. pg_dump and pg_restore of a set in the middle of a copy: the reshape
 #    row, the working tables and the capture come along; the copy starts

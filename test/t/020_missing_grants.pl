@@ -121,5 +121,83 @@ is($node->safe_psql('postgres', q{
 	 WHERE i.inhparent = 'mgs.t'::regclass AND s.spcname = 'mg_idx'}),
 	'8', 'every child has the parent\'s index in its tablespace, on which the owner never had CREATE');
 
+# == move_partition: the set's owner must be able to create in the target ==
+my $warm = PostgreSQL::Test::Utils::tempdir();
+$node->safe_psql('postgres', qq{
+	CREATE TABLESPACE mg_warm LOCATION '$warm';
+	CREATE ROLE mg_other;
+	GRANT USAGE ON SCHEMA partmgr TO mg_own, mg_other;
+	GRANT SELECT, INSERT, UPDATE, DELETE ON partmgr.part_config, partmgr.part_config_sub,
+	      partmgr.part_config_interval, partmgr.reshape_operation, partmgr.maintenance_log
+	   TO mg_own, mg_other;
+	GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA partmgr TO mg_own, mg_other;
+	CREATE SCHEMA mgm AUTHORIZATION mg_own;
+	CREATE TABLE mgm.m (id bigint PRIMARY KEY, v text) PARTITION BY RANGE (id);
+	CREATE INDEX ON mgm.m (v);
+	ALTER TABLE mgm.m OWNER TO mg_own;
+	SELECT partmgr.create_parent('mgm.m', 'id', '100', p_start_partition => '0', p_premake => 2);
+	INSERT INTO mgm.m SELECT g, 'v' || g FROM generate_series(0, 299) g;
+	CREATE TABLE mgm.h (id bigint PRIMARY KEY, v text) PARTITION BY HASH (id);
+	ALTER TABLE mgm.h OWNER TO mg_own;
+	SELECT partmgr.create_parent('mgm.h', 'id', '4', p_type => 'hash');
+	INSERT INTO mgm.h SELECT g, 'v' || g FROM generate_series(1, 1000) g;
+	CREATE TABLE mgm.s (id bigint PRIMARY KEY, v text) PARTITION BY RANGE (id);
+	ALTER TABLE mgm.s OWNER TO mg_own;
+	SELECT partmgr.create_parent('mgm.s', 'id', '100', p_start_partition => '0', p_premake => 1);
+	SELECT partmgr.create_sub_parent('mgm.s', 'id', '10', p_premake => 1, p_declarative_check => 'yes');
+	INSERT INTO mgm.s SELECT g, 'v' || g FROM generate_series(0, 19) g;
+});
+# where a table and its indexes are
+sub places
+{
+	my ($table) = @_;
+	return $node->safe_psql('postgres', qq{
+		SELECT string_agg(c.relname || ':' || coalesce(t.spcname, 'default'), ' ' ORDER BY c.relname COLLATE "C")
+		  FROM pg_class c LEFT JOIN pg_tablespace t ON t.oid = c.reltablespace
+		 WHERE c.oid = '$table'::regclass
+			OR c.oid IN (SELECT indexrelid FROM pg_index WHERE indrelid = '$table'::regclass)});
+}
+my $rows_m = $node->safe_psql('postgres', q{SELECT count(*) || ' ' || sum(hashtext(m::text)) FROM mgm.m m});
+($rc, $out, $err) = $node->psql('postgres', q{CALL partmgr.move_partition('mgm.m_p0', 'mg_warm')});
+like($err, qr/ERROR:  the owner of "mgm.m", mg_own, may not create tables in tablespace "mg_warm"\n.*\nHINT:  GRANT CREATE ON TABLESPACE mg_warm TO mg_own/,
+	'a superuser moving a child into a tablespace the owner may not create in: refused, with the GRANT');
+($rc, $out, $err) = $node->psql('postgres', q{SET ROLE mg_own; CALL partmgr.move_partition('mgm.m_p0', 'mg_warm')});
+like($err, qr/may not create tables in tablespace "mg_warm"/, 'the owner itself: refused');
+($rc, $out, $err) = $node->psql('postgres', q{
+	GRANT CREATE ON TABLESPACE mg_warm TO mg_other;
+	SET ROLE mg_other; CALL partmgr.move_partition('mgm.m_p0', 'mg_warm')});
+like($err, qr/ERROR:  permission denied for partition set "mgm.m"/,
+	'a role without the owner\'s privileges, with CREATE on the tablespace: refused');
+is($node->safe_psql('postgres', 'SELECT count(*) FROM partmgr.reshape_operation'), '0',
+	'nothing is registered');
+is(places('mgm.m_p0'), 'm_p0:default m_p0_pkey:default m_p0_v_idx:default', 'the child is where it was');
+
+$node->safe_psql('postgres', 'GRANT CREATE ON TABLESPACE mg_warm TO mg_own');
+$node->safe_psql('postgres', q{CALL partmgr.move_partition('mgm.m_p0', 'mg_warm', p_quiet => true)});
+is(places('mgm.m_p0'), 'm_p0:mg_warm m_p0_pkey:mg_warm m_p0_v_idx:mg_warm',
+	'after the GRANT the move puts the child and its indexes there');
+is($node->safe_psql('postgres', q{SELECT count(*) || ' ' || sum(hashtext(m::text)) FROM mgm.m m}), $rows_m,
+	'every row is there once');
+is($node->safe_psql('postgres', q{SELECT relowner::regrole FROM pg_class WHERE oid = 'mgm.m_p0'::regclass}),
+	'mg_own', 'the moved child belongs to the owner');
+
+my $bounds_h = $node->safe_psql('postgres', q{
+	SELECT string_agg(c.relname || ' ' || pg_get_expr(c.relpartbound, c.oid), ', ' ORDER BY c.relname)
+	  FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'mgm.h'::regclass});
+my $rows_h = $node->safe_psql('postgres', q{SELECT count(*) || ' ' || sum(hashtext(h::text)) FROM mgm.h h});
+$node->safe_psql('postgres', q{CALL partmgr.move_partition('mgm.h_h4_1', 'mg_warm', p_quiet => true)});
+is(places('mgm.h_h4_1'), 'h_h4_1:mg_warm h_h4_1_pkey:mg_warm', 'a child of a hash set is moved');
+is($node->safe_psql('postgres', q{
+	SELECT string_agg(c.relname || ' ' || pg_get_expr(c.relpartbound, c.oid), ', ' ORDER BY c.relname)
+	  FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'mgm.h'::regclass}),
+	$bounds_h, 'with its bounds, the other children untouched');
+is($node->safe_psql('postgres', q{SELECT count(*) || ' ' || sum(hashtext(h::text)) FROM mgm.h h}), $rows_h,
+	'every row of the hash set is there once');
+
+$node->safe_psql('postgres', q{CALL partmgr.move_partition('mgm.s_p0_p10', 'mg_warm', p_quiet => true)});
+is(places('mgm.s_p0_p10'), 's_p0_p10:mg_warm s_p0_p10_pkey:mg_warm', 'a leaf of a sub-set is moved');
+is($node->safe_psql('postgres', q{SELECT count(*) FROM mgm.s WHERE id BETWEEN 10 AND 19}), '10',
+	'with its rows');
+
 $node->stop;
 done_testing();
