@@ -84,3 +84,66 @@ CREATE PROCEDURE partmgr.move_partition(
     LANGUAGE C;
 COMMENT ON PROCEDURE partmgr.move_partition(text, text, integer, integer, integer, boolean, boolean) IS
     'Move child p_child_table of a range or hash set, with its indexes, into tablespace p_tablespace online: a copy is built there and filled in batches while changes to the child are captured and applied, then swapped in under short, conditional locks, as split_partition does (instead of ALTER TABLE ... SET TABLESPACE, which locks the child while it is rewritten). The set''s owner needs CREATE on the tablespace. A child there already, with every index, is left alone. Commits after each step when called as a top-level CALL; a call after a crash or a cancel goes on.';
+
+/*
+ * Tiers: children older than an age (time sets) or than an amount below the
+ * set's largest key (id sets) belong in a tablespace, with their indexes.
+ * Maintenance registers an online move (move_partition) for a child that is
+ * elsewhere, and the background worker and run_maintenance_proc() carry the
+ * moves out, pg_partmgr.tier_bytes_per_run at a time.  New children are
+ * made in the tier their bounds put them in.  See doc/lifecycle.md.
+ */
+CREATE TABLE partmgr.part_config_tier (
+    parent_table text NOT NULL,
+    tier_name text NOT NULL,
+    older_than text NOT NULL,
+    tablespace_name text NOT NULL,
+    CONSTRAINT part_config_tier_pkey PRIMARY KEY (parent_table, tier_name),
+    CONSTRAINT part_config_tier_parent_table_fkey FOREIGN KEY (parent_table)
+        REFERENCES partmgr.part_config (parent_table)
+        ON DELETE CASCADE ON UPDATE CASCADE
+);
+SELECT pg_catalog.pg_extension_config_dump('partmgr.part_config_tier', '');
+COMMENT ON TABLE partmgr.part_config_tier IS
+    'Storage tiers of a set: each child whose upper bound is older_than old (a time set: an interval before now; an id set: that amount below the largest key) belongs, with its indexes, in tablespace_name -- the tier with the largest older_than it has reached; a child younger than every tier belongs in the parent''s tablespace. Maintenance moves a child that is elsewhere online (see move_partition), and makes new children in their tier.';
+COMMENT ON COLUMN partmgr.part_config_tier.tier_name IS
+    'A name of your choosing (hot, warm, cold, ...), shown by plan_maintenance() and health.';
+COMMENT ON COLUMN partmgr.part_config_tier.older_than IS
+    'An interval (time sets) or an amount (id sets), written as retention is.';
+COMMENT ON COLUMN partmgr.part_config_tier.tablespace_name IS
+    'The tablespace the tier''s children and their indexes are in. The set''s owner must be able to create in it.';
+GRANT SELECT ON partmgr.part_config_tier TO PUBLIC;
+CREATE TRIGGER part_config_tier_owner_check
+    BEFORE INSERT OR UPDATE OR DELETE ON partmgr.part_config_tier
+    FOR EACH ROW EXECUTE FUNCTION partmgr.config_owner_check('parent_table');
+CREATE TRIGGER part_config_tier_truncate_check
+    BEFORE TRUNCATE ON partmgr.part_config_tier
+    FOR EACH STATEMENT EXECUTE FUNCTION partmgr.config_owner_check();
+CREATE FUNCTION partmgr.tier_check() RETURNS trigger
+    AS 'MODULE_PATHNAME', 'pg_partmgr_tier_check'
+    LANGUAGE C;
+COMMENT ON FUNCTION partmgr.tier_check() IS
+    'Trigger of part_config_tier (BEFORE INSERT OR UPDATE, after the owner check): refuses a tier of a set that cannot have tiers (hash and list sets, sub-sets: configure the top set), an older_than that is not a positive interval or amount, one another tier of the set has, a tablespace that does not exist or that the set''s owner may not create in.';
+CREATE TRIGGER part_config_tier_validate
+    BEFORE INSERT OR UPDATE ON partmgr.part_config_tier
+    FOR EACH ROW EXECUTE FUNCTION partmgr.tier_check();
+
+-- the roles that may write part_config may write the tiers too
+DO $$
+DECLARE
+    r record;
+BEGIN
+    FOR r IN SELECT a.privilege_type, a.grantee
+               FROM pg_catalog.pg_class c,
+                    LATERAL pg_catalog.aclexplode(c.relacl) a
+              WHERE c.oid OPERATOR(pg_catalog.=) 'partmgr.part_config'::pg_catalog.regclass
+                AND a.privilege_type OPERATOR(pg_catalog.=) ANY (ARRAY['INSERT', 'UPDATE', 'DELETE'])
+                AND a.grantee OPERATOR(pg_catalog.<>) c.relowner
+    LOOP
+        EXECUTE pg_catalog.format('GRANT %s ON partmgr.part_config_tier TO %s',
+                                  r.privilege_type,
+                                  CASE WHEN r.grantee OPERATOR(pg_catalog.=) 0 THEN 'PUBLIC'
+                                       ELSE pg_catalog.quote_ident(r.grantee::pg_catalog.regrole::pg_catalog.text) END);
+    END LOOP;
+END
+$$;

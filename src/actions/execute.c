@@ -86,6 +86,7 @@
 #include "rights.h"
 #include "spi_util.h"
 #include "work.h"
+#include "reshape_state.h"
 
 typedef struct ActionContext
 {
@@ -442,6 +443,9 @@ execute_action(void *arg)
 				partmgr_unique_fill(stmt->unique, ctx->plan->set->parent_oid,
 									false);
 				break;
+			case PARTMGR_STMT_REGISTER_MOVE:
+				(void) partmgr_reshape_insert(stmt->move);
+				break;
 			case PARTMGR_STMT_PRIVATE:
 				partmgr_spi_table_utilities(partmgr_private_table_sql(get_relname_relid(stmt->name,
 																						get_namespace_oid(stmt->schema,
@@ -675,6 +679,7 @@ partmgr_report_done(const PartmgrPlan *plan, const PartmgrAction *action,
 		case PARTMGR_ACTION_RESHAPE_FINISH:
 		case PARTMGR_ACTION_RESHAPE_EXCLUDE:
 		case PARTMGR_ACTION_RESHAPE_CANCEL:
+		case PARTMGR_ACTION_REGISTER_MOVE:
 			/* steps on working tables: the maintenance log says them */
 			ereport(DEBUG1,
 					(errmsg("pg_partmgr: %s of %s: %s%s%s",

@@ -29,6 +29,7 @@
 #include "bounds.h"
 #include "plan.h"
 #include "unique.h"
+#include "reshape_state.h"
 
 /*
  * partmgr_plan_new
@@ -594,6 +595,8 @@ partmgr_action_name(const PartmgrAction *action)
 			return "swap partitions";
 		case PARTMGR_ACTION_RESHAPE_CANCEL:
 			return "cancel reshape";
+		case PARTMGR_ACTION_REGISTER_MOVE:
+			return "register move";
 	}
 	return NULL;				/* keep compiler quiet */
 }
@@ -684,6 +687,10 @@ partmgr_action_bounds(const PartmgrPlan *plan, const PartmgrAction *action)
 
 	if (action->reshape != NULL)
 		return reshape_bounds(plan, action);
+	if (action->kind == PARTMGR_ACTION_REGISTER_MOVE)
+		return psprintf("into tablespace %s (tier %s)",
+						quote_identifier(action->move->tablespace),
+						quote_identifier(action->tier));
 	if (action->kind == PARTMGR_ACTION_FILL_STAGED)
 	{
 		int			n = 0;

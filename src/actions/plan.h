@@ -78,7 +78,10 @@ typedef enum PartmgrActionKind
 	PARTMGR_ACTION_RESHAPE_EXCLUDE, /* make the default partition prove it
 									 * holds nothing of the range */
 	PARTMGR_ACTION_RESHAPE_SWAP,	/* replace the old children by the new */
-	PARTMGR_ACTION_RESHAPE_CANCEL	/* drop what a reshape built */
+	PARTMGR_ACTION_RESHAPE_CANCEL,	/* drop what a reshape built */
+	PARTMGR_ACTION_REGISTER_MOVE	/* register the move of a child to the
+									 * tablespace of its tier (the worker
+									 * carries it out) */
 } PartmgrActionKind;
 
 /*
@@ -189,6 +192,11 @@ typedef struct PartmgrAction
 	int			modulus;		/* CREATE_CHILD of a hash set: its bounds */
 	int			remainder;
 	const PartmgrReshapeTables *reshape;	/* RESHAPE_*: the reshape */
+	const struct PartmgrReshapeOp *move;	/* REGISTER_MOVE: the operation */
+	const char *tier;			/* REGISTER_MOVE, CREATE_CHILD: the tier the
+								 * child belongs to, or NULL */
+	const char *tier_tablespace;	/* and its tablespace (CREATE_CHILD: made
+									 * there, with its indexes) */
 	int			index;			/* RESHAPE_TARGET, _FINISH: which new child;
 								 * _CAPTURE, _COPY: which old one */
 	int64		first_block;	/* RESHAPE_COPY: blocks [first, end) */

@@ -74,6 +74,7 @@
 #include "spi_util.h"
 #include "unique.h"
 #include "work.h"
+#include "reshape_state.h"
 
 /*
  * Working out an action.
@@ -791,6 +792,7 @@ work_create_table(PartmgrActionWork *work, const PartmgrPlan *plan,
 								   partmgr_ddl_create_like(plan->set,
 														   plan->unlogged,
 														   plan->reloptions,
+														   action->tier_tablespace,
 														   action->schema,
 														   action->name),
 								   action->schema, action->name);
@@ -1015,8 +1017,8 @@ work_distribute(PartmgrActionWork *work, const PartmgrSet *set,
  *		children and default partition) before it is filled and attached.
  */
 static void
-work_create(const PartmgrPlan *plan, const PartmgrAction *action,
-			PartmgrActionWork *work)
+work_create_child(const PartmgrPlan *plan, const PartmgrAction *action,
+				  PartmgrActionWork *work)
 {
 	const PartmgrSet *set = plan->set;
 	const PartmgrSubSpec *sub = NULL;
@@ -1058,6 +1060,7 @@ work_create(const PartmgrPlan *plan, const PartmgrAction *action,
 
 		owner_creates = work_new_table(work, set,
 									   partmgr_ddl_create_sub_parent(set,
+																	 action->tier_tablespace,
 																	 action->schema,
 																	 action->name,
 																	 sub->args.type,
@@ -1102,6 +1105,30 @@ work_create(const PartmgrPlan *plan, const PartmgrAction *action,
 	if (nfills > 0)
 		work_sql(work,
 				 partmgr_ddl_drop_bound_check(action->schema, action->name));
+}
+
+/*
+ * work_create
+ *		work_create_child; a child its bounds put in a tier (jobs' tiers.c)
+ *		is made in the tier's tablespace, and so are the indexes it gets
+ *		from the template and the parent, built while default_tablespace
+ *		says that tablespace (set back after it, for the next children).
+ */
+static void
+work_create(const PartmgrPlan *plan, const PartmgrAction *action,
+			PartmgrActionWork *work)
+{
+	const char *before;
+
+	if (action->tier_tablespace == NULL)
+	{
+		work_create_child(plan, action, work);
+		return;
+	}
+	before = GetConfigOption("default_tablespace", false, false);
+	work_sql(work, partmgr_ddl_set_default_tablespace(action->tier_tablespace));
+	work_create_child(plan, action, work);
+	work_sql(work, partmgr_ddl_set_default_tablespace(before ? before : ""));
 }
 
 /* ----------------------------------------------------------------
@@ -1748,6 +1775,32 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 		case PARTMGR_ACTION_RESHAPE_SWAP:
 		case PARTMGR_ACTION_RESHAPE_CANCEL:
 			work_reshape(plan, action, work);
+			break;
+
+		case PARTMGR_ACTION_REGISTER_MOVE:
+			{
+				PartmgrWorkStatement *stmt;
+
+				/* a row of reshape_operation: the runner carries it out */
+				const PartmgrReshapeOp *op = action->move;
+				bool		hash = strncmp(op->kind, "hash ", 5) == 0;
+
+				stmt = work_sql(work,
+								psprintf("INSERT INTO partmgr.reshape_operation"
+										 " (parent_table, kind, source_tables, target_tables,"
+										 " target_bounds, target_tablespace)"
+										 " VALUES (%s, %s, ARRAY[%s], ARRAY[%s], ARRAY[%s%s%s], %s)",
+										 quote_literal_cstr(op->key),
+										 quote_literal_cstr(op->kind),
+										 quote_literal_cstr(op->sources[0]),
+										 quote_literal_cstr(op->targets[0]),
+										 quote_literal_cstr(op->bounds[0]),
+										 hash ? "" : ", ",
+										 hash ? "" : quote_literal_cstr(op->bounds[1]),
+										 quote_literal_cstr(op->tablespace)));
+				stmt->kind = PARTMGR_STMT_REGISTER_MOVE;
+				stmt->move = action->move;
+			}
 			break;
 
 		case PARTMGR_ACTION_FINALIZE_DETACH:

@@ -53,6 +53,7 @@ typedef enum PartmgrStatementKind
 	PARTMGR_STMT_UNIQUE_FILL,	/* enter the keys of every row of the set into
 								 * a new side table, then add its unique key
 								 * (partmgr_unique_fill): sql says it */
+	PARTMGR_STMT_REGISTER_MOVE, /* register a move (move): sql says it */
 	PARTMGR_STMT_PRIVATE		/* leave a table of pg_partmgr's own with its
 								 * owner's privileges alone: sql says what
 								 * default privileges give it, the run revokes
@@ -66,6 +67,7 @@ typedef struct PartmgrWorkStatement
 	const char *rows_from;		/* MOVE, COPY, DELETE: the source */
 	List	   *keys;			/* FORGET: the sets */
 	const PartmgrUnique *unique;	/* UNIQUE_FILL: the constraint */
+	const struct PartmgrReshapeOp *move;	/* REGISTER_MOVE: the operation */
 	int			expected;		/* ROWS: SPI_OK_INSERT, _UPDATE, _DELETE */
 	const char *counted_as;		/* ROWS: the rows it touches are the action's,
 								 * in these words ("rows copied"), or NULL */

@@ -28,7 +28,6 @@ extern char *partmgr_text_arg(FunctionCallInfo fcinfo, int argno,
 							  const char *name);
 extern char *partmgr_text_arg_or_null(FunctionCallInfo fcinfo, int argno);
 extern List *partmgr_text_array_arg(FunctionCallInfo fcinfo, int argno);
-extern void partmgr_lock_set_or_raise(Oid parent_oid, const char *key);
 extern PartmgrSet *partmgr_act_on_table(const char *table,
 										PartmgrRightsMode mode,
 										PartmgrRights *rights);

@@ -32,6 +32,7 @@
 #include "catalog.h"
 #include "config.h"
 #include "execute.h"
+#include "locks.h"
 #include "plan.h"
 #include "properties.h"
 

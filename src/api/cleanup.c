@@ -33,6 +33,7 @@
 
 #include "api.h"
 #include "config.h"
+#include "locks.h"
 #include "properties.h"
 #include "reshape.h"
 #include "rights.h"

@@ -40,6 +40,7 @@
 #include "statements.h"
 #include "rights.h"
 #include "unique.h"
+#include "tiers_state.h"
 
 PG_FUNCTION_INFO_V1(pg_partmgr_dump_partitioned_table_definition);
 
@@ -103,7 +104,7 @@ grid_offset(const PartmgrSet *set)
  *		dump_partitioned_table_definition(p_parent_table,
  *		p_ignore_template_table): the SQL that registers the set again with
  *		its current configuration (see partmgr_query_dump_definition), its
- *		earlier intervals and its global unique constraints.
+ *		earlier intervals, its tiers and its global unique constraints.
  */
 Datum
 pg_partmgr_dump_partitioned_table_definition(PG_FUNCTION_ARGS)
@@ -122,6 +123,19 @@ pg_partmgr_dump_partitioned_table_definition(PG_FUNCTION_ARGS)
 	eras = partmgr_ddl_dump_eras(set);
 	if (eras != NULL)
 		sql = psprintf("%s\n%s", sql, eras);
+	{
+		ListCell   *lc;
+
+		foreach(lc, partmgr_tier_rows(set->key))
+		{
+			PartmgrTierRow *tier = (PartmgrTierRow *) lfirst(lc);
+
+			sql = psprintf("%s\n%s", sql,
+						   partmgr_ddl_dump_tier(set->key, tier->name,
+												 tier->older_than,
+												 tier->tablespace));
+		}
+	}
 	if (!get_rel_relispartition(set->parent_oid))
 	{
 		ListCell   *lc;

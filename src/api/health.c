@@ -63,10 +63,12 @@
 #include "owner_grants.h"
 #include "partition_data.h"
 #include "plan.h"
+#include "reshape.h"
 #include "reshape_state.h"
 #include "retention.h"
 #include "rights.h"
 #include "unique.h"
+#include "tiers.h"
 
 PG_FUNCTION_INFO_V1(pg_partmgr_set_health);
 
@@ -211,6 +213,14 @@ reshape_reasons(Health *h, const PartmgrSet *set)
 	{
 		PartmgrReshapeOp *op = lfirst(lc);
 
+		/*
+		 * a move to a tier goes on run after run: a warning once it failed,
+		 * or stood still for a day
+		 */
+		if (partmgr_reshape_is_move(op) && op->last_error == NULL &&
+			TimestampDifferenceExceeds(op->updated_at, GetCurrentTimestamp(),
+									   USECS_PER_DAY / 1000) == false)
+			continue;
 		reason(h, "warning",
 			   psprintf("reshape " INT64_FORMAT
 						" (%s) is in phase %s since %s%s%s: run_reshape() finishes it, cancel_reshape() undoes it",
@@ -219,6 +229,20 @@ reshape_reasons(Health *h, const PartmgrSet *set)
 						op->last_error ? "; it last failed: " : "",
 						op->last_error ? op->last_error : ""));
 	}
+}
+
+/*
+ * tier_reasons
+ *		Tiers that move nothing (warning): a tablespace gone, or one the
+ *		owner may not create in.
+ */
+static void
+tier_reasons(Health *h, PartmgrSet *set)
+{
+	ListCell   *lc;
+
+	foreach(lc, partmgr_tier_problems(set))
+		reason(h, "warning", (char *) lfirst(lc));
 }
 
 /*
@@ -527,6 +551,7 @@ assess_set_as_owner(HealthRun *run, PartmgrSet *set)
 	if (!get_rel_relispartition(set->parent_oid))
 		unique_reasons(h, set);
 	reshape_reasons(h, set);
+	tier_reasons(h, set);
 	if (facts != NULL && facts->error != NULL &&
 		(!h->have_last_run || facts->error_at > h->last_run))
 		reason(h, strcmp(facts->error_outcome, "failed") == 0 ? "critical" :

@@ -254,6 +254,9 @@ dry_step(void *arg)
 			break;
 		case PARTMGR_STEP_UNIQUE_CLEANUP:
 			break;
+		case PARTMGR_STEP_TIERS:
+			note_add = "registered by the run; the background worker and run_maintenance_proc() carry it out, pg_partmgr.tier_bytes_per_run at a time";
+			break;
 		case PARTMGR_STEP_RETENTION:
 			if (!OidIsValid(dry->tree->default_oid) &&
 				!partmgr_citus_table(dry->set->parent_oid))

@@ -451,40 +451,16 @@ static void
 run_step(void *arg)
 {
 	ReshapeRun *run = (ReshapeRun *) arg;
-	PartmgrSet *set;
-	PartmgrTree *tree;
-	PartmgrReshapeOp *op;
-	PartmgrPlan *plan;
-	PartmgrRights rights;
+	PartmgrReshapeStepRun done;
 
 	SPI_connect();
-	set = partmgr_config_load(run->key, false);
-	partmgr_rights_enter_set(set, PARTMGR_RIGHTS_ACT, &rights);
-	op = partmgr_reshape_load(run->id, true);
-	if (op == NULL)
-		run->finished = true;	/* undone meanwhile */
-	else
-	{
-		tree = partmgr_read_tree(set);
-		plan = partmgr_plan_reshape_step(set, tree, op, run->opts->batch_rows,
-										 &run->step);
-
-		/*
-		 * Only the swap changes which children the set has: it alone keeps
-		 * maintenance off the set, which a long copy would starve.
-		 */
-		if (run->step == PARTMGR_RESHAPE_STEP_SWAP)
-			partmgr_lock_set_or_raise(set->parent_oid, set->key);
-		run->rows = 0;
-		if (plan->actions != NIL)
-			(void) partmgr_execute_or_raise(plan, run->opts->run_by,
-											&run->rows);
-		run->finished = partmgr_reshape_step_done(set, tree, op, run->step,
-												  plan, run->rows);
-		run->rows_copied = op->rows_copied;
-		run->rows_replayed = op->rows_replayed;
-	}
-	partmgr_rights_leave(&rights);
+	partmgr_reshape_run_step(run->key, run->id, run->opts->batch_rows,
+							 run->opts->run_by, &done);
+	run->step = done.step;
+	run->finished = done.finished;
+	run->rows = done.rows;
+	run->rows_copied = done.rows_copied;
+	run->rows_replayed = done.rows_replayed;
 	SPI_finish();
 }
 

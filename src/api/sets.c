@@ -144,20 +144,6 @@ partmgr_text_array_arg(FunctionCallInfo fcinfo, int argno)
 }
 
 /*
- * partmgr_lock_set_or_raise
- *		Take the set's advisory lock for an interactive call, or raise 55P03.
- */
-void
-partmgr_lock_set_or_raise(Oid parent_oid, const char *key)
-{
-	if (!partmgr_try_lock_set(parent_oid))
-		ereport(ERROR,
-				(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
-				 errmsg("partition set \"%s\" is being maintained by another session", key),
-				 errhint("Try again when that maintenance run has finished.")));
-}
-
-/*
  * partmgr_act_on_table
  *		The set of a user-named table, with the scope of its owner's rights
  *		entered (rights.c): PARTMGR_RIGHTS_ACT to change the set or read its

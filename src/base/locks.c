@@ -361,6 +361,20 @@ partmgr_older_snapshots(TransactionId limit, char **pids)
 }
 
 /*
+ * partmgr_lock_set_or_raise
+ *		Take the set's advisory lock for an interactive call, or raise 55P03.
+ */
+void
+partmgr_lock_set_or_raise(Oid parent_oid, const char *key)
+{
+	if (!partmgr_try_lock_set(parent_oid))
+		ereport(ERROR,
+				(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+				 errmsg("partition set \"%s\" is being maintained by another session", key),
+				 errhint("Try again when that maintenance run has finished.")));
+}
+
+/*
  * partmgr_try_lock_set
  *		Take the transaction-level advisory lock that marks a set as being
  *		maintained, without waiting.  False if another session holds it.

@@ -26,6 +26,7 @@ extern char *partmgr_lock_holders(Oid relid, LOCKMODE mode, int *count);
 extern bool partmgr_lock_relation_briefly(Oid relid, LOCKMODE mode);
 extern void partmgr_lock_relation_queued(Oid relid, LOCKMODE mode);
 extern bool partmgr_try_lock_set(Oid parent_oid);
+extern void partmgr_lock_set_or_raise(Oid parent_oid, const char *key);
 extern int	partmgr_older_snapshots(TransactionId limit, char **pids);
 extern bool partmgr_try_lock_operation(int64 id);
 extern void partmgr_unlock_operation(int64 id);

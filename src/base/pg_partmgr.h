@@ -208,6 +208,7 @@ extern int	partmgr_default_move_limit;
 extern bool partmgr_keep_user_templates;
 extern int	partmgr_children_per_transaction;
 extern int	partmgr_on_set_failure;
+extern int	partmgr_tier_bytes_per_run;
 
 /* pg_partmgr.on_set_failure */
 #define PARTMGR_ON_FAILURE_ERROR	0

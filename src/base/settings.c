@@ -35,6 +35,7 @@ int			partmgr_default_move_limit = 10000;
 bool		partmgr_keep_user_templates = false;
 int			partmgr_children_per_transaction = 100;
 int			partmgr_on_set_failure = PARTMGR_ON_FAILURE_ERROR;
+int			partmgr_tier_bytes_per_run = 1024 * 1024;	/* kB */
 
 static const struct config_enum_entry on_set_failure_options[] = {
 	{"error", PARTMGR_ON_FAILURE_ERROR, false},
@@ -153,6 +154,17 @@ partmgr_define_settings(void)
 							&partmgr_children_per_transaction,
 							100, 1, 10000,
 							PGC_USERSET, 0,
+							NULL, NULL, NULL);
+
+	DefineCustomIntVariable("pg_partmgr.tier_bytes_per_run",
+							"Most table data one background worker pass, or one run_maintenance_proc() call, copies for the moves of children to their tier.",
+							"Moves go on step by step, a batch of rows a step, until this "
+							"much of the children's tables has been copied in the pass; the "
+							"next pass goes on where this one stopped. 0 moves nothing "
+							"(run_reshape() still does).",
+							&partmgr_tier_bytes_per_run,
+							1024 * 1024, 0, INT_MAX,
+							PGC_SUSET, GUC_UNIT_KB,
 							NULL, NULL, NULL);
 
 	MarkGUCPrefixReserved("pg_partmgr");

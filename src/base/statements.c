@@ -61,11 +61,23 @@ only_rel(const char *schema, const char *name)
 }
 
 /*
+ * partmgr_ddl_set_default_tablespace
+ *		SET LOCAL default_tablespace: where the tables and indexes made next
+ *		without a TABLESPACE clause go ("": the database's default).
+ */
+char *
+partmgr_ddl_set_default_tablespace(const char *tablespace)
+{
+	return psprintf("SET LOCAL default_tablespace = %s",
+					quote_literal_cstr(tablespace));
+}
+
+/*
  * partmgr_ddl_create_like
  *		CREATE TABLE for a new child (or default partition) with the parent's
  *		columns, defaults, CHECK and NOT NULL constraints, each column's
  *		storage and compression, comments and generated columns, in the
- *		parent's tablespace; UNLOGGED and with the storage parameters
+ *		parent's tablespace (or in tablespace, a name); UNLOGGED and with the storage parameters
  *		reloptions ("fillfactor='70'", ...) when the template says so; with
  *		partition_by, partitioned that way (a sub-parent,
  *		partmgr_ddl_create_sub_parent).  Not INCLUDING STATISTICS: the
@@ -109,21 +121,26 @@ create_like_in(const PartmgrSet *set, bool unlogged, List *reloptions,
 	return sql.data;
 }
 
+/* ... in tablespace (a name), or NULL: the parent's */
 static char *
 create_like(const PartmgrSet *set, bool unlogged, List *reloptions,
-			const char *schema,
+			const char *tablespace, const char *schema,
 			const char *name, const char *partition_by)
 {
 	return create_like_in(set, unlogged, reloptions,
+						  tablespace != NULL ?
+						  get_tablespace_oid(tablespace, false) :
 						  get_rel_tablespace(set->parent_oid),
 						  schema, name, partition_by);
 }
 
 char *
 partmgr_ddl_create_like(const PartmgrSet *set, bool unlogged, List *reloptions,
-						const char *schema, const char *name)
+						const char *tablespace, const char *schema,
+						const char *name)
 {
-	return create_like(set, unlogged, reloptions, schema, name, NULL);
+	return create_like(set, unlogged, reloptions, tablespace, schema, name,
+					   NULL);
 }
 
 /*
@@ -1280,11 +1297,11 @@ partmgr_dml_forget_sets(List *keys)
  *		column.  No storage parameters: a partitioned table has no storage.
  */
 char *
-partmgr_ddl_create_sub_parent(const PartmgrSet *set, const char *schema,
-							  const char *name,
+partmgr_ddl_create_sub_parent(const PartmgrSet *set, const char *tablespace,
+							  const char *schema, const char *name,
 							  const char *type, const char *control)
 {
-	return create_like(set, false, NIL, schema, name,
+	return create_like(set, false, NIL, tablespace, schema, name,
 					   psprintf("%s (%s)", strcmp(type, "list") == 0 ? "LIST" :
 								"RANGE",
 								quote_identifier(control)));
@@ -1840,6 +1857,22 @@ partmgr_ddl_dump_eras(const PartmgrSet *set)
 						 bool_word(era->next_aligned));
 	}
 	return buf.data;
+}
+
+/*
+ * partmgr_ddl_dump_tier
+ *		A tier of a set as an INSERT for dump_partitioned_table_definition.
+ */
+char *
+partmgr_ddl_dump_tier(const char *key, const char *name,
+					  const char *older_than, const char *tablespace)
+{
+	return psprintf("INSERT INTO partmgr.part_config_tier"
+					" (parent_table, tier_name, older_than, tablespace_name)\n"
+					"VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING;",
+					quote_literal_cstr(key), quote_literal_cstr(name),
+					quote_literal_cstr(older_than),
+					quote_literal_cstr(tablespace));
 }
 
 /* ----------------------------------------------------------------

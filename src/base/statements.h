@@ -55,8 +55,9 @@ typedef struct PartmgrShardLockAsk
 /* and of the one that lets children attach without a scan of the default */
 #define PARTMGR_MOVED_CHECK		"partmgr_moved_check"
 
+extern char *partmgr_ddl_set_default_tablespace(const char *tablespace);
 extern char *partmgr_ddl_create_like(const PartmgrSet *set, bool unlogged,
-									 List *reloptions,
+									 List *reloptions, const char *tablespace,
 									 const char *schema, const char *name);
 extern char *partmgr_ddl_create_template(const char *parent_schema,
 										 const char *parent_name,
@@ -198,6 +199,7 @@ extern char *partmgr_query_count_finite_rows(const PartmgrSet *set,
 
 extern char *partmgr_dml_forget_sets(List *keys);
 extern char *partmgr_ddl_create_sub_parent(const PartmgrSet *set,
+										   const char *tablespace,
 										   const char *schema,
 										   const char *name, const char *type,
 										   const char *control);
@@ -241,6 +243,9 @@ extern char *partmgr_dml_unique_forget(const char *side_schema,
 extern char *partmgr_dml_unique_cleanup(const char *side_schema,
 										const char *side_name,
 										Oid child, int64 limit);
+extern char *partmgr_ddl_dump_tier(const char *key, const char *name,
+								   const char *older_than,
+								   const char *tablespace);
 extern char *partmgr_ddl_dump_eras(const PartmgrSet *set);
 
 /* reshapes (see reshape.c) */

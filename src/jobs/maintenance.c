@@ -61,6 +61,7 @@
 #include "log.h"
 #include "maintenance.h"
 #include "retention.h"
+#include "tiers.h"
 #include "rights.h"
 #include "setup.h"
 #include "unique.h"
@@ -152,12 +153,25 @@ retention_plan(const PartmgrStepInput *in)
 								  partmgr_children_per_transaction);
 }
 
+static bool
+tiers_apply(const PartmgrSet *set)
+{
+	return partmgr_tiers_apply(set);
+}
+
+static PartmgrPlan *
+tiers_plan(const PartmgrStepInput *in)
+{
+	return partmgr_plan_tiers(in->set, in->tree, in->now);
+}
+
 const PartmgrMaintenanceStep partmgr_maintenance_steps[] = {
 	{PARTMGR_STEP_PREMAKE, "maintain set", true, premake_applies, premake_plan},
 	{PARTMGR_STEP_CONSTRAINTS, "apply constraints", false, constraints_apply, constraints_plan},
 	{PARTMGR_STEP_UNIQUE_CLEANUP, "remove global unique entries", false, unique_cleanup_applies,
 	unique_cleanup_plan},
 	{PARTMGR_STEP_RETENTION, "apply retention", true, retention_applies, retention_plan},
+	{PARTMGR_STEP_TIERS, "move to tier", false, tiers_apply, tiers_plan},
 };
 const int	partmgr_maintenance_nsteps = lengthof(partmgr_maintenance_steps);
 
@@ -411,6 +425,36 @@ unique_cleanup_set(void *arg)
 }
 
 /*
+ * tier_set
+ *		The tiers step: register the move of the oldest child out of its
+ *		tier's tablespace (tiers.c), in a subtransaction of its own.  The
+ *		runner carries the move out.
+ */
+static void
+tier_set(void *arg)
+{
+	SetRun	   *run = (SetRun *) arg;
+	PartmgrErrorContext ctx;
+	PartmgrExecResult result;
+	PartmgrPlan *plan;
+	PartmgrRights rights;
+	bool		replan;
+
+	partmgr_set_context_push(&ctx, run->key);
+	partmgr_rights_enter_set(run->set, PARTMGR_RIGHTS_ACT, &rights);
+	plan = plan_step(run, PARTMGR_STEP_TIERS);
+	if (must_act(run, plan, &replan))
+	{
+		if (replan)
+			plan = plan_step(run, PARTMGR_STEP_TIERS);
+		partmgr_execute_plan(plan, run->run_by, &result);
+		run->outcome->error = result.error;
+	}
+	partmgr_rights_leave(&rights);
+	partmgr_context_pop(&ctx);
+}
+
+/*
  * plan_constraints
  *		The derived constraints the children as read now need: the step's
  *		plan, or for partmgr_validate_set the validations of those still NOT
@@ -644,6 +688,22 @@ partmgr_maintain_set(const char *key, PartmgrSet *read,
 			outcome->error = edata;
 			log_step_failure(&run,
 							 partmgr_maintenance_steps[PARTMGR_STEP_RETENTION].name,
+							 started, edata);
+			return;
+		}
+		if (outcome->error != NULL)
+			return;
+	}
+
+	/* after retention: no move for a child it retires */
+	if (partmgr_maintenance_steps[PARTMGR_STEP_TIERS].applies(run.set))
+	{
+		started = GetCurrentTimestamp();
+		if (!partmgr_run_subxact(tier_set, &run, &edata))
+		{
+			outcome->error = edata;
+			log_step_failure(&run,
+							 partmgr_maintenance_steps[PARTMGR_STEP_TIERS].name,
 							 started, edata);
 			return;
 		}

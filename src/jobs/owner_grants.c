@@ -37,6 +37,7 @@
 #include "owner_grants.h"
 #include "properties.h"
 #include "statements.h"
+#include "tiers_state.h"
 
 static List *
 add(List *missing, const char *privilege, const char *kind, char *object,
@@ -211,6 +212,18 @@ partmgr_set_missing_grants(const PartmgrSet *set, Oid undo_target)
 						  pstrdup(quote_identifier(set->retention_schema)),
 						  owner, true,
 						  "retention: expired children are moved into this schema");
+	}
+	/* the tiers' tablespaces: every step of a move runs as the owner */
+	foreach(lc, partmgr_tier_rows(set->key))
+	{
+		PartmgrTierRow *tier = (PartmgrTierRow *) lfirst(lc);
+		Oid			spcid = get_tablespace_oid(tier->tablespace, true);
+
+		if (OidIsValid(spcid))
+			missing = tablespace_rights(missing, list_make1_oid(spcid), owner,
+										true,
+										psprintf("tier %s: its children are moved there",
+												 quote_identifier(tier->name)));
 	}
 	if (OidIsValid(undo_target))
 		missing = target_rights(missing, undo_target, nspid, owner);

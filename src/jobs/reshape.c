@@ -90,6 +90,8 @@
 #include "catalog.h"
 #include "compat.h"
 #include "config.h"
+#include "execute.h"
+#include "log.h"
 #include "statements.h"
 #include "locks.h"
 #include "properties.h"
@@ -852,6 +854,21 @@ PartmgrReshapeOp *
 partmgr_reshape_register(PartmgrSet *set, PartmgrTree *tree,
 						 const PartmgrReshapeRequest *req)
 {
+	PartmgrReshapeOp *op = partmgr_reshape_prepare(set, tree, req);
+
+	op->id = partmgr_reshape_insert(op);
+	return op;
+}
+
+/*
+ * partmgr_reshape_prepare
+ *		partmgr_reshape_register's checks and the operation it would
+ *		register (id 0), registering nothing.
+ */
+PartmgrReshapeOp *
+partmgr_reshape_prepare(PartmgrSet *set, PartmgrTree *tree,
+						const PartmgrReshapeRequest *req)
+{
 	const PartmgrChild **sources = palloc(sizeof(PartmgrChild *) *
 										  req->nsources);
 	PartmgrReshapeOp *op = palloc0(sizeof(PartmgrReshapeOp));
@@ -931,7 +948,6 @@ partmgr_reshape_register(PartmgrSet *set, PartmgrTree *tree,
 		op->sources[i] = partmgr_table_key(sources[i]->relid);
 	op->ntargets = n;
 	op->phase = PARTMGR_RESHAPE_PLANNED;
-	op->id = partmgr_reshape_insert(op);
 	return op;
 }
 
@@ -1499,8 +1515,7 @@ move_tablespace_statement(const PartmgrReshapeTables *r)
 {
 	if (r->move_tablespace == NULL)
 		return NIL;
-	return list_make1(psprintf("SET LOCAL default_tablespace = %s",
-							   quote_literal_cstr(r->move_tablespace)));
+	return list_make1(partmgr_ddl_set_default_tablespace(r->move_tablespace));
 }
 
 /*
@@ -1840,6 +1855,107 @@ partmgr_reshape_step_done(PartmgrSet *set, PartmgrTree *tree,
 	}
 	partmgr_reshape_set_progress(op);
 	return false;
+}
+
+/* Whether an operation is a move (move_partition, or a tier's). */
+bool
+partmgr_reshape_is_move(const PartmgrReshapeOp *op)
+{
+	return is_move_kind(op->kind);
+}
+
+/*
+ * log_move
+ *		The row that says what a finished move did: its rows, the changes
+ *		applied, how much the child and its indexes take in the tablespace,
+ *		how long it took since it was registered, and how long its swap held
+ *		the locks (taken within pg_partmgr.lock_timeout).
+ */
+static void
+log_move(const PartmgrSet *set, const PartmgrReshapeOp *op, const char *run_by,
+		 TimestampTz swap_started)
+{
+	Oid			relid = partmgr_key_relid(op->sources[0]);
+	int64		bytes = 0;
+
+	if (OidIsValid(relid))
+	{
+		Oid			types[1] = {OIDOID};
+		Datum		values[1];
+		bool		isnull;
+
+		values[0] = ObjectIdGetDatum(relid);
+		(void) partmgr_spi_exec("SELECT pg_catalog.pg_total_relation_size($1)",
+								1, types, values, NULL, true, SPI_OK_SELECT);
+		bytes = DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
+	}
+	partmgr_log_action(set->key, run_by, "move partition",
+					   partmgr_key_display(op->sources[0]),
+					   psprintf(INT64_FORMAT " rows copied and " INT64_FORMAT
+								" changes applied into tablespace %s: "
+								INT64_FORMAT " bytes (table and indexes);"
+								" %.1f s since it was registered, the swap held its locks %ld ms",
+								op->rows_copied, op->rows_replayed,
+								quote_identifier(op->tablespace), bytes,
+								(double) TimestampDifferenceMilliseconds(op->created_at,
+																		 GetCurrentTimestamp()) / 1000.0,
+								TimestampDifferenceMilliseconds(swap_started,
+																GetCurrentTimestamp())),
+					   op->created_at, PARTMGR_OUTCOME_DONE, NULL);
+}
+
+/*
+ * partmgr_reshape_run_step
+ *		Carry out the next step of operation id of set key, in the caller's
+ *		transaction (connected to SPI), with the set owner's rights and, for
+ *		the swap, the set's advisory lock (55P03 when a run holds it): what
+ *		the procedures and the runner's moves do per step.  A finished move
+ *		gets its row in the log (log_move).
+ */
+void
+partmgr_reshape_run_step(const char *key, int64 id, int64 batch_rows,
+						 const char *run_by, PartmgrReshapeStepRun *out)
+{
+	PartmgrSet *set = partmgr_config_load(key, false);
+	PartmgrRights rights;
+	PartmgrReshapeOp *op;
+
+	memset(out, 0, sizeof(*out));
+	partmgr_rights_enter_set(set, PARTMGR_RIGHTS_ACT, &rights);
+	op = partmgr_reshape_load(id, true);
+	if (op == NULL)
+		out->finished = true;	/* undone meanwhile */
+	else
+	{
+		PartmgrTree *tree = partmgr_read_tree(set);
+		PartmgrPlan *plan = partmgr_plan_reshape_step(set, tree, op,
+													  batch_rows,
+													  &out->step);
+		TimestampTz started = GetCurrentTimestamp();
+
+		/*
+		 * Only the swap changes which children the set has: it alone keeps
+		 * maintenance off the set, which a long copy would starve.
+		 */
+		if (out->step == PARTMGR_RESHAPE_STEP_SWAP)
+			partmgr_lock_set_or_raise(set->parent_oid, set->key);
+		if (out->step == PARTMGR_RESHAPE_STEP_COPY)
+		{
+			const PartmgrAction *copy = linitial(plan->actions);
+
+			out->bytes = (copy->end_block - copy->first_block) * BLCKSZ;
+		}
+		if (plan->actions != NIL)
+			(void) partmgr_execute_or_raise(plan, run_by, &out->rows);
+		out->move = is_move_kind(op->kind);
+		out->finished = partmgr_reshape_step_done(set, tree, op, out->step,
+												  plan, out->rows);
+		out->rows_copied = op->rows_copied;
+		out->rows_replayed = op->rows_replayed;
+		if (out->finished && out->move)
+			log_move(set, op, run_by, started);
+	}
+	partmgr_rights_leave(&rights);
 }
 
 /*

@@ -45,12 +45,29 @@ typedef enum PartmgrReshapeStep
 	PARTMGR_RESHAPE_STEP_SWAP	/* the new children swapped in */
 } PartmgrReshapeStep;
 
+/* What one step of an operation did (partmgr_reshape_run_step). */
+typedef struct PartmgrReshapeStepRun
+{
+	PartmgrReshapeStep step;
+	bool		finished;		/* the operation is over, or was undone
+								 * meanwhile */
+	uint64		rows;			/* what the step counted */
+	int64		rows_copied;	/* the operation's totals */
+	int64		rows_replayed;
+	int64		bytes;			/* a copy step: the old child's blocks it
+								 * read, in bytes */
+	bool		move;			/* the operation is a move */
+} PartmgrReshapeStepRun;
+
 /* longest list of children one reshape makes */
 #define PARTMGR_RESHAPE_MAX_TARGETS	1000
 
 extern PartmgrReshapeOp *partmgr_reshape_register(PartmgrSet *set,
 												  PartmgrTree *tree,
 												  const PartmgrReshapeRequest *req);
+extern PartmgrReshapeOp *partmgr_reshape_prepare(PartmgrSet *set,
+												 PartmgrTree *tree,
+												 const PartmgrReshapeRequest *req);
 extern List *partmgr_reshape_runs(PartmgrSet *set, PartmgrTree *tree,
 								  PartmgrPoint upper,
 								  const char *interval);
@@ -75,6 +92,10 @@ extern PartmgrPlan *partmgr_plan_reshape_cancel(PartmgrSet *set,
 												const PartmgrReshapeOp *op);
 extern const char *partmgr_reshape_step_name(PartmgrReshapeStep step);
 extern bool partmgr_in_tablespace(Oid relid, Oid spcid);
+extern bool partmgr_reshape_is_move(const PartmgrReshapeOp *op);
+extern void partmgr_reshape_run_step(const char *key, int64 id,
+									 int64 batch_rows, const char *run_by,
+									 PartmgrReshapeStepRun *out);
 extern void partmgr_check_no_reshape(const PartmgrSet *set, const char *what);
 
 #endif							/* PARTMGR_RESHAPE_H */

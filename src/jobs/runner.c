@@ -69,7 +69,10 @@
 #include "maintenance.h"
 #include "own_tables.h"
 #include "prefetch.h"
+#include "reshape.h"
+#include "reshape_state.h"
 #include "runner.h"
+#include "tiers.h"
 
 /* How maintain_once left a set. */
 typedef enum SetStep
@@ -348,6 +351,122 @@ maintain_once(PartmgrSet *read, const PartmgrRunOptions *opts,
 	return step;
 }
 
+/* most steps of moves one set takes in a run besides those that copy */
+#define MOVE_STEPS_PER_RUN	100
+
+/* One step of a set's registered move (run_moves). */
+typedef struct MoveStep
+{
+	const char *key;
+	const char *run_by;
+	int64		id;				/* out: the move, or 0: none to carry on */
+	PartmgrReshapeStepRun done; /* out */
+} MoveStep;
+
+static void
+move_step(void *arg)
+{
+	MoveStep   *m = (MoveStep *) arg;
+	int64		id;
+	char	   *op_key;
+
+	if (!partmgr_tiers_next_move(m->key, &id, &op_key) ||
+		!partmgr_try_lock_operation(id))
+		return;					/* none, or run_reshape() carries it out */
+	m->id = id;
+	PG_TRY();
+	{
+		partmgr_reshape_run_step(op_key, id, PARTMGR_MOVE_BATCH_ROWS,
+								 m->run_by, &m->done);
+	}
+	PG_FINALLY();
+	{
+		partmgr_unlock_operation(id);
+	}
+	PG_END_TRY();
+}
+
+/* What record_move_error writes. */
+typedef struct MoveError
+{
+	int64		id;
+	const char *message;
+} MoveError;
+
+static void
+record_move_error(void *arg)
+{
+	MoveError  *e = (MoveError *) arg;
+
+	partmgr_reshape_set_error(e->id, e->message);
+}
+
+/*
+ * run_moves
+ *		Carry on the registered move of a set (tiers.c registers them), a
+ *		step per transaction, while the run's budget of bytes to copy lasts
+ *		(pg_partmgr.tier_bytes_per_run; *budget is what is left of it).  A
+ *		step that fails leaves its error in reshape_operation.last_error, is
+ *		a WARNING (a lock not had within pg_partmgr.lock_timeout: a LOG
+ *		line), and the move waits for the next run.  Only for runs that
+ *		commit.  *finished: a move was finished (the set may have another
+ *		child to move, which maintaining it again registers).
+ */
+static SetStep
+run_moves(const char *key, const PartmgrRunOptions *opts, MemoryContext cxt,
+		  int64 *budget, bool *finished)
+{
+	*finished = false;
+	for (int steps = 0; *budget > 0 && steps < MOVE_STEPS_PER_RUN;)
+	{
+		MoveStep	m;
+		ErrorData  *edata = NULL;
+		bool		snapshot;
+		bool		ok;
+		SetStep		step;
+
+		step = begin_step(opts,
+						  psprintf("pg_partmgr: moving a child of partition set %s",
+								   key), &snapshot);
+		if (step != SET_DONE)
+			return step;
+		MemoryContextSwitchTo(cxt);
+		memset(&m, 0, sizeof(m));
+		m.key = key;
+		m.run_by = opts->run_by;
+		ok = partmgr_run_subxact(move_step, &m, &edata);
+		if (!ok && m.id != 0)
+		{
+			MoveError	e;
+			ErrorData  *again = NULL;
+
+			e.id = m.id;
+			e.message = psprintf("%s: %s", unpack_sql_state(edata->sqlerrcode),
+								 edata->message);
+			(void) partmgr_run_subxact(record_move_error, &e, &again);
+			ereport(edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE ?
+					LOG : WARNING,
+					(errcode(edata->sqlerrcode),
+					 errmsg("pg_partmgr: the move of a child of partition set \"%s\" stopped: %s",
+							key, edata->message),
+					 errhint("The next run goes on with it; CALL partmgr.run_reshape(%s) does at once.",
+							 quote_literal_cstr(key))));
+		}
+		else if (!ok)
+			report_set_failure(key, edata);
+		end_step(opts, snapshot);
+		MemoryContextSwitchTo(cxt);
+		*finished = ok && m.done.finished;
+		if (!ok || m.id == 0 || m.done.finished)
+			return SET_DONE;
+		if (m.done.step == PARTMGR_RESHAPE_STEP_COPY)
+			*budget -= m.done.bytes;
+		else
+			steps++;
+	}
+	return SET_DONE;
+}
+
 /*
  * record_crash
  *		After a set's transaction was aborted by an error that escaped its
@@ -416,6 +535,38 @@ maintain_in_transaction(PartmgrSet *read, const PartmgrRunOptions *opts,
 	if (step == SET_STOP)
 		report_dropped();
 	pgstat_report_stat(false);
+	pgstat_report_activity(STATE_IDLE, NULL);
+	return step;
+}
+
+/*
+ * run_moves_safely
+ *		run_moves; in transactions of its own, an error escaping it is
+ *		reported and the transaction rolled back, as maintain_in_transaction
+ *		does (the move goes on at the next run).
+ */
+static SetStep
+run_moves_safely(const char *key, const PartmgrRunOptions *opts,
+				 MemoryContext cxt, int64 *budget, bool *finished)
+{
+	volatile SetStep step = SET_DONE;
+
+	*finished = false;
+	if (opts->transactions != PARTMGR_RUN_OWN_TRANSACTIONS)
+		return run_moves(key, opts, cxt, budget, finished);
+	PG_TRY();
+	{
+		step = run_moves(key, opts, cxt, budget, finished);
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(cxt);
+		EmitErrorReport();
+		FlushErrorState();
+		AbortCurrentTransaction();
+		step = SET_DONE;
+	}
+	PG_END_TRY();
 	pgstat_report_activity(STATE_IDLE, NULL);
 	return step;
 }
@@ -632,6 +783,7 @@ partmgr_run_sets(List *sets, const PartmgrRunOptions *opts)
 	RunMemory	memory;
 	List	   *failed = NIL;
 	int			first_failure = 0;
+	int64		move_budget = (int64) partmgr_tier_bytes_per_run * 1024;
 
 	Assert((opts->transactions == PARTMGR_RUN_OWN_TRANSACTIONS) ==
 		   !IsTransactionState());
@@ -646,30 +798,47 @@ partmgr_run_sets(List *sets, const PartmgrRunOptions *opts)
 		PartmgrSet *read = (PartmgrSet *) lfirst(lc);
 		SetStep		step;
 		SetResult	result = {0};
+		bool		moved;
 
-		/* a set that needs more than one transaction's worth goes on at once */
+		/*
+		 * A set that needs more than one transaction's worth goes on at once,
+		 * then its moves to a tier, in transactions of their own: after a
+		 * move, maintaining the set again registers the next.
+		 */
 		do
 		{
-			CHECK_FOR_INTERRUPTS();
-			if (opts->transactions == PARTMGR_RUN_OWN_TRANSACTIONS)
+			do
 			{
-				/*
-				 * between two transactions, a background process rereads its
-				 * settings
-				 */
-				if (ConfigReloadPending)
+				CHECK_FOR_INTERRUPTS();
+				if (opts->transactions == PARTMGR_RUN_OWN_TRANSACTIONS)
 				{
-					ConfigReloadPending = false;
-					ProcessConfigFile(PGC_SIGHUP);
+					/*
+					 * between two transactions, a background process rereads
+					 * its settings
+					 */
+					if (ConfigReloadPending)
+					{
+						ConfigReloadPending = false;
+						ProcessConfigFile(PGC_SIGHUP);
+					}
+					step = maintain_in_transaction(read, opts, per_set, &stamps,
+												   &result);
 				}
-				step = maintain_in_transaction(read, opts, per_set, &stamps,
-											   &result);
+				else
+					step = maintain_once(read, opts, per_set, &stamps, &result);
+				MemoryContextSwitchTo(caller);
+				MemoryContextReset(per_set);
+			} while (step == SET_MORE);
+			moved = false;
+			if (step == SET_DONE && !result.not_permitted &&
+				opts->transactions != PARTMGR_RUN_IN_CALLERS && move_budget > 0)
+			{
+				step = run_moves_safely(read->key, opts, per_set,
+										&move_budget, &moved);
+				MemoryContextSwitchTo(caller);
+				MemoryContextReset(per_set);
 			}
-			else
-				step = maintain_once(read, opts, per_set, &stamps, &result);
-			MemoryContextSwitchTo(caller);
-			MemoryContextReset(per_set);
-		} while (step == SET_MORE);
+		} while (step == SET_DONE && moved && move_budget > 0);
 		if (step == SET_STOP)
 		{
 			stamps.n = 0;

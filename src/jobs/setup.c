@@ -53,6 +53,7 @@
 #include "rights.h"
 #include "setup.h"
 #include "spi_util.h"
+#include "tiers.h"
 
 /*
  * partmgr_check_owner
@@ -595,8 +596,9 @@ register_sub_set(const PartmgrPlan *plan, const PartmgrAction *action,
  *		What the tables a plan creates get, filled into the plan by the job
  *		that made it, once every action is in it: how new children are
  *		partitioned in turn (part_config_sub) and the registration of each
- *		such child as a set of its own, then the template's and the
- *		parent's properties (properties.c).  A plan that creates no table
+ *		such child as a set of its own, the tier a new child's bounds put it
+ *		in (tiers.c), then the template's and the parent's properties
+ *		(properties.c).  A plan that creates no table
  *		reads nothing.
  */
 void
@@ -623,6 +625,7 @@ partmgr_plan_tables(PartmgrPlan *plan)
 		MemoryContextSwitchTo(caller);
 		if (plan->sub != NULL)
 			plan->register_sub_set = register_sub_set;
+		partmgr_tiers_place_new(plan, GetCurrentTransactionStartTimestamp());
 	}
 	if (creates_table)
 		partmgr_plan_table_properties(plan);

@@ -26,21 +26,44 @@
  */
 #include "postgres.h"
 
+#include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 #include "utils/timestamp.h"
 
 #include "reshape_state.h"
 #include "spi_util.h"
 
-#define OP_COLUMNS \
+/*
+ * The columns of an operation; target_tablespace is 0.7.0's (the library
+ * works with 0.6.0's objects too: no moves there).
+ */
+#define OP_COLUMNS_OF(tablespace) \
 "SELECT operation_id, parent_table, kind, source_tables, target_tables, target_bounds," \
 "       target_interval, target_format, target_aligned, phase, copy_source," \
 "       copy_block, rows_copied, rows_replayed, created_at," \
-"       updated_at, last_error, copy_filenodes, target_tablespace" \
+"       updated_at, last_error, copy_filenodes, " tablespace \
 "  FROM partmgr.reshape_operation"
+#define OP_COLUMNS OP_COLUMNS_OF("target_tablespace")
+#define OP_COLUMNS_060 OP_COLUMNS_OF("NULL::pg_catalog.text")
+
+/* Whether reshape_operation has 0.7.0's target_tablespace. */
+static bool
+have_tablespace_column(void)
+{
+	Oid			nspid = get_namespace_oid("partmgr", true);
+	Oid			relid = OidIsValid(nspid) ?
+	get_relname_relid("reshape_operation", nspid) : InvalidOid;
+
+	return OidIsValid(relid) &&
+		get_attnum(relid, "target_tablespace") != InvalidAttrNumber;
+}
+
+/* sql060 instead of sql on 0.6.0's objects */
+#define OP_SQL(sql, sql060) (have_tablespace_column() ? (sql) : (sql060))
 
 static const char *const phase_names[] = {"planned", "copy", "index", "catch up"};
 
@@ -156,6 +179,11 @@ partmgr_reshape_insert(const PartmgrReshapeOp *op)
 	" (parent_table, kind, source_tables, target_tables, target_bounds, target_interval,"
 	"  target_format, target_aligned, target_tablespace)"
 	" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING operation_id";
+	static const char *const sql060 =
+	"INSERT INTO partmgr.reshape_operation"
+	" (parent_table, kind, source_tables, target_tables, target_bounds, target_interval,"
+	"  target_format, target_aligned)"
+	" VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING operation_id";
 	Oid			types[9] = {TEXTOID, TEXTOID, TEXTARRAYOID, TEXTARRAYOID, TEXTARRAYOID,
 	TEXTOID, TEXTOID, BOOLOID, TEXTOID};
 	Datum		values[9];
@@ -182,8 +210,12 @@ partmgr_reshape_insert(const PartmgrReshapeOp *op)
 		values[8] = CStringGetTextDatum(op->tablespace);
 	else
 		nulls[8] = 'n';
-	(void) partmgr_spi_exec(sql, 9, types, values, nulls, false,
-							SPI_OK_INSERT_RETURNING);
+	if (op->tablespace == NULL && !have_tablespace_column())
+		(void) partmgr_spi_exec(sql060, 8, types, values, nulls, false,
+								SPI_OK_INSERT_RETURNING);
+	else
+		(void) partmgr_spi_exec(sql, 9, types, values, nulls, false,
+								SPI_OK_INSERT_RETURNING);
 	return DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
 }
 
@@ -204,9 +236,10 @@ partmgr_reshape_list(const char *key)
 		values[0] = CStringGetTextDatum(key);
 	else
 		nulls[0] = 'n';
-	n = partmgr_spi_exec_cached(OP_COLUMNS " WHERE $1 IS NULL OR parent_table"
-								" = $1"
-								" ORDER BY operation_id",
+	n = partmgr_spi_exec_cached(OP_SQL(OP_COLUMNS " WHERE $1 IS NULL OR"
+									   " parent_table = $1 ORDER BY operation_id",
+									   OP_COLUMNS_060 " WHERE $1 IS NULL OR"
+									   " parent_table = $1 ORDER BY operation_id"),
 								1, types, values, nulls, false, SPI_OK_SELECT);
 	for (uint64 i = 0; i < n; i++)
 		ops = lappend(ops, read_op(i));
@@ -224,7 +257,8 @@ partmgr_reshape_load(int64 id, bool missing_ok)
 	Datum		values[1];
 
 	values[0] = Int64GetDatum(id);
-	if (partmgr_spi_exec_cached(OP_COLUMNS " WHERE operation_id = $1",
+	if (partmgr_spi_exec_cached(OP_SQL(OP_COLUMNS " WHERE operation_id = $1",
+									   OP_COLUMNS_060 " WHERE operation_id = $1"),
 								1, types, values, NULL, false,
 								SPI_OK_SELECT) == 0)
 	{
@@ -250,9 +284,12 @@ partmgr_reshape_of_table(const char *key, const char *table_key)
 
 	values[0] = CStringGetTextDatum(key);
 	values[1] = CStringGetTextDatum(table_key);
-	if (partmgr_spi_exec_cached(OP_COLUMNS " WHERE parent_table = $1 AND $2 ="
-								" ANY (source_tables)"
-								" ORDER BY operation_id LIMIT 1",
+	if (partmgr_spi_exec_cached(OP_SQL(OP_COLUMNS " WHERE parent_table = $1"
+									   " AND $2 = ANY (source_tables)"
+									   " ORDER BY operation_id LIMIT 1",
+									   OP_COLUMNS_060 " WHERE parent_table = $1"
+									   " AND $2 = ANY (source_tables)"
+									   " ORDER BY operation_id LIMIT 1"),
 								2, types, values, NULL, false,
 								SPI_OK_SELECT) == 0)
 		return NULL;
