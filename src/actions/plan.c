@@ -688,9 +688,12 @@ partmgr_action_bounds(const PartmgrPlan *plan, const PartmgrAction *action)
 	if (action->reshape != NULL)
 		return reshape_bounds(plan, action);
 	if (action->kind == PARTMGR_ACTION_REGISTER_MOVE)
-		return psprintf("into tablespace %s (tier %s)",
-						quote_identifier(action->move->tablespace),
-						quote_identifier(action->tier));
+		return action->tier != NULL ?
+			psprintf("into tablespace %s (tier %s)",
+					 quote_identifier(action->move->tablespace),
+					 quote_identifier(action->tier)) :
+			psprintf("into tablespace %s, the parent's: it has reached no tier",
+					 quote_identifier(action->move->tablespace));
 	if (action->kind == PARTMGR_ACTION_FILL_STAGED)
 	{
 		int			n = 0;

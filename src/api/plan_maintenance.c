@@ -288,7 +288,7 @@ dry_reshape(void *arg)
 		PartmgrTree *tree = partmgr_read_tree(dry->set);
 		PartmgrReshapeStep step;
 		PartmgrPlan *plan = partmgr_plan_reshape_step(dry->set, tree, op,
-													  100000, &step);
+													  100000, 0, &step);
 		char	   *note = psprintf("reshape " INT64_FORMAT
 									" (%s, phase %s): the next step of CALL"
 									" partmgr.run_reshape(%s)%s%s",

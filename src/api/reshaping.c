@@ -454,7 +454,7 @@ run_step(void *arg)
 	PartmgrReshapeStepRun done;
 
 	SPI_connect();
-	partmgr_reshape_run_step(run->key, run->id, run->opts->batch_rows,
+	partmgr_reshape_run_step(run->key, run->id, run->opts->batch_rows, 0,
 							 run->opts->run_by, &done);
 	run->step = done.step;
 	run->finished = done.finished;

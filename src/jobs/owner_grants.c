@@ -213,7 +213,11 @@ partmgr_set_missing_grants(const PartmgrSet *set, Oid undo_target)
 						  owner, true,
 						  "retention: expired children are moved into this schema");
 	}
-	/* the tiers' tablespaces: every step of a move runs as the owner */
+
+	/*
+	 * the tiers' tablespaces: every step of a move runs as the owner; not
+	 * required, since without it no move is registered (health warns)
+	 */
 	foreach(lc, partmgr_tier_rows(set->key))
 	{
 		PartmgrTierRow *tier = (PartmgrTierRow *) lfirst(lc);
@@ -221,7 +225,7 @@ partmgr_set_missing_grants(const PartmgrSet *set, Oid undo_target)
 
 		if (OidIsValid(spcid))
 			missing = tablespace_rights(missing, list_make1_oid(spcid), owner,
-										true,
+										false,
 										psprintf("tier %s: its children are moved there",
 												 quote_identifier(tier->name)));
 	}

@@ -835,7 +835,7 @@ partmgr_in_tablespace(Oid relid, Oid spcid)
 								   " WHERE c.oid = $1"
 								   "    OR c.oid IN (SELECT i.indexrelid FROM pg_catalog.pg_index i"
 								   "                  WHERE i.indrelid = $1)",
-								   3, types, values, NULL, true, SPI_OK_SELECT);
+								   3, types, values, NULL, false, SPI_OK_SELECT);
 	return DatumGetBool(partmgr_spi_value(0, 1, &isnull)) && !isnull;
 }
 
@@ -1364,11 +1364,12 @@ log_backlog(const PartmgrReshapeTables *r, int64 limit)
 /*
  * copy_batch
  *		The blocks [*first, *end) of an old child a copy step takes: as many
- *		as hold about batch_rows rows by its statistics.  False when the
- *		child has no block left from *first.
+ *		as hold about batch_rows rows by its statistics, at most max_blocks
+ *		(0: no bound).  False when the child has no block left from *first.
  */
 static bool
-copy_batch(Oid relid, int64 from, int64 batch_rows, int64 *first, int64 *end)
+copy_batch(Oid relid, int64 from, int64 batch_rows, int64 max_blocks,
+		   int64 *first, int64 *end)
 {
 	Relation	rel;
 	BlockNumber nblocks;
@@ -1401,6 +1402,8 @@ copy_batch(Oid relid, int64 from, int64 batch_rows, int64 *first, int64 *end)
 	*first = from;
 	*end = Min((int64) nblocks,
 			   from + Max((int64) 1, (int64) (batch_rows / per_block)));
+	if (max_blocks > 0)
+		*end = Min(*end, from + max_blocks);
 	return true;
 }
 
@@ -1588,8 +1591,8 @@ plan_build(PartmgrPlan *plan, PartmgrReshapeTables *r)
  */
 PartmgrPlan *
 partmgr_plan_reshape_step(PartmgrSet *set, PartmgrTree *tree,
-						  PartmgrReshapeOp *op,
-						  int64 batch_rows, PartmgrReshapeStep *step)
+						  PartmgrReshapeOp *op, int64 batch_rows,
+						  int64 max_blocks, PartmgrReshapeStep *step)
 {
 	PartmgrPlan *plan = partmgr_plan_new(set, tree);
 	PartmgrReshapeTables *r = reshape_tables(set, tree, op, false);
@@ -1645,7 +1648,7 @@ partmgr_plan_reshape_step(PartmgrSet *set, PartmgrTree *tree,
 
 				while (i < r->nsources &&
 					   !copy_batch(r->source_oids[i], from, batch_rows,
-								   &first, &end))
+								   max_blocks, &first, &end))
 				{
 					i++;
 					from = 0;
@@ -1909,12 +1912,15 @@ log_move(const PartmgrSet *set, const PartmgrReshapeOp *op, const char *run_by,
  *		Carry out the next step of operation id of set key, in the caller's
  *		transaction (connected to SPI), with the set owner's rights and, for
  *		the swap, the set's advisory lock (55P03 when a run holds it): what
- *		the procedures and the runner's moves do per step.  A finished move
+ *		the procedures and the runner's moves do per step.  A copy step takes
+ *		about batch_rows rows, and no more than max_bytes of the old child's
+ *		blocks (0: no bound; at least one block).  A finished move
  *		gets its row in the log (log_move).
  */
 void
 partmgr_reshape_run_step(const char *key, int64 id, int64 batch_rows,
-						 const char *run_by, PartmgrReshapeStepRun *out)
+						 int64 max_bytes, const char *run_by,
+						 PartmgrReshapeStepRun *out)
 {
 	PartmgrSet *set = partmgr_config_load(key, false);
 	PartmgrRights rights;
@@ -1930,6 +1936,7 @@ partmgr_reshape_run_step(const char *key, int64 id, int64 batch_rows,
 		PartmgrTree *tree = partmgr_read_tree(set);
 		PartmgrPlan *plan = partmgr_plan_reshape_step(set, tree, op,
 													  batch_rows,
+													  max_bytes / BLCKSZ,
 													  &out->step);
 		TimestampTz started = GetCurrentTimestamp();
 

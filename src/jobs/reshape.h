@@ -79,6 +79,7 @@ extern PartmgrPlan *partmgr_plan_reshape_step(PartmgrSet *set,
 											  PartmgrTree *tree,
 											  PartmgrReshapeOp *op,
 											  int64 batch_rows,
+											  int64 max_blocks,
 											  PartmgrReshapeStep *step);
 extern bool partmgr_reshape_step_done(PartmgrSet *set, PartmgrTree *tree,
 									  PartmgrReshapeOp *op,
@@ -94,7 +95,8 @@ extern const char *partmgr_reshape_step_name(PartmgrReshapeStep step);
 extern bool partmgr_in_tablespace(Oid relid, Oid spcid);
 extern bool partmgr_reshape_is_move(const PartmgrReshapeOp *op);
 extern void partmgr_reshape_run_step(const char *key, int64 id,
-									 int64 batch_rows, const char *run_by,
+									 int64 batch_rows, int64 max_bytes,
+									 const char *run_by,
 									 PartmgrReshapeStepRun *out);
 extern void partmgr_check_no_reshape(const PartmgrSet *set, const char *what);
 

@@ -359,6 +359,7 @@ typedef struct MoveStep
 {
 	const char *key;
 	const char *run_by;
+	int64		budget;			/* bytes the step may copy */
 	int64		id;				/* out: the move, or 0: none to carry on */
 	PartmgrReshapeStepRun done; /* out */
 } MoveStep;
@@ -377,7 +378,8 @@ move_step(void *arg)
 	PG_TRY();
 	{
 		partmgr_reshape_run_step(op_key, id, PARTMGR_MOVE_BATCH_ROWS,
-								 m->run_by, &m->done);
+								 Max(m->budget, BLCKSZ), m->run_by,
+								 &m->done);
 	}
 	PG_FINALLY();
 	{
@@ -434,6 +436,7 @@ run_moves(const char *key, const PartmgrRunOptions *opts, MemoryContext cxt,
 		memset(&m, 0, sizeof(m));
 		m.key = key;
 		m.run_by = opts->run_by;
+		m.budget = *budget;
 		ok = partmgr_run_subxact(move_step, &m, &edata);
 		if (!ok && m.id != 0)
 		{

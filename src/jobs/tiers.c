@@ -248,7 +248,7 @@ leaf_places(Oid parent)
 								"                  WHERE i.indrelid = p.relid)"
 								" WHERE p.isleaf AND p.level > 0"
 								" GROUP BY p.relid",
-								2, types, values, NULL, true, SPI_OK_SELECT);
+								2, types, values, NULL, false, SPI_OK_SELECT);
 	for (uint64 i = 0; i < n; i++)
 	{
 		bool		isnull;
@@ -393,8 +393,8 @@ partmgr_plan_tiers(PartmgrSet *set, PartmgrTree *tree, TimestampTz now)
 			ErrorData  *edata = NULL;
 			PartmgrAction *action;
 
-			if (place != NULL && place->spcid == target)
-				continue;
+			if (place == NULL || place->spcid == target)
+				continue;		/* made after this look, or in place */
 			memset(&c, 0, sizeof(c));
 			c.leaf = leaf;
 			c.tier = tier;
