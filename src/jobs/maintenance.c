@@ -616,6 +616,8 @@ partmgr_maintain_set(const char *key, PartmgrSet *read,
 
 	if (!partmgr_run_subxact(plan_and_execute_set, &run, &edata))
 	{
+		if (run.set != NULL)
+			outcome->tiers = partmgr_maintenance_steps[PARTMGR_STEP_TIERS].applies(run.set);
 		if (opts->all_sets && run.set == NULL && !superuser())
 		{
 			/* whose set it is cannot be told: not the caller's business */
@@ -630,6 +632,8 @@ partmgr_maintain_set(const char *key, PartmgrSet *read,
 						 started, edata);
 		return;
 	}
+	if (run.set != NULL)
+		outcome->tiers = partmgr_maintenance_steps[PARTMGR_STEP_TIERS].applies(run.set);
 	if (outcome->skipped || outcome->error != NULL)
 		return;
 

@@ -38,6 +38,8 @@ typedef struct PartmgrSetOutcome
 								 * caller that can commit validates them in a
 								 * transaction of their own
 								 * (partmgr_validate_set) */
+	bool		tiers;			/* the set has storage tiers: a caller that
+								 * can commit carries its moves on */
 } PartmgrSetOutcome;
 
 /* How partmgr_maintain_set works on a set: the caller's choices. */

@@ -229,6 +229,7 @@ typedef struct SetResult
 								 * privileges */
 	int			failed;			/* the SQLSTATE of its failure (a lock not
 								 * granted in time is none), or 0 */
+	bool		tiers;			/* it has storage tiers: its moves go on */
 } SetResult;
 
 /*
@@ -293,6 +294,7 @@ maintain_once(PartmgrSet *read, const PartmgrRunOptions *opts,
 	mopts.read_earlier = opts->transactions != PARTMGR_RUN_IN_CALLERS;
 	partmgr_maintain_set(key, read, &mopts, &outcome);
 	result->not_permitted = outcome.not_permitted;
+	result->tiers = outcome.tiers;
 	if (outcome.not_permitted && opts->warn_not_permitted)
 		ereport(WARNING,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -833,7 +835,7 @@ partmgr_run_sets(List *sets, const PartmgrRunOptions *opts)
 				MemoryContextReset(per_set);
 			} while (step == SET_MORE);
 			moved = false;
-			if (step == SET_DONE && !result.not_permitted &&
+			if (step == SET_DONE && !result.not_permitted && result.tiers &&
 				opts->transactions != PARTMGR_RUN_IN_CALLERS && move_budget > 0)
 			{
 				step = run_moves_safely(read->key, opts, per_set,
