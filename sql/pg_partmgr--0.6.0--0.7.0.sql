@@ -147,3 +147,12 @@ BEGIN
     END LOOP;
 END
 $$;
+
+-- A swap renames the old children out of the way and a step of its own
+-- drops them with the change log (phase swapped): dropping a large table
+-- at commit takes time the swap would spend holding its locks.
+ALTER TABLE partmgr.reshape_operation DROP CONSTRAINT reshape_operation_phase_check;
+ALTER TABLE partmgr.reshape_operation ADD CONSTRAINT reshape_operation_phase_check
+    CHECK (phase OPERATOR(pg_catalog.=) ANY (ARRAY['planned', 'copy', 'index', 'catch up', 'swapped']));
+COMMENT ON COLUMN partmgr.reshape_operation.phase IS
+    'planned: nothing built yet; copy: the new children exist and rows are copied into them in batches while changes are captured; index: their indexes and constraints are built; catch up: captured changes are applied until the swap can take place; swapped: the new children replaced the old ones, which (renamed <parent>_reshape<id>_old<n>) and the change log are dropped next.';

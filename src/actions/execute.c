@@ -679,6 +679,7 @@ partmgr_report_done(const PartmgrPlan *plan, const PartmgrAction *action,
 		case PARTMGR_ACTION_RESHAPE_FINISH:
 		case PARTMGR_ACTION_RESHAPE_EXCLUDE:
 		case PARTMGR_ACTION_RESHAPE_CANCEL:
+		case PARTMGR_ACTION_RESHAPE_DROP_OLD:
 		case PARTMGR_ACTION_REGISTER_MOVE:
 			/* steps on working tables: the maintenance log says them */
 			ereport(DEBUG1,

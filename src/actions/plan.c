@@ -595,6 +595,8 @@ partmgr_action_name(const PartmgrAction *action)
 			return "swap partitions";
 		case PARTMGR_ACTION_RESHAPE_CANCEL:
 			return "cancel reshape";
+		case PARTMGR_ACTION_RESHAPE_DROP_OLD:
+			return "drop old partitions";
 		case PARTMGR_ACTION_REGISTER_MOVE:
 			return "register move";
 	}
@@ -656,6 +658,13 @@ reshape_bounds(const PartmgrPlan *plan, const PartmgrAction *action)
 							action->first_block, action->end_block - 1,
 							quote_qualified_identifier(r->source_schemas[action->index],
 													   r->source_names[action->index]));
+		case PARTMGR_ACTION_RESHAPE_DROP_OLD:
+			initStringInfo(&buf);
+			for (int i = 0; i < r->nsources; i++)
+				appendStringInfo(&buf, "%s%s", i > 0 ? ", " : "",
+								 quote_qualified_identifier(r->schema,
+															r->old_names[i]));
+			return buf.data;
 		case PARTMGR_ACTION_RESHAPE_SWAP:
 		case PARTMGR_ACTION_RESHAPE_PREPARE:
 		case PARTMGR_ACTION_RESHAPE_CANCEL:

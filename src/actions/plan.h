@@ -79,6 +79,8 @@ typedef enum PartmgrActionKind
 									 * holds nothing of the range */
 	PARTMGR_ACTION_RESHAPE_SWAP,	/* replace the old children by the new */
 	PARTMGR_ACTION_RESHAPE_CANCEL,	/* drop what a reshape built */
+	PARTMGR_ACTION_RESHAPE_DROP_OLD,	/* after the swap: drop the old
+										 * children and the change log */
 	PARTMGR_ACTION_REGISTER_MOVE	/* register the move of a child to the
 									 * tablespace of its tier (the worker
 									 * carries it out) */
@@ -106,6 +108,10 @@ typedef struct PartmgrReshapeTables
 	int			ntargets;
 	char	  **work_names;		/* the new children while they are built */
 	char	  **final_names;	/* and once swapped in */
+	char	  **old_names;		/* the old children's once swapped out, until
+								 * they are dropped (drop_later) */
+	bool		drop_later;		/* the swap renames the old children, a step
+								 * of its own drops them */
 	PartmgrPoint *lowers;		/* range sets: their bounds */
 	PartmgrPoint *uppers;
 	int		   *moduli;			/* hash sets */

@@ -1210,46 +1210,55 @@ index_names(Oid relid)
 }
 
 /*
+ * work_rename_prefixed
+ *		Rename table schema.from (relid, or InvalidOid in a dry run before
+ *		it exists) to schema.to, and its indexes and statistics objects
+ *		named after it ("from_pkey") to names after the new one ("to_pkey").
+ */
+static void
+work_rename_prefixed(PartmgrActionWork *work, const char *schema, Oid relid,
+					 const char *from, const char *to)
+{
+	size_t		len = strlen(from);
+	List	   *objects = NIL;
+	ListCell   *lc;
+
+	if (strcmp(from, to) != 0)
+		work_sql(work, partmgr_ddl_rename_table(schema, from, to));
+	if (!OidIsValid(relid))
+		return;
+	foreach(lc, index_names(relid))
+		objects = lappend(objects, list_make2(lfirst(lc), "INDEX"));
+	foreach(lc, partmgr_statistics_of(relid))
+		objects = lappend(objects,
+						  list_make2(((PartmgrStatistics *) lfirst(lc))->name,
+									 "STATISTICS"));
+	foreach(lc, objects)
+	{
+		const char *name = linitial((List *) lfirst(lc));
+		const char *kind = lsecond((List *) lfirst(lc));
+
+		if (strncmp(name, from, len) != 0)
+			continue;
+		work_sql(work, partmgr_ddl_rename(kind, schema, name,
+										  partmgr_name_with_suffix(to,
+																   name + len)));
+	}
+}
+
+/*
  * work_reshape_renames
- *		Once the old children are gone: each new child takes its final
- *		name, and its indexes and statistics objects named after its
+ *		Once the old children are out of the way: each new child takes its
+ *		final name, and its indexes and statistics objects named after its
  *		working name take names after the final one.
  */
 static void
 work_reshape_renames(PartmgrActionWork *work, const PartmgrReshapeTables *r)
 {
 	for (int i = 0; i < r->ntargets; i++)
-	{
-		const char *work_name = r->work_names[i];
-		size_t		len = strlen(work_name);
-		Oid			relid = reshape_relid(r, work_name);
-		List	   *objects = NIL;
-		ListCell   *lc;
-
-		if (strcmp(work_name, r->final_names[i]) != 0)
-			work_sql(work,
-					 partmgr_ddl_rename_table(r->schema, work_name,
-											  r->final_names[i]));
-		if (!OidIsValid(relid))
-			continue;			/* a dry run before the new children exist */
-		foreach(lc, index_names(relid))
-			objects = lappend(objects, list_make2(lfirst(lc), "INDEX"));
-		foreach(lc, partmgr_statistics_of(relid))
-			objects = lappend(objects,
-							  list_make2(((PartmgrStatistics *) lfirst(lc))->name,
-										 "STATISTICS"));
-		foreach(lc, objects)
-		{
-			const char *name = linitial((List *) lfirst(lc));
-			const char *kind = lsecond((List *) lfirst(lc));
-
-			if (strncmp(name, work_name, len) != 0)
-				continue;
-			work_sql(work, partmgr_ddl_rename(kind, r->schema, name,
-											  partmgr_name_with_suffix(r->final_names[i],
-																	   name + len)));
-		}
-	}
+		work_rename_prefixed(work, r->schema,
+							 reshape_relid(r, r->work_names[i]),
+							 r->work_names[i], r->final_names[i]);
 }
 
 /*
@@ -1323,11 +1332,26 @@ work_reshape_swap(const PartmgrPlan *plan, const PartmgrAction *action,
 				 partmgr_ddl_detach_from(r->schema, r->stage, r->schema,
 										 r->work_names[i]));
 	work_sql(work, partmgr_ddl_drop_table(r->schema, r->stage, false));
+
+	/*
+	 * Dropping a large table at commit takes long (its files, and a scan of
+	 * shared buffers), under the swap's locks: the old children are renamed
+	 * out of the way, and dropped with the change log in a step of their
+	 * own (drop_later)
+	 */
 	for (int i = 0; i < r->nsources; i++)
-		work_sql(work,
-				 partmgr_ddl_drop_table(r->source_schemas[i],
-										r->source_names[i], false));
-	work_sql(work, partmgr_ddl_drop_table(r->schema, r->log, false));
+	{
+		if (r->drop_later)
+			work_rename_prefixed(work, r->source_schemas[i],
+								 r->source_oids[i], r->source_names[i],
+								 r->old_names[i]);
+		else
+			work_sql(work,
+					 partmgr_ddl_drop_table(r->source_schemas[i],
+											r->source_names[i], false));
+	}
+	if (!r->drop_later)
+		work_sql(work, partmgr_ddl_drop_table(r->schema, r->log, false));
 	work_reshape_renames(work, r);
 	for (int i = 0; i < r->ntargets; i++)
 	{
@@ -1352,6 +1376,31 @@ work_reshape_swap(const PartmgrPlan *plan, const PartmgrAction *action,
 				 partmgr_ddl_drop_constraint(get_namespace_name(get_rel_namespace(r->default_oid)),
 											 get_rel_name(r->default_oid),
 											 r->exclusion));
+}
+
+/*
+ * work_reshape_drop_old
+ *		After the swap: drop the old children, renamed (the first that a
+ *		session still reads is waited for within pg_partmgr.lock_timeout,
+ *		then the step is tried again), and the change log.
+ */
+static void
+work_reshape_drop_old(const PartmgrReshapeTables *r, PartmgrActionWork *work)
+{
+	Oid			log = reshape_relid(r, r->log);
+
+	for (int i = 0; i < r->nsources; i++)
+	{
+		Oid			old = reshape_relid(r, r->old_names[i]);
+
+		if (!OidIsValid(old))
+			continue;
+		work_lock(work, old, AccessExclusiveLock);
+		work_sql(work, partmgr_ddl_drop_table(r->schema, r->old_names[i],
+											  false));
+	}
+	if (OidIsValid(log))
+		work_sql(work, partmgr_ddl_drop_table(r->schema, r->log, false));
 }
 
 /*
@@ -1553,6 +1602,10 @@ work_reshape(const PartmgrPlan *plan, const PartmgrAction *action,
 
 		case PARTMGR_ACTION_RESHAPE_SWAP:
 			work_reshape_swap(plan, action, work);
+			break;
+
+		case PARTMGR_ACTION_RESHAPE_DROP_OLD:
+			work_reshape_drop_old(r, work);
 			break;
 
 		case PARTMGR_ACTION_RESHAPE_CANCEL:
@@ -1774,6 +1827,7 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 		case PARTMGR_ACTION_RESHAPE_EXCLUDE:
 		case PARTMGR_ACTION_RESHAPE_SWAP:
 		case PARTMGR_ACTION_RESHAPE_CANCEL:
+		case PARTMGR_ACTION_RESHAPE_DROP_OLD:
 			work_reshape(plan, action, work);
 			break;
 

@@ -299,7 +299,8 @@ dry_reshape(void *arg)
 									op->last_error ? op->last_error : "");
 
 		plan_rows(dry->out, plan, note, NULL);
-		if (step != PARTMGR_RESHAPE_STEP_SWAP)
+		if (step != PARTMGR_RESHAPE_STEP_SWAP &&
+			step != PARTMGR_RESHAPE_STEP_DROP_OLD)
 			plan_rows(dry->out, partmgr_plan_reshape_final(dry->set, tree, op),
 					  psprintf("reshape " INT64_FORMAT
 							   ": the swap that ends it, once every row is copied",

@@ -1291,6 +1291,10 @@ reshape_tables(const PartmgrSet *set, const PartmgrTree *tree,
 	r->ntargets = op->ntargets;
 	r->work_names = palloc(sizeof(char *) * op->ntargets);
 	r->final_names = op->targets;
+	r->old_names = palloc(sizeof(char *) * op->nsources);
+	for (int i = 0; i < op->nsources; i++)
+		r->old_names[i] = work_name(set, op->id, psprintf("_old%d", i));
+	r->drop_later = partmgr_reshape_drops_later();
 	for (int i = 0; i < op->ntargets; i++)
 		r->work_names[i] = work_name(set, op->id, psprintf("_%d", i));
 	if (is_hash_kind(op->kind))
@@ -1595,7 +1599,8 @@ partmgr_plan_reshape_step(PartmgrSet *set, PartmgrTree *tree,
 						  int64 max_blocks, PartmgrReshapeStep *step)
 {
 	PartmgrPlan *plan = partmgr_plan_new(set, tree);
-	PartmgrReshapeTables *r = reshape_tables(set, tree, op, false);
+	PartmgrReshapeTables *r = reshape_tables(set, tree, op,
+											 op->phase == PARTMGR_RESHAPE_SWAPPED);
 	PartmgrAction *action;
 	int64		backlog;
 
@@ -1605,6 +1610,13 @@ partmgr_plan_reshape_step(PartmgrSet *set, PartmgrTree *tree,
 	{
 		*step = PARTMGR_RESHAPE_STEP_BUILD;
 		plan_build(plan, r);
+		return plan;
+	}
+	if (op->phase == PARTMGR_RESHAPE_SWAPPED)
+	{
+		*step = PARTMGR_RESHAPE_STEP_DROP_OLD;
+		partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_DROP_OLD, r,
+								 r->schema, r->stage, 0);
 		return plan;
 	}
 	if (!OidIsValid(working_relid(r, r->log)) ||
@@ -1626,6 +1638,7 @@ partmgr_plan_reshape_step(PartmgrSet *set, PartmgrTree *tree,
 	switch (op->phase)
 	{
 		case PARTMGR_RESHAPE_PLANNED:
+		case PARTMGR_RESHAPE_SWAPPED:
 			break;				/* above */
 		case PARTMGR_RESHAPE_COPY:
 			/* under ACCESS SHARE, held to the end: no rewrite comes between */
@@ -1853,6 +1866,14 @@ partmgr_reshape_step_done(PartmgrSet *set, PartmgrTree *tree,
 			/* a move keeps the child's bounds: the grid is as it was */
 			if (!is_hash_kind(op->kind) && !is_move_kind(op->kind))
 				record_eras(set, tree, op);
+			if (partmgr_reshape_drops_later())
+			{
+				op->phase = PARTMGR_RESHAPE_SWAPPED;
+				break;			/* the old children go in the next step */
+			}
+			partmgr_reshape_delete(op->id);
+			return true;
+		case PARTMGR_RESHAPE_STEP_DROP_OLD:
 			partmgr_reshape_delete(op->id);
 			return true;
 	}
@@ -1978,7 +1999,10 @@ partmgr_plan_reshape_cancel(PartmgrSet *set, PartmgrTree *tree,
 	PartmgrReshapeTables *r = reshape_tables(set, tree, op, true);
 
 	plan->tables_read = true;
-	partmgr_plan_add_reshape(plan, PARTMGR_ACTION_RESHAPE_CANCEL, r, r->schema,
+	/* after the swap the new children are in place: only the old ones go */
+	partmgr_plan_add_reshape(plan, op->phase == PARTMGR_RESHAPE_SWAPPED ?
+							 PARTMGR_ACTION_RESHAPE_DROP_OLD :
+							 PARTMGR_ACTION_RESHAPE_CANCEL, r, r->schema,
 							 r->stage, 0);
 	return plan;
 }
@@ -2010,6 +2034,8 @@ partmgr_reshape_step_name(PartmgrReshapeStep step)
 			return "captured changes applied";
 		case PARTMGR_RESHAPE_STEP_SWAP:
 			return "new partitions swapped in";
+		case PARTMGR_RESHAPE_STEP_DROP_OLD:
+			return "old partitions dropped";
 	}
 	return "?";
 }

@@ -42,7 +42,8 @@ typedef enum PartmgrReshapeStep
 	PARTMGR_RESHAPE_STEP_EXCLUDE,	/* the default's CHECK added */
 	PARTMGR_RESHAPE_STEP_VALIDATE,	/* and validated */
 	PARTMGR_RESHAPE_STEP_REPLAY,	/* captured changes applied */
-	PARTMGR_RESHAPE_STEP_SWAP	/* the new children swapped in */
+	PARTMGR_RESHAPE_STEP_SWAP,	/* the new children swapped in */
+	PARTMGR_RESHAPE_STEP_DROP_OLD	/* the old ones and the log dropped */
 } PartmgrReshapeStep;
 
 /* What one step of an operation did (partmgr_reshape_run_step). */

@@ -62,10 +62,23 @@ have_tablespace_column(void)
 		get_attnum(relid, "target_tablespace") != InvalidAttrNumber;
 }
 
+/*
+ * partmgr_reshape_drops_later
+ *		Whether a swap may leave the old children to a step of their own
+ *		(phase swapped, 0.7.0's objects): dropping a large table at commit
+ *		takes time, which the swap would spend holding its locks.
+ */
+bool
+partmgr_reshape_drops_later(void)
+{
+	return have_tablespace_column();
+}
+
 /* sql060 instead of sql on 0.6.0's objects */
 #define OP_SQL(sql, sql060) (have_tablespace_column() ? (sql) : (sql060))
 
-static const char *const phase_names[] = {"planned", "copy", "index", "catch up"};
+static const char *const phase_names[] = {"planned", "copy", "index", "catch up",
+"swapped"};
 
 /*
  * partmgr_reshape_phase_name

@@ -24,7 +24,9 @@ typedef enum PartmgrReshapePhase
 	PARTMGR_RESHAPE_PLANNED,	/* registered, nothing built */
 	PARTMGR_RESHAPE_COPY,		/* new children built, rows being copied */
 	PARTMGR_RESHAPE_INDEX,		/* indexes and constraints being built */
-	PARTMGR_RESHAPE_CATCH_UP	/* captured changes applied until the swap */
+	PARTMGR_RESHAPE_CATCH_UP,	/* captured changes applied until the swap */
+	PARTMGR_RESHAPE_SWAPPED		/* swapped in; the old children, renamed,
+								 * and the change log are dropped next */
 } PartmgrReshapePhase;
 
 /* One row of partmgr.reshape_operation. */
@@ -68,5 +70,6 @@ extern void partmgr_reshape_set_progress(const PartmgrReshapeOp *op);
 extern void partmgr_reshape_set_error(int64 id, const char *error);
 extern void partmgr_reshape_delete(int64 id);
 extern bool partmgr_reshape_any(const char *key);
+extern bool partmgr_reshape_drops_later(void);
 
 #endif							/* PARTMGR_RESHAPE_STATE_H */
