@@ -1336,8 +1336,8 @@ work_reshape_swap(const PartmgrPlan *plan, const PartmgrAction *action,
 	/*
 	 * Dropping a large table at commit takes long (its files, and a scan of
 	 * shared buffers), under the swap's locks: the old children are renamed
-	 * out of the way, and dropped with the change log in a step of their
-	 * own (drop_later)
+	 * out of the way, and dropped with the change log in a step of their own
+	 * (drop_later)
 	 */
 	for (int i = 0; i < r->nsources; i++)
 	{

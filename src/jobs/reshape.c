@@ -830,11 +830,13 @@ partmgr_in_tablespace(Oid relid, Oid spcid)
 	values[1] = ObjectIdGetDatum(OidIsValid(spcid) ? spcid :
 								 MyDatabaseTableSpace);
 	values[2] = ObjectIdGetDatum(MyDatabaseTableSpace);
-	(void) partmgr_spi_exec_cached("SELECT pg_catalog.bool_and(COALESCE(NULLIF(c.reltablespace, 0), $3) = $2)"
-								   "  FROM pg_catalog.pg_class c"
-								   " WHERE c.oid = $1"
-								   "    OR c.oid IN (SELECT i.indexrelid FROM pg_catalog.pg_index i"
-								   "                  WHERE i.indrelid = $1)",
+	(void) partmgr_spi_exec_cached("SELECT pg_catalog.bool_and(COALESCE(NULLIF(x.reltablespace, 0), $3) = $2)"
+								   "  FROM (SELECT c.reltablespace FROM pg_catalog.pg_class c"
+								   "         WHERE c.oid = $1"
+								   "        UNION ALL"
+								   "        SELECT c.reltablespace FROM pg_catalog.pg_index i"
+								   "          JOIN pg_catalog.pg_class c ON c.oid = i.indexrelid"
+								   "         WHERE i.indrelid = $1) x",
 								   3, types, values, NULL, false, SPI_OK_SELECT);
 	return DatumGetBool(partmgr_spi_value(0, 1, &isnull)) && !isnull;
 }

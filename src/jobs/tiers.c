@@ -239,13 +239,17 @@ leaf_places(Oid parent)
 	values[0] = ObjectIdGetDatum(parent);
 	values[1] = ObjectIdGetDatum(MyDatabaseTableSpace);
 	n = partmgr_spi_exec_cached("SELECT p.relid,"
-								"       CASE WHEN pg_catalog.count(DISTINCT"
-								" COALESCE(NULLIF(c.reltablespace, 0), $2)) = 1"
-								"            THEN pg_catalog.min(COALESCE(NULLIF(c.reltablespace, 0), $2)) END"
+								"       CASE WHEN pg_catalog.count(DISTINCT x.spc) = 1"
+								"            THEN pg_catalog.min(x.spc) END"
 								"  FROM pg_catalog.pg_partition_tree($1) p"
-								"  JOIN pg_catalog.pg_class c ON c.oid = p.relid"
-								"    OR c.oid IN (SELECT i.indexrelid FROM pg_catalog.pg_index i"
-								"                  WHERE i.indrelid = p.relid)"
+								"  CROSS JOIN LATERAL"
+								"   (SELECT COALESCE(NULLIF(c.reltablespace, 0), $2) AS spc"
+								"      FROM pg_catalog.pg_class c WHERE c.oid = p.relid"
+								"    UNION ALL"
+								"    SELECT COALESCE(NULLIF(c.reltablespace, 0), $2)"
+								"      FROM pg_catalog.pg_index i"
+								"      JOIN pg_catalog.pg_class c ON c.oid = i.indexrelid"
+								"     WHERE i.indrelid = p.relid) x"
 								" WHERE p.isleaf AND p.level > 0"
 								" GROUP BY p.relid",
 								2, types, values, NULL, false, SPI_OK_SELECT);

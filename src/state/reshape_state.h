@@ -25,8 +25,8 @@ typedef enum PartmgrReshapePhase
 	PARTMGR_RESHAPE_COPY,		/* new children built, rows being copied */
 	PARTMGR_RESHAPE_INDEX,		/* indexes and constraints being built */
 	PARTMGR_RESHAPE_CATCH_UP,	/* captured changes applied until the swap */
-	PARTMGR_RESHAPE_SWAPPED		/* swapped in; the old children, renamed,
-								 * and the change log are dropped next */
+	PARTMGR_RESHAPE_SWAPPED		/* swapped in; the old children, renamed, and
+								 * the change log are dropped next */
 } PartmgrReshapePhase;
 
 /* One row of partmgr.reshape_operation. */

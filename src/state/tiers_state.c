@@ -17,7 +17,10 @@
  */
 #include "postgres.h"
 
+#include "access/heapam.h"
+#include "access/htup_details.h"
 #include "access/table.h"
+#include "access/tableam.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
@@ -25,15 +28,18 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/snapmgr.h"
 
-#include "spi_util.h"
 #include "tiers_state.h"
 
 /*
  * partmgr_tier_rows
- *		The tiers of set key (a List of PartmgrTierRow), in no order.  While
- *		no tier was ever written the table has no block, and this costs no
- *		query: every run asks for every set.
+ *		The tiers of set key (a List of PartmgrTierRow), in no order.  Every
+ *		run asks for every set, so the table (a few rows) is read with a
+ *		plain heap scan, under the latest snapshot, not with a query: while
+ *		no tier was ever written it has no block and costs a look at its
+ *		size.  Everyone may read it (GRANT SELECT TO PUBLIC, no row
+ *		security).
  */
 List *
 partmgr_tier_rows(const char *key)
@@ -41,33 +47,44 @@ partmgr_tier_rows(const char *key)
 	Oid			nspid = get_namespace_oid("partmgr", true);
 	Oid			relid = OidIsValid(nspid) ?
 	get_relname_relid("part_config_tier", nspid) : InvalidOid;
-	Oid			types[1] = {TEXTOID};
-	Datum		values[1];
 	List	   *rows = NIL;
-	uint64		n;
 	Relation	rel;
-	bool		empty;
+	TableScanDesc scan;
+	Snapshot	snapshot;
+	HeapTuple	tuple;
+	TupleDesc	desc;
 
 	if (!OidIsValid(relid))
 		return NIL;
 	rel = table_open(relid, AccessShareLock);
-	empty = RelationGetNumberOfBlocks(rel) == 0;
-	table_close(rel, AccessShareLock);
-	if (empty)
-		return NIL;
-	values[0] = CStringGetTextDatum(key);
-	n = partmgr_spi_exec_cached("SELECT tier_name, older_than, tablespace_name"
-								"  FROM partmgr.part_config_tier"
-								" WHERE parent_table = $1",
-								1, types, values, NULL, true, SPI_OK_SELECT);
-	for (uint64 i = 0; i < n; i++)
+	if (RelationGetNumberOfBlocks(rel) == 0)
 	{
-		PartmgrTierRow *row = palloc(sizeof(PartmgrTierRow));
+		table_close(rel, AccessShareLock);
+		return NIL;
+	}
+	desc = RelationGetDescr(rel);
+	snapshot = RegisterSnapshot(GetLatestSnapshot());
+	scan = table_beginscan(rel, snapshot, 0, NULL);
+	while ((tuple = heap_getnext(scan, ForwardScanDirection)) != NULL)
+	{
+		Datum		values[4];
+		bool		nulls[4];
+		PartmgrTierRow *row;
 
-		row->name = partmgr_spi_text(i, 1);
-		row->older_than = partmgr_spi_text(i, 2);
-		row->tablespace = partmgr_spi_text(i, 3);
+		if (desc->natts < 4)
+			break;
+		heap_deform_tuple(tuple, desc, values, nulls);
+		if (nulls[0] || nulls[1] || nulls[2] || nulls[3] ||
+			strcmp(TextDatumGetCString(values[0]), key) != 0)
+			continue;
+		row = palloc(sizeof(PartmgrTierRow));
+		row->name = TextDatumGetCString(values[1]);
+		row->older_than = TextDatumGetCString(values[2]);
+		row->tablespace = TextDatumGetCString(values[3]);
 		rows = lappend(rows, row);
 	}
+	table_endscan(scan);
+	UnregisterSnapshot(snapshot);
+	table_close(rel, AccessShareLock);
 	return rows;
 }
