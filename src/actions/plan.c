@@ -662,7 +662,7 @@ reshape_bounds(const PartmgrPlan *plan, const PartmgrAction *action)
 			initStringInfo(&buf);
 			for (int i = 0; i < r->nsources; i++)
 				appendStringInfo(&buf, "%s%s", i > 0 ? ", " : "",
-								 quote_qualified_identifier(r->schema,
+								 quote_qualified_identifier(r->source_schemas[i],
 															r->old_names[i]));
 			return buf.data;
 		case PARTMGR_ACTION_RESHAPE_SWAP:

@@ -1391,13 +1391,16 @@ work_reshape_drop_old(const PartmgrReshapeTables *r, PartmgrActionWork *work)
 
 	for (int i = 0; i < r->nsources; i++)
 	{
-		Oid			old = reshape_relid(r, r->old_names[i]);
+		/* renamed in its own schema */
+		Oid			nspid = get_namespace_oid(r->source_schemas[i], true);
+		Oid			old = OidIsValid(nspid) ?
+		get_relname_relid(r->old_names[i], nspid) : InvalidOid;
 
 		if (!OidIsValid(old))
 			continue;
 		work_lock(work, old, AccessExclusiveLock);
-		work_sql(work, partmgr_ddl_drop_table(r->schema, r->old_names[i],
-											  false));
+		work_sql(work, partmgr_ddl_drop_table(r->source_schemas[i],
+											  r->old_names[i], false));
 	}
 	if (OidIsValid(log))
 		work_sql(work, partmgr_ddl_drop_table(r->schema, r->log, false));

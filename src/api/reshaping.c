@@ -464,23 +464,6 @@ run_step(void *arg)
 	SPI_finish();
 }
 
-/* What record_error writes. */
-typedef struct ReshapeError
-{
-	int64		id;
-	const char *message;
-} ReshapeError;
-
-static void
-record_error(void *arg)
-{
-	ReshapeError *e = (ReshapeError *) arg;
-
-	SPI_connect();
-	partmgr_reshape_set_error(e->id, e->message);
-	SPI_finish();
-}
-
 static void
 push_snapshot_if_none(bool *pushed)
 {
@@ -529,8 +512,6 @@ drive(const char *key, int64 id, const ReshapeOptions *opts)
 			ok = partmgr_run_subxact(run_step, &run, &edata);
 			if (!ok)
 			{
-				ReshapeError e;
-
 				MemoryContextSwitchTo(caller);
 				if (edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE &&
 					++tries <= opts->lock_wait_tries)
@@ -558,11 +539,7 @@ drive(const char *key, int64 id, const ReshapeOptions *opts)
 					MemoryContextReset(per_step);
 					continue;
 				}
-				e.id = id;
-				e.message = psprintf("%s: %s",
-									 unpack_sql_state(edata->sqlerrcode),
-									 edata->message);
-				(void) partmgr_run_subxact(record_error, &e, &edata);
+				partmgr_reshape_record_error(id, edata);
 				if (pushed)
 					PopActiveSnapshot();
 				if (opts->nonatomic)
@@ -697,9 +674,7 @@ register_or_resume(const PartmgrReshapeRequest *request, bool start,
 			req->kind = "hash move";
 		if (op == NULL &&
 			get_rel_relkind(req->sources[0]) == RELKIND_RELATION &&
-			partmgr_in_tablespace(req->sources[0],
-								  spcid == MyDatabaseTableSpace ?
-								  InvalidOid : spcid))
+			partmgr_in_tablespace(req->sources[0], spcid))
 		{
 			if (!opts->quiet)
 				ereport(NOTICE,

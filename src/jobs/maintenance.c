@@ -153,12 +153,6 @@ retention_plan(const PartmgrStepInput *in)
 								  partmgr_children_per_transaction);
 }
 
-static bool
-tiers_apply(const PartmgrSet *set)
-{
-	return partmgr_tiers_apply(set);
-}
-
 static PartmgrPlan *
 tiers_plan(const PartmgrStepInput *in)
 {
@@ -171,7 +165,7 @@ const PartmgrMaintenanceStep partmgr_maintenance_steps[] = {
 	{PARTMGR_STEP_UNIQUE_CLEANUP, "remove global unique entries", false, unique_cleanup_applies,
 	unique_cleanup_plan},
 	{PARTMGR_STEP_RETENTION, "apply retention", true, retention_applies, retention_plan},
-	{PARTMGR_STEP_TIERS, "move to tier", false, tiers_apply, tiers_plan},
+	{PARTMGR_STEP_TIERS, "move to tier", false, partmgr_tiers_apply, tiers_plan},
 };
 const int	partmgr_maintenance_nsteps = lengthof(partmgr_maintenance_steps);
 
@@ -356,9 +350,40 @@ plan_and_execute_set(void *arg)
 }
 
 /*
+ * act_on_step
+ *		Plan a step with the owner's rights and, when it has something to do
+ *		(must_act), carry it out; its error goes to the outcome.  True when
+ *		it was carried out (*plan and *result say how).
+ */
+static bool
+act_on_step(SetRun *run, PartmgrStepKind kind, PartmgrPlan **plan,
+			PartmgrExecResult *result)
+{
+	PartmgrErrorContext ctx;
+	PartmgrRights rights;
+	bool		replan;
+	bool		acted;
+
+	partmgr_set_context_push(&ctx, run->key);
+	partmgr_rights_enter_set(run->set, PARTMGR_RIGHTS_ACT, &rights);
+	*plan = plan_step(run, kind);
+	acted = must_act(run, *plan, &replan);
+	if (acted)
+	{
+		if (replan)
+			*plan = plan_step(run, kind);
+		partmgr_execute_plan(*plan, run->run_by, result);
+		run->outcome->error = result->error;
+	}
+	partmgr_rights_leave(&rights);
+	partmgr_context_pop(&ctx);
+	return acted;
+}
+
+/*
  * retain_set
- *		Plan and execute the set's retention (the last step, with children
- *		as they now are; at most pg_partmgr.children_per_transaction
+ *		Plan and execute the set's retention (the last step that changes
+ *		children, with children as they now are; at most pg_partmgr.children_per_transaction
  *		children), with the owner's rights.  Runs in a subtransaction of its
  *		own, so that a bad retention setting stops retention only.
  *		Concurrent detaches are left in the outcome for the caller to run
@@ -368,28 +393,16 @@ static void
 retain_set(void *arg)
 {
 	SetRun	   *run = (SetRun *) arg;
-	PartmgrErrorContext ctx;
 	PartmgrExecResult result;
 	PartmgrPlan *plan;
-	PartmgrRights rights;
-	bool		replan;
 
-	partmgr_set_context_push(&ctx, run->key);
-	partmgr_rights_enter_set(run->set, PARTMGR_RIGHTS_ACT, &rights);
-	plan = plan_step(run, PARTMGR_STEP_RETENTION);
-	if (must_act(run, plan, &replan))
+	if (act_on_step(run, PARTMGR_STEP_RETENTION, &plan, &result))
 	{
-		if (replan)
-			plan = plan_step(run, PARTMGR_STEP_RETENTION);
-		partmgr_execute_plan(plan, run->run_by, &result);
 		run->outcome->retired = result.ndone;
-		run->outcome->error = result.error;
 		run->outcome->deferred_plan = plan;
 		run->outcome->deferred = result.deferred;
 		run->outcome->more |= plan->truncated && result.error == NULL;
 	}
-	partmgr_rights_leave(&rights);
-	partmgr_context_pop(&ctx);
 }
 
 /*
@@ -403,25 +416,11 @@ static void
 unique_cleanup_set(void *arg)
 {
 	SetRun	   *run = (SetRun *) arg;
-	PartmgrErrorContext ctx;
 	PartmgrExecResult result;
 	PartmgrPlan *plan;
-	PartmgrRights rights;
-	bool		replan;
 
-	partmgr_set_context_push(&ctx, run->key);
-	partmgr_rights_enter_set(run->set, PARTMGR_RIGHTS_ACT, &rights);
-	plan = plan_step(run, PARTMGR_STEP_UNIQUE_CLEANUP);
-	if (must_act(run, plan, &replan))
-	{
-		if (replan)
-			plan = plan_step(run, PARTMGR_STEP_UNIQUE_CLEANUP);
-		partmgr_execute_plan(plan, run->run_by, &result);
-		run->outcome->error = result.error;
+	if (act_on_step(run, PARTMGR_STEP_UNIQUE_CLEANUP, &plan, &result))
 		run->outcome->more |= plan->truncated && result.error == NULL;
-	}
-	partmgr_rights_leave(&rights);
-	partmgr_context_pop(&ctx);
 }
 
 /*
@@ -434,24 +433,10 @@ static void
 tier_set(void *arg)
 {
 	SetRun	   *run = (SetRun *) arg;
-	PartmgrErrorContext ctx;
 	PartmgrExecResult result;
 	PartmgrPlan *plan;
-	PartmgrRights rights;
-	bool		replan;
 
-	partmgr_set_context_push(&ctx, run->key);
-	partmgr_rights_enter_set(run->set, PARTMGR_RIGHTS_ACT, &rights);
-	plan = plan_step(run, PARTMGR_STEP_TIERS);
-	if (must_act(run, plan, &replan))
-	{
-		if (replan)
-			plan = plan_step(run, PARTMGR_STEP_TIERS);
-		partmgr_execute_plan(plan, run->run_by, &result);
-		run->outcome->error = result.error;
-	}
-	partmgr_rights_leave(&rights);
-	partmgr_context_pop(&ctx);
+	(void) act_on_step(run, PARTMGR_STEP_TIERS, &plan, &result);
 }
 
 /*

@@ -757,6 +757,47 @@ hash_targets(const PartmgrSet *set, const PartmgrTree *tree,
 }
 
 /*
+ * partmgr_owner_may_create_in
+ *		Whether the set's owner may make tables in a tablespace (the
+ *		database's own: always).
+ */
+bool
+partmgr_owner_may_create_in(const PartmgrSet *set, Oid spcid)
+{
+	return spcid == MyDatabaseTableSpace ||
+		partmgr_tablespace_aclcheck(spcid, set->parent_owner,
+									ACL_CREATE) == ACLCHECK_OK;
+}
+
+/*
+ * partmgr_check_owner_tablespace
+ *		A tablespace that moves go to: it must exist (42704), hold tables
+ *		(not pg_global: 22023) and be one the set's owner may create in
+ *		(42501, with the GRANT; detail says why the owner's rights count).
+ */
+void
+partmgr_check_owner_tablespace(const PartmgrSet *set, const char *tablespace,
+							   const char *detail)
+{
+	Oid			spcid = get_tablespace_oid(tablespace, false);
+
+	if (spcid == GLOBALTABLESPACE_OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("only shared relations can be placed in the pg_global tablespace")));
+	if (!partmgr_owner_may_create_in(set, spcid))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("the owner of \"%s\", %s, may not create tables in tablespace \"%s\"",
+						set->key, GetUserNameFromId(set->parent_owner, false),
+						tablespace),
+				 errdetail("%s", detail),
+				 errhint("%s", partmgr_ddl_grant_on("CREATE", "TABLESPACE",
+													quote_identifier(tablespace),
+													set->parent_owner))));
+}
+
+/*
  * move_targets
  *		A move's one new child: the old one's bounds and name, in the
  *		tablespace req names.  The name stays, so the child must be in the
@@ -770,8 +811,6 @@ move_targets(const PartmgrSet *set, const PartmgrReshapeRequest *req,
 			 const PartmgrChild *source, PartmgrReshapeOp *op,
 			 PartmgrPoint **bounds)
 {
-	Oid			spcid = get_tablespace_oid(req->tablespace, false);
-
 	if (req->nsources != 1)
 		elog(ERROR, "a move takes one child, not %d", req->nsources);
 	if (get_rel_namespace(source->relid) !=
@@ -781,22 +820,8 @@ move_targets(const PartmgrSet *set, const PartmgrReshapeRequest *req,
 				 errmsg("child %s of \"%s\" is not in the parent's schema",
 						rel_display(source->relid), set->key),
 				 errdetail("An online move makes the new child in the parent's schema, under the old one's name.")));
-	if (spcid == GLOBALTABLESPACE_OID)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("only shared relations can be placed in the pg_global tablespace")));
-	if (spcid != MyDatabaseTableSpace &&
-		partmgr_tablespace_aclcheck(spcid, set->parent_owner,
-									ACL_CREATE) != ACLCHECK_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("the owner of \"%s\", %s, may not create tables in tablespace \"%s\"",
-						set->key, GetUserNameFromId(set->parent_owner, false),
-						req->tablespace),
-				 errdetail("Every step of a move runs with the rights of the set's owner."),
-				 errhint("%s", partmgr_ddl_grant_on("CREATE", "TABLESPACE",
-													quote_identifier(req->tablespace),
-													set->parent_owner))));
+	partmgr_check_owner_tablespace(set, req->tablespace,
+								   "Every step of a move runs with the rights of the set's owner.");
 	op->targets = palloc(sizeof(char *));
 	op->targets[0] = get_rel_name(source->relid);
 	op->tablespace = pstrdup(req->tablespace);
@@ -1930,6 +1955,41 @@ log_move(const PartmgrSet *set, const PartmgrReshapeOp *op, const char *run_by,
 					   op->created_at, PARTMGR_OUTCOME_DONE, NULL);
 }
 
+/* What record_error writes. */
+typedef struct ReshapeError
+{
+	int64		id;
+	const char *message;
+} ReshapeError;
+
+static void
+record_error(void *arg)
+{
+	ReshapeError *e = (ReshapeError *) arg;
+
+	SPI_connect();
+	partmgr_reshape_set_error(e->id, e->message);
+	SPI_finish();
+}
+
+/*
+ * partmgr_reshape_record_error
+ *		Leave the error that stopped a step of operation id in its
+ *		last_error ("SQLSTATE: message"), in a subtransaction: a failure to
+ *		write it loses only that.
+ */
+void
+partmgr_reshape_record_error(int64 id, const ErrorData *edata)
+{
+	ReshapeError e;
+	ErrorData  *again = NULL;
+
+	e.id = id;
+	e.message = psprintf("%s: %s", unpack_sql_state(edata->sqlerrcode),
+						 edata->message);
+	(void) partmgr_run_subxact(record_error, &e, &again);
+}
+
 /*
  * partmgr_reshape_run_step
  *		Carry out the next step of operation id of set key, in the caller's
@@ -1937,8 +1997,8 @@ log_move(const PartmgrSet *set, const PartmgrReshapeOp *op, const char *run_by,
  *		the swap, the set's advisory lock (55P03 when a run holds it): what
  *		the procedures and the runner's moves do per step.  A copy step takes
  *		about batch_rows rows, and no more than max_bytes of the old child's
- *		blocks (0: no bound; at least one block).  A finished move
- *		gets its row in the log (log_move).
+ *		blocks (0: no bound; at least one block).  A move that is swapped
+ *		in gets its row in the log (log_move).
  */
 void
 partmgr_reshape_run_step(const char *key, int64 id, int64 batch_rows,
@@ -1977,12 +2037,11 @@ partmgr_reshape_run_step(const char *key, int64 id, int64 batch_rows,
 		}
 		if (plan->actions != NIL)
 			(void) partmgr_execute_or_raise(plan, run_by, &out->rows);
-		out->move = is_move_kind(op->kind);
 		out->finished = partmgr_reshape_step_done(set, tree, op, out->step,
 												  plan, out->rows);
 		out->rows_copied = op->rows_copied;
 		out->rows_replayed = op->rows_replayed;
-		if (out->finished && out->move)
+		if (out->step == PARTMGR_RESHAPE_STEP_SWAP && is_move_kind(op->kind))
 			log_move(set, op, run_by, started);
 	}
 	partmgr_rights_leave(&rights);

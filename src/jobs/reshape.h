@@ -57,7 +57,6 @@ typedef struct PartmgrReshapeStepRun
 	int64		rows_replayed;
 	int64		bytes;			/* a copy step: the old child's blocks it
 								 * read, in bytes */
-	bool		move;			/* the operation is a move */
 } PartmgrReshapeStepRun;
 
 /* longest list of children one reshape makes */
@@ -94,7 +93,12 @@ extern PartmgrPlan *partmgr_plan_reshape_cancel(PartmgrSet *set,
 												const PartmgrReshapeOp *op);
 extern const char *partmgr_reshape_step_name(PartmgrReshapeStep step);
 extern bool partmgr_in_tablespace(Oid relid, Oid spcid);
+extern bool partmgr_owner_may_create_in(const PartmgrSet *set, Oid spcid);
+extern void partmgr_check_owner_tablespace(const PartmgrSet *set,
+										   const char *tablespace,
+										   const char *detail);
 extern bool partmgr_reshape_is_move(const PartmgrReshapeOp *op);
+extern void partmgr_reshape_record_error(int64 id, const ErrorData *edata);
 extern void partmgr_reshape_run_step(const char *key, int64 id,
 									 int64 batch_rows, int64 max_bytes,
 									 const char *run_by,

@@ -70,7 +70,6 @@
 #include "own_tables.h"
 #include "prefetch.h"
 #include "reshape.h"
-#include "reshape_state.h"
 #include "runner.h"
 #include "tiers.h"
 
@@ -390,21 +389,6 @@ move_step(void *arg)
 	PG_END_TRY();
 }
 
-/* What record_move_error writes. */
-typedef struct MoveError
-{
-	int64		id;
-	const char *message;
-} MoveError;
-
-static void
-record_move_error(void *arg)
-{
-	MoveError  *e = (MoveError *) arg;
-
-	partmgr_reshape_set_error(e->id, e->message);
-}
-
 /*
  * run_moves
  *		Carry on the registered move of a set (tiers.c registers them), a
@@ -442,13 +426,7 @@ run_moves(const char *key, const PartmgrRunOptions *opts, MemoryContext cxt,
 		ok = partmgr_run_subxact(move_step, &m, &edata);
 		if (!ok && m.id != 0)
 		{
-			MoveError	e;
-			ErrorData  *again = NULL;
-
-			e.id = m.id;
-			e.message = psprintf("%s: %s", unpack_sql_state(edata->sqlerrcode),
-								 edata->message);
-			(void) partmgr_run_subxact(record_move_error, &e, &again);
+			partmgr_reshape_record_error(m.id, edata);
 			ereport(edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE ?
 					LOG : WARNING,
 					(errcode(edata->sqlerrcode),

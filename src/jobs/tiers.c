@@ -47,14 +47,12 @@
 #include "commands/tablespace.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
-#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
 #include "utils/lsyscache.h"
 
 #include "bounds.h"
 #include "catalog.h"
-#include "compat.h"
 #include "config.h"
 #include "contents.h"
 #include "locks.h"
@@ -70,6 +68,15 @@ static bool
 is_sub_set(const PartmgrSet *set)
 {
 	return get_rel_relispartition(set->parent_oid);
+}
+
+/* Where a set's children belong that reached no tier: the parent's. */
+static Oid
+home_tablespace(Oid parent)
+{
+	Oid			spcid = get_rel_tablespace(parent);
+
+	return OidIsValid(spcid) ? spcid : MyDatabaseTableSpace;
 }
 
 /*
@@ -125,15 +132,6 @@ parse_age(const PartmgrSet *set, const char *tier, const char *text,
 	age->kind = PARTMGR_KEY_TIME;
 }
 
-/* Whether the set's owner may make tables in a tablespace. */
-static bool
-owner_may_create(const PartmgrSet *set, Oid spcid)
-{
-	return spcid == MyDatabaseTableSpace ||
-		partmgr_tablespace_aclcheck(spcid, set->parent_owner,
-									ACL_CREATE) == ACLCHECK_OK;
-}
-
 static int
 compare_horizons(const ListCell *a, const ListCell *b)
 {
@@ -180,7 +178,7 @@ partmgr_tiers_read(PartmgrSet *set, PartmgrTree *tree, TimestampTz now)
 		tier->spcid = get_tablespace_oid(row->tablespace, true);
 		tier->usable = OidIsValid(tier->spcid) &&
 			tier->spcid != GLOBALTABLESPACE_OID &&
-			owner_may_create(set, tier->spcid);
+			partmgr_owner_may_create_in(set, tier->spcid);
 		if (t->have_horizons)
 			tier->horizon = partmgr_point_add(&set->axis, &tier->age,
 											  reference, -1);
@@ -304,7 +302,6 @@ registered_move(const char *key, Oid parent)
 typedef struct MoveCandidate
 {
 	Oid			leaf;
-	const PartmgrTier *tier;	/* NULL: back to the parent's tablespace */
 	Oid			spcid;
 	PartmgrReshapeOp *op;		/* out: prepared */
 } MoveCandidate;
@@ -364,7 +361,7 @@ partmgr_plan_tiers(PartmgrSet *set, PartmgrTree *tree, TimestampTz now)
 	PartmgrPlan *plan = partmgr_plan_new(set, tree);
 	PartmgrTiers *tiers;
 	HTAB	   *places;
-	Oid			home = get_rel_tablespace(set->parent_oid);
+	Oid			home = home_tablespace(set->parent_oid);
 	ErrorData  *first_error = NULL;
 
 	plan->tables_read = true;	/* it makes no table */
@@ -373,8 +370,6 @@ partmgr_plan_tiers(PartmgrSet *set, PartmgrTree *tree, TimestampTz now)
 		return plan;
 	tiers = partmgr_tiers_read(set, tree, now);
 	places = leaf_places(set->parent_oid);
-	if (!OidIsValid(home))
-		home = MyDatabaseTableSpace;
 	for (int i = 0; i < tree->nchildren; i++)
 	{
 		const PartmgrChild *child = &tree->children[i];
@@ -401,7 +396,6 @@ partmgr_plan_tiers(PartmgrSet *set, PartmgrTree *tree, TimestampTz now)
 				continue;		/* made after this look, or in place */
 			memset(&c, 0, sizeof(c));
 			c.leaf = leaf;
-			c.tier = tier;
 			c.spcid = target;
 			if (!partmgr_run_subxact(prepare_move, &c, &edata))
 			{
@@ -471,11 +465,9 @@ partmgr_tiers_place_new(PartmgrPlan *plan, TimestampTz now)
 	PartmgrTiers *tiers = NULL;
 	const PartmgrTier *sub_tier = NULL;
 	bool		looked = false;
-	Oid			home = get_rel_tablespace(set->parent_oid);
+	Oid			home = home_tablespace(set->parent_oid);
 	ListCell   *lc;
 
-	if (!OidIsValid(home))
-		home = MyDatabaseTableSpace;
 	foreach(lc, plan->actions)
 	{
 		PartmgrAction *action = (PartmgrAction *) lfirst(lc);
@@ -493,9 +485,7 @@ partmgr_tiers_place_new(PartmgrPlan *plan, TimestampTz now)
 				sub_tier = top_child_tier(set, now, &top);
 				if (sub_tier == NULL)
 					return;
-				home = get_rel_tablespace(top->parent_oid);
-				if (!OidIsValid(home))
-					home = MyDatabaseTableSpace;
+				home = home_tablespace(top->parent_oid);
 			}
 			else if (partmgr_tiers_apply(set))
 				tiers = partmgr_tiers_read(set, plan->tree, now);
@@ -527,7 +517,6 @@ partmgr_tier_validate(const char *key, const char *name,
 {
 	PartmgrSet *set = partmgr_config_load(key, true);
 	PartmgrStep age;
-	Oid			spcid;
 	ListCell   *lc;
 
 	if (set == NULL)
@@ -563,22 +552,9 @@ partmgr_tier_validate(const char *key, const char *name,
 							row->name, key, row->older_than),
 					 errdetail("A child belongs in one tier: the oldest it has reached.")));
 	}
-	spcid = get_tablespace_oid(tablespace, false);
-	if (spcid == GLOBALTABLESPACE_OID)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("only shared relations can be placed in the pg_global tablespace")));
-	if (!owner_may_create(set, spcid))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("the owner of \"%s\", %s, may not create tables in tablespace \"%s\"",
-						key, GetUserNameFromId(set->parent_owner, false),
-						tablespace),
-				 errdetail("The children of tier \"%s\" are moved there with the owner's rights.",
-						   name),
-				 errhint("%s", partmgr_ddl_grant_on("CREATE", "TABLESPACE",
-													quote_identifier(tablespace),
-													set->parent_owner))));
+	partmgr_check_owner_tablespace(set, tablespace,
+								   psprintf("The children of tier \"%s\" are moved there with the owner's rights.",
+											name));
 }
 
 /*
@@ -601,7 +577,7 @@ partmgr_tier_problems(PartmgrSet *set)
 			problems = lappend(problems,
 							   psprintf("tier \"%s\": tablespace \"%s\" does not exist, so its children stay where they are",
 										row->name, row->tablespace));
-		else if (!owner_may_create(set, spcid))
+		else if (!partmgr_owner_may_create_in(set, spcid))
 			problems = lappend(problems,
 							   psprintf("tier \"%s\": the owner lacks CREATE ON TABLESPACE %s, so its children stay where they are (%s)",
 										row->name,
