@@ -156,3 +156,61 @@ ALTER TABLE partmgr.reshape_operation ADD CONSTRAINT reshape_operation_phase_che
     CHECK (phase OPERATOR(pg_catalog.=) ANY (ARRAY['planned', 'copy', 'index', 'catch up', 'swapped']));
 COMMENT ON COLUMN partmgr.reshape_operation.phase IS
     'planned: nothing built yet; copy: the new children exist and rows are copied into them in batches while changes are captured; index: their indexes and constraints are built; catch up: captured changes are applied until the swap can take place; swapped: the new children replaced the old ones, which (renamed <parent>_reshape<id>_old<n>) and the change log are dropped next.';
+
+/*
+ * Archive sets: retention moves a set's expired children into another set
+ * registered with pg_partmgr (the archive, with its own interval, premake,
+ * retention, tiers and archive) instead of dropping or detaching them.  A
+ * child whose bounds are one child of the archive's grid is attached there
+ * as it is, renamed to the archive's naming; any other child's rows are
+ * moved into the archive's children, which are made as needed.  See
+ * doc/lifecycle.md.
+ */
+CREATE TABLE partmgr.part_config_archive (
+    parent_table text NOT NULL,
+    archive_table text NOT NULL,
+    CONSTRAINT part_config_archive_pkey PRIMARY KEY (parent_table),
+    CONSTRAINT part_config_archive_parent_table_fkey FOREIGN KEY (parent_table)
+        REFERENCES partmgr.part_config (parent_table)
+        ON DELETE CASCADE ON UPDATE CASCADE
+);
+SELECT pg_catalog.pg_extension_config_dump('partmgr.part_config_archive', '');
+COMMENT ON TABLE partmgr.part_config_archive IS
+    'The archive set of a set: retention moves each expired child into archive_table, another set registered with pg_partmgr and owned by the same role, instead of dropping or detaching it (retention_keep_table and retention_schema are then not used). A child whose bounds are exactly one child of the archive''s grid, where the archive has none yet, is attached to it as it is (renamed to the archive''s naming, indexes too); otherwise its rows are moved into the archive''s children, made as needed, and the emptied child is dropped. A reader of either set, or of a view over both, sees every row once all along.';
+COMMENT ON COLUMN partmgr.part_config_archive.archive_table IS
+    'The archive: a range set of the same key column and kind (time or id), with every column of this set, of the same type.';
+GRANT SELECT ON partmgr.part_config_archive TO PUBLIC;
+CREATE TRIGGER part_config_archive_owner_check
+    BEFORE INSERT OR UPDATE OR DELETE ON partmgr.part_config_archive
+    FOR EACH ROW EXECUTE FUNCTION partmgr.config_owner_check('parent_table');
+CREATE TRIGGER part_config_archive_truncate_check
+    BEFORE TRUNCATE ON partmgr.part_config_archive
+    FOR EACH STATEMENT EXECUTE FUNCTION partmgr.config_owner_check();
+CREATE FUNCTION partmgr.archive_check() RETURNS trigger
+    AS 'MODULE_PATHNAME', 'pg_partmgr_archive_check'
+    LANGUAGE C;
+COMMENT ON FUNCTION partmgr.archive_check() IS
+    'Trigger of part_config_archive (BEFORE INSERT OR UPDATE, after the owner check): refuses an archive for a set that cannot have one (hash and list sets, sub-sets: configure the top set), and an archive that is not a registered range set, is the set itself or archives into it, is owned by another role, or lacks a column of the set or has it with another type or another key.';
+CREATE TRIGGER part_config_archive_validate
+    BEFORE INSERT OR UPDATE ON partmgr.part_config_archive
+    FOR EACH ROW EXECUTE FUNCTION partmgr.archive_check();
+
+-- the roles that may write part_config may write the archives too
+DO $$
+DECLARE
+    r record;
+BEGIN
+    FOR r IN SELECT a.privilege_type, a.grantee
+               FROM pg_catalog.pg_class c,
+                    LATERAL pg_catalog.aclexplode(c.relacl) a
+              WHERE c.oid OPERATOR(pg_catalog.=) 'partmgr.part_config'::pg_catalog.regclass
+                AND a.privilege_type OPERATOR(pg_catalog.=) ANY (ARRAY['INSERT', 'UPDATE', 'DELETE'])
+                AND a.grantee OPERATOR(pg_catalog.<>) c.relowner
+    LOOP
+        EXECUTE pg_catalog.format('GRANT %s ON partmgr.part_config_archive TO %s',
+                                  r.privilege_type,
+                                  CASE WHEN r.grantee OPERATOR(pg_catalog.=) 0 THEN 'PUBLIC'
+                                       ELSE pg_catalog.quote_ident(r.grantee::pg_catalog.regrole::pg_catalog.text) END);
+    END LOOP;
+END
+$$;

@@ -374,6 +374,9 @@ execute_action(void *arg)
 	PartmgrActionWork work;
 	uint64		copied = 0;
 	bool		moved_in_c = false;
+	bool		counted = false;
+	int64		archived_before = 0;
+	uint64		rows_before = 0;
 	ListCell   *lc;
 
 	(void) set_config_option("lock_timeout",
@@ -445,6 +448,47 @@ execute_action(void *arg)
 				break;
 			case PARTMGR_STMT_REGISTER_MOVE:
 				(void) partmgr_reshape_insert(stmt->move);
+				break;
+			case PARTMGR_STMT_SIZE:
+				{
+					bool		isnull;
+
+					partmgr_spi_table_exec(stmt->sql, 0, NULL, NULL, NULL,
+										   false, SPI_OK_SELECT);
+					ctx->note = psprintf(INT64_FORMAT " bytes (table and indexes)",
+										 DatumGetInt64(partmgr_spi_value(0, 1, &isnull)));
+				}
+				break;
+			case PARTMGR_STMT_COUNT_ARCHIVE:
+				{
+					bool		isnull;
+					int64		found;
+
+					partmgr_spi_table_exec(stmt->sql, 0, NULL, NULL, NULL,
+										   false, SPI_OK_SELECT);
+					found = DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
+					if (!counted)
+					{
+						counted = true;
+						archived_before = found;
+						rows_before = ctx->rows;
+						break;
+					}
+					/* every row moved is there, and no other row went */
+					if (found != archived_before +
+						(int64) (ctx->rows - rows_before))
+						ereport(ERROR,
+								(errcode(ERRCODE_TRIGGERED_ACTION_EXCEPTION),
+								 errmsg("not every row of %s reached archive %s: %llu moved, but its rows of that range went from " INT64_FORMAT " to " INT64_FORMAT,
+										stmt->rows_from,
+										quote_qualified_identifier(stmt->schema,
+																   stmt->name),
+										(unsigned long long) (ctx->rows - rows_before),
+										archived_before, found),
+								 errdetail("A trigger, a rule or a row security policy of the archive kept rows from arriving, or another session changed the archive's rows of that range meanwhile. The move is rolled back; no row was lost."),
+								 errhint("Drop or change what swallows the rows; retention retries on the next run.")));
+					counted = false;
+				}
 				break;
 			case PARTMGR_STMT_PRIVATE:
 				partmgr_spi_table_utilities(partmgr_private_table_sql(get_relname_relid(stmt->name,

@@ -21,6 +21,7 @@
 
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
@@ -234,6 +235,37 @@ partmgr_plan_add_move(PartmgrPlan *plan, const PartmgrRowSource *from,
 	action->lower = lower;
 	action->upper = upper;
 	plan->actions = lappend(plan->actions, action);
+}
+
+/*
+ * partmgr_archive_sources
+ *		The tables whose rows an expired child moves into its set's archive:
+ *		the child, or the leaves below it when it is partitioned (its
+ *		sub-sets' default partitions too), each a PartmgrRowSource with the
+ *		set's columns that travel.
+ */
+List *
+partmgr_archive_sources(const PartmgrSet *set, Oid child)
+{
+	List	   *columns = partmgr_movable_columns(set->parent_oid, NIL);
+	List	   *sources = NIL;
+	ListCell   *lc;
+
+	foreach(lc, find_all_inheritors(child, NoLock, NULL))
+	{
+		Oid			relid = lfirst_oid(lc);
+		PartmgrRowSource *source;
+
+		if (get_rel_relkind(relid) != RELKIND_RELATION)
+			continue;
+		source = palloc0(sizeof(PartmgrRowSource));
+		source->relid = relid;
+		source->schema = get_namespace_name(get_rel_namespace(relid));
+		source->name = get_rel_name(relid);
+		source->columns = columns;
+		sources = lappend(sources, source);
+	}
+	return sources;
 }
 
 /*
@@ -549,6 +581,8 @@ partmgr_action_name(const PartmgrAction *action)
 		case PARTMGR_ACTION_ATTACH_CHILD:
 			return "attach partition";
 		case PARTMGR_ACTION_RETIRE_CHILD:
+			if (action->retire.archive != NULL)
+				return "archive partition";
 			if (action->retire.schema != NULL)
 				return "detach partition and move it";
 			if (action->retire.rename_to != NULL)
@@ -750,6 +784,17 @@ partmgr_action_bounds(const PartmgrPlan *plan, const PartmgrAction *action)
 		return psprintf("for values with (modulus %d, remainder %d)",
 						action->modulus,
 						action->remainder);
+	if (action->kind == PARTMGR_ACTION_RETIRE_CHILD &&
+		action->retire.archive != NULL)
+		return psprintf("for values from %s to %s, %s %s%s%s",
+						partmgr_point_literal(axis, action->lower),
+						partmgr_point_literal(axis, action->upper),
+						action->retire.archive_as != NULL ?
+						"attached to" : "its rows into",
+						partmgr_key_display(action->retire.archive->key),
+						action->retire.archive_as != NULL ? " as " : "",
+						action->retire.archive_as != NULL ?
+						quote_identifier(action->retire.archive_as) : "");
 	return psprintf("for values from %s to %s",
 					partmgr_point_literal(axis, action->lower),
 					partmgr_point_literal(axis, action->upper));

@@ -148,6 +148,10 @@ typedef struct PartmgrRetirement
 								 * it, its indexes and publications) */
 	bool		concurrently;	/* DETACH ... CONCURRENTLY (top level only) */
 	bool		cascade;		/* drop with CASCADE (undo_partition) */
+	PartmgrSet *archive;		/* move it into this set (archive.c) */
+	char	   *archive_as;		/* with archive: attach it there as it is,
+								 * under this name; NULL: move its rows there
+								 * and drop it */
 } PartmgrRetirement;
 
 typedef struct PartmgrAction
@@ -285,6 +289,7 @@ extern void partmgr_plan_add_move(PartmgrPlan *plan,
 								  const PartmgrRowSource *from,
 								  const char *to_schema, const char *to_name,
 								  PartmgrPoint lower, PartmgrPoint upper);
+extern List *partmgr_archive_sources(const PartmgrSet *set, Oid child);
 extern void partmgr_plan_add_fill_staged(PartmgrPlan *plan,
 										 const PartmgrRowSource *from,
 										 PartmgrPoint lower,

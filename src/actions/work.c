@@ -351,6 +351,143 @@ work_move(PartmgrActionWork *work, const PartmgrSet *set,
 }
 
 /*
+ * work_archive_count
+ *		Count the archive's rows in the action's range (see
+ *		PARTMGR_STMT_COUNT_ARCHIVE): around the moves of an action that puts
+ *		a child's rows into the archive, so that a trigger, a rule or a
+ *		policy there that kept some from arriving stops the action before
+ *		the child is dropped.
+ */
+static void
+work_archive_count(PartmgrActionWork *work, const PartmgrSet *set,
+				   const PartmgrAction *action)
+{
+	const PartmgrSet *archive = action->retire.archive;
+	PartmgrWorkStatement *stmt;
+
+	work_read(work, archive->parent_oid,
+			  "its rows of the range are counted before and after the move");
+	stmt = work_sql(work,
+					partmgr_query_count_in(set, archive->parent_schema,
+										   archive->parent_name,
+										   action->lower, action->upper));
+	stmt->kind = PARTMGR_STMT_COUNT_ARCHIVE;
+	stmt->schema = archive->parent_schema;
+	stmt->name = archive->parent_name;
+	stmt->rows_from = quote_qualified_identifier(action->schema, action->name);
+}
+
+/*
+ * work_size
+ *		Note the bytes of a table, its indexes and its TOAST in the action's
+ *		log row: what goes into an archive.
+ */
+static void
+work_size(PartmgrActionWork *work, Oid relid)
+{
+	work_sql(work,
+			 psprintf("SELECT pg_catalog.pg_total_relation_size(%u)",
+					  relid))->kind = PARTMGR_STMT_SIZE;
+}
+
+/*
+ * work_archive_rest
+ *		Before an expired child whose rows went into the archive is dropped,
+ *		under the ACCESS EXCLUSIVE lock on it: move there what was written
+ *		into it since (usually nothing), proved by the archive's count.
+ */
+static void
+work_archive_rest(const PartmgrSet *set, const PartmgrAction *action,
+				  PartmgrActionWork *work)
+{
+	const PartmgrSet *archive = action->retire.archive;
+	ListCell   *lc;
+
+	work_lock(work, archive->parent_oid, RowExclusiveLock);
+	work_archive_count(work, set, action);
+	foreach(lc, partmgr_archive_sources(set, action->relid))
+		work_move(work, set, (PartmgrRowSource *) lfirst(lc),
+				  archive->parent_schema, archive->parent_name,
+				  action->lower, action->upper);
+	work_archive_count(work, set, action);
+}
+
+/*
+ * work_archive_attach
+ *		Move an expired child into the archive as it is, in one
+ *		transaction: detach it, forget its global unique entries, give it
+ *		and the indexes named after it the archive's names (retire.archive_as
+ *		and the same suffixes), move it into the archive's schema with its
+ *		statistics objects, and attach it there.  ATTACH takes the archive
+ *		in SHARE UPDATE EXCLUSIVE mode and its default partition, which it
+ *		scans, in ACCESS EXCLUSIVE mode, and scans the child.
+ */
+static void
+work_archive_attach(const PartmgrSet *set, const PartmgrAction *action,
+					PartmgrActionWork *work)
+{
+	static const char *const sql =
+	"SELECT c.relname::text FROM pg_catalog.pg_index i"
+	"  JOIN pg_catalog.pg_class c ON c.oid = i.indexrelid"
+	" WHERE i.indrelid = $1"
+	"   AND pg_catalog.left(c.relname, pg_catalog.length($2) + 1) = $2 || '_'"
+	" ORDER BY c.relname";
+	const PartmgrSet *archive = action->retire.archive;
+	const char *as = action->retire.archive_as;
+	Oid			archive_default = get_default_partition_oid(archive->parent_oid);
+	Oid			types[2] = {OIDOID, TEXTOID};
+	Datum		values[2];
+	uint64		n;
+	ListCell   *lc;
+
+	work_lock(work, archive->parent_oid, ShareUpdateExclusiveLock);
+	if (OidIsValid(archive_default))
+	{
+		work_lock(work, archive_default, AccessExclusiveLock);
+		work_read(work, archive_default,
+				  "ATTACH checks that it holds no row of the child's range");
+	}
+	work_read(work, action->relid,
+			  "ATTACH checks that its rows are in its range in the archive");
+	work_size(work, action->relid);
+	work_sql(work, partmgr_ddl_detach(set, action->schema, action->name, ""));
+	partmgr_work_unique_forget(work, set->parent_oid, action->relid);
+
+	values[0] = ObjectIdGetDatum(action->relid);
+	values[1] = CStringGetTextDatum(action->name);
+	n = partmgr_spi_exec_cached(sql, 2, types, values, NULL, false,
+								SPI_OK_SELECT);
+	for (uint64 i = 0; i < n && strcmp(as, action->name) != 0; i++)
+	{
+		char	   *index = partmgr_spi_text(i, 1);
+
+		work_sql(work, partmgr_ddl_rename("INDEX", action->schema, index,
+										  psprintf("%s%s", as,
+												   index + strlen(action->name))));
+	}
+	if (strcmp(as, action->name) != 0)
+		work_sql(work, partmgr_ddl_rename_table(action->schema, action->name,
+												as));
+	if (strcmp(action->schema, archive->parent_schema) != 0)
+	{
+		work_sql(work, partmgr_ddl_set_schema(action->schema, as,
+											  archive->parent_schema));
+		foreach(lc, partmgr_statistics_of(action->relid))
+		{
+			PartmgrStatistics *stat = lfirst(lc);
+
+			work_sql(work,
+					 partmgr_ddl_statistics_set_schema(stat->schema, stat->name,
+													   archive->parent_schema));
+		}
+	}
+	work_sql(work, partmgr_ddl_attach_range_to(archive, archive->parent_schema,
+											   archive->parent_name,
+											   archive->parent_schema, as,
+											   action->lower, action->upper));
+}
+
+/*
  * count_in_default
  *		How many rows of the new child's range the default partition holds,
  *		counting no further than limit + 1.
@@ -1771,9 +1908,16 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 
 		case PARTMGR_ACTION_MOVE_ROWS:
 			work_lock(work, action->from.relid, RowExclusiveLock);
+			if (action->retire.archive != NULL)
+			{
+				work_size(work, action->from.relid);
+				work_archive_count(work, set, action);
+			}
 			work_move(work, set, &action->from, action->to_schema,
 					  action->to_name,
 					  action->lower, action->upper);
+			if (action->retire.archive != NULL)
+				work_archive_count(work, set, action);
 			break;
 
 		case PARTMGR_ACTION_RETIRE_CHILD:
@@ -1784,7 +1928,15 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 				work_lock(work, default_oid, AccessExclusiveLock);
 			work_lock(work, action->relid, AccessExclusiveLock);
 			work_referencing_tables(work, action->relid);
+			if (action->retire.archive != NULL &&
+				action->retire.archive_as != NULL)
+			{
+				work_archive_attach(set, action, work);
+				break;
+			}
 			work_forget_sub_sets(work, action->relid);
+			if (action->retire.archive != NULL)
+				work_archive_rest(set, action, work);
 			work_sql(work,
 					 partmgr_ddl_detach(set, action->schema, action->name, ""));
 			partmgr_work_unique_forget(work, set->parent_oid, action->relid);

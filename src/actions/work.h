@@ -54,6 +54,12 @@ typedef enum PartmgrStatementKind
 								 * a new side table, then add its unique key
 								 * (partmgr_unique_fill): sql says it */
 	PARTMGR_STMT_REGISTER_MOVE, /* register a move (move): sql says it */
+	PARTMGR_STMT_COUNT_ARCHIVE, /* count an archive's rows of the action's
+								 * range: before its rows move, and after,
+								 * when the count must have grown by the rows
+								 * moved */
+	PARTMGR_STMT_SIZE,			/* the bytes of a table with its indexes (and
+								 * TOAST), for the log row */
 	PARTMGR_STMT_PRIVATE		/* leave a table of pg_partmgr's own with its
 								 * owner's privileges alone: sql says what
 								 * default privileges give it, the run revokes

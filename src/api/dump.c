@@ -104,7 +104,8 @@ grid_offset(const PartmgrSet *set)
  *		dump_partitioned_table_definition(p_parent_table,
  *		p_ignore_template_table): the SQL that registers the set again with
  *		its current configuration (see partmgr_query_dump_definition), its
- *		earlier intervals, its tiers and its global unique constraints.
+ *		earlier intervals, its tiers, its archive and its global unique
+ *		constraints.
  */
 Datum
 pg_partmgr_dump_partitioned_table_definition(PG_FUNCTION_ARGS)
@@ -135,6 +136,10 @@ pg_partmgr_dump_partitioned_table_definition(PG_FUNCTION_ARGS)
 												 tier->older_than,
 												 tier->tablespace));
 		}
+		if (partmgr_archive_of(set->key) != NULL)
+			sql = psprintf("%s\n%s", sql,
+						   partmgr_ddl_dump_archive(set->key,
+													partmgr_archive_of(set->key)));
 	}
 	if (!get_rel_relispartition(set->parent_oid))
 	{

@@ -68,6 +68,7 @@
 #include "retention.h"
 #include "rights.h"
 #include "unique.h"
+#include "archive.h"
 #include "tiers.h"
 
 PG_FUNCTION_INFO_V1(pg_partmgr_set_health);
@@ -234,7 +235,8 @@ reshape_reasons(Health *h, const PartmgrSet *set)
 /*
  * tier_reasons
  *		Tiers that move nothing (warning): a tablespace gone, or one the
- *		owner may not create in.
+ *		owner may not create in; an archive that takes nothing (gone, no
+ *		longer a set, another owner's, other columns).
  */
 static void
 tier_reasons(Health *h, PartmgrSet *set)
@@ -242,6 +244,8 @@ tier_reasons(Health *h, PartmgrSet *set)
 	ListCell   *lc;
 
 	foreach(lc, partmgr_tier_problems(set))
+		reason(h, "warning", (char *) lfirst(lc));
+	foreach(lc, partmgr_archive_problems(set))
 		reason(h, "warning", (char *) lfirst(lc));
 }
 

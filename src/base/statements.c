@@ -1146,6 +1146,21 @@ partmgr_query_count_range(const PartmgrSet *set, const char *schema,
 }
 
 /*
+ * partmgr_query_count_in
+ *		How many rows of a table and of the tables below it have keys in
+ *		[lower, upper): an archive's, whose children take them.
+ */
+char *
+partmgr_query_count_in(const PartmgrSet *set, const char *schema,
+					   const char *name, PartmgrPoint lower,
+					   PartmgrPoint upper)
+{
+	return psprintf("SELECT pg_catalog.count(*) FROM %s WHERE %s",
+					quote_qualified_identifier(schema, name),
+					key_range_condition(set, lower, upper));
+}
+
+/*
  * partmgr_ddl_add_bound_check, partmgr_ddl_drop_bound_check
  *		A CHECK constraint that says what the partition bound will say, added
  *		to a new child before rows are loaded into it, so that attaching it
@@ -1873,6 +1888,20 @@ partmgr_ddl_dump_tier(const char *key, const char *name,
 					quote_literal_cstr(key), quote_literal_cstr(name),
 					quote_literal_cstr(older_than),
 					quote_literal_cstr(tablespace));
+}
+
+/*
+ * partmgr_ddl_dump_archive
+ *		The archive of a set as an INSERT for
+ *		dump_partitioned_table_definition (the archive is registered first).
+ */
+char *
+partmgr_ddl_dump_archive(const char *key, const char *archive)
+{
+	return psprintf("INSERT INTO partmgr.part_config_archive"
+					" (parent_table, archive_table)\n"
+					"VALUES (%s, %s) ON CONFLICT DO NOTHING;",
+					quote_literal_cstr(key), quote_literal_cstr(archive));
 }
 
 /* ----------------------------------------------------------------

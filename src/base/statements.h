@@ -134,6 +134,9 @@ extern char *partmgr_ddl_copy_rows(const PartmgrSet *set,
 extern char *partmgr_dml_delete_rows(const PartmgrSet *set, const char *schema,
 									 const char *name, PartmgrPoint lower,
 									 PartmgrPoint upper);
+extern char *partmgr_query_count_in(const PartmgrSet *set, const char *schema,
+									const char *name, PartmgrPoint lower,
+									PartmgrPoint upper);
 extern char *partmgr_query_count_range(const PartmgrSet *set,
 									   const char *schema,
 									   const char *name, PartmgrPoint lower,
@@ -243,6 +246,7 @@ extern char *partmgr_dml_unique_forget(const char *side_schema,
 extern char *partmgr_dml_unique_cleanup(const char *side_schema,
 										const char *side_name,
 										Oid child, int64 limit);
+extern char *partmgr_ddl_dump_archive(const char *key, const char *archive);
 extern char *partmgr_ddl_dump_tier(const char *key, const char *name,
 								   const char *older_than,
 								   const char *tablespace);

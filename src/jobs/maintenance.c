@@ -51,6 +51,7 @@
 #include "utils/snapmgr.h"
 #include "utils/timestamp.h"
 
+#include "archive.h"
 #include "children.h"
 #include "config.h"
 #include "constraints.h"
@@ -145,12 +146,16 @@ static PartmgrPlan *
 retention_plan(const PartmgrStepInput *in)
 {
 	PartmgrRetention retention;
+	PartmgrPlan *plan;
 
 	if (!partmgr_retention_from_config(in->set, &retention))
 		return partmgr_plan_new(in->set, in->tree);
 	retention.retire.concurrently = in->concurrent_detach;
-	return partmgr_plan_retention(in->set, in->tree, &retention, in->now,
+	(void) partmgr_archive_retention(in->set, &retention);
+	plan = partmgr_plan_retention(in->set, in->tree, &retention, in->now,
 								  partmgr_children_per_transaction);
+	partmgr_archive_place(in->set, plan);
+	return plan;
 }
 
 static PartmgrPlan *
@@ -389,6 +394,81 @@ act_on_step(SetRun *run, PartmgrStepKind kind, PartmgrPlan **plan,
  *		Concurrent detaches are left in the outcome for the caller to run
  *		after commit.
  */
+/*
+ * archive_rows
+ *		For a set with an archive, before retention: make the archive's
+ *		children for the expired children whose rows go there, then move
+ *		those rows (partmgr_plan_archive_moves), with the owner's rights,
+ *		under the advisory locks of both sets.  False when retention must
+ *		wait for the next run: another run works on the archive (a NOTICE),
+ *		or a step failed (its error in the outcome).
+ */
+static bool
+archive_rows(SetRun *run)
+{
+	PartmgrErrorContext ctx;
+	PartmgrRights rights;
+	PartmgrRetention retention;
+	PartmgrExecResult result;
+	PartmgrPlan *moves;
+	PartmgrPlan *children;
+	List	   *ranges;
+	TimestampTz now = GetCurrentTransactionStartTimestamp();
+	bool		go_on = true;
+
+	partmgr_set_context_push(&ctx, run->key);
+	partmgr_rights_enter_set(run->set, PARTMGR_RIGHTS_ACT, &rights);
+	if (!partmgr_retention_from_config(run->set, &retention) ||
+		!partmgr_archive_retention(run->set, &retention))
+		goto done;
+	retention.quiet = true;
+	moves = partmgr_plan_archive_moves(run->set, partmgr_read_tree(run->set),
+									   &retention, now,
+									   partmgr_children_per_transaction,
+									   &ranges);
+	if (ranges == NIL)
+		goto done;
+	if (!lock_to_act(run))
+	{
+		go_on = false;
+		goto done;
+	}
+	if (!partmgr_try_lock_set(retention.retire.archive->parent_oid))
+	{
+		ereport(NOTICE,
+				(errmsg("kept the expired children of partition set \"%s\" for the next run: another maintenance run is working on its archive \"%s\"",
+						run->key, retention.retire.archive->key)));
+		go_on = false;
+		goto done;
+	}
+	/* as they are under the locks */
+	moves = partmgr_plan_archive_moves(run->set, partmgr_read_tree(run->set),
+									   &retention, now,
+									   partmgr_children_per_transaction,
+									   &ranges);
+	children = partmgr_plan_archive_children(retention.retire.archive, ranges);
+	if (children->actions != NIL)
+	{
+		partmgr_execute_plan(children, run->run_by, &result);
+		if (result.error != NULL)
+		{
+			run->outcome->error = result.error;
+			go_on = false;
+			goto done;
+		}
+	}
+	partmgr_execute_plan(moves, run->run_by, &result);
+	if (result.error != NULL)
+	{
+		run->outcome->error = result.error;
+		go_on = false;
+	}
+done:
+	partmgr_rights_leave(&rights);
+	partmgr_context_pop(&ctx);
+	return go_on;
+}
+
 static void
 retain_set(void *arg)
 {
@@ -396,6 +476,8 @@ retain_set(void *arg)
 	PartmgrExecResult result;
 	PartmgrPlan *plan;
 
+	if (!archive_rows(run))
+		return;
 	if (act_on_step(run, PARTMGR_STEP_RETENTION, &plan, &result))
 	{
 		run->outcome->retired = result.ndone;

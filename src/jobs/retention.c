@@ -14,6 +14,9 @@
  * a foreign key that references the set intact: PostgreSQL refuses to
  * detach a child whose rows are still referenced, and that child is kept.
  * A child whose DETACH ... CONCURRENTLY was interrupted is finished first.
+ * A set with an archive (archive.c) moves each expired child there instead:
+ * attached as it is, or its rows moved (partmgr_plan_archive_moves, before
+ * retention) and the emptied child dropped.
  *
  * Planning only: reads catalogs and data, changes nothing.  The checks of
  * the configuration raise errors that name the set.
@@ -296,6 +299,8 @@ partmgr_plan_retention(PartmgrSet *set, PartmgrTree *tree,
 		horizon = max_id - retention->age.id;
 	}
 
+	if (retire.archive != NULL)
+		retire.concurrently = false;	/* detached and attached at once */
 	if (retire.concurrently && OidIsValid(tree->default_oid))
 		retire.concurrently = false;
 	/* Citus refuses DETACH ... CONCURRENTLY on a distributed table */

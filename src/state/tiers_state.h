@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * tiers_state.h
- *	  partmgr.part_config_tier: a set's storage tiers, as stored.
+ *	  partmgr.part_config_tier and part_config_archive: a set's storage
+ *	  tiers and its archive set, as stored.
  *
  * Copyright (c) 2026, the pg_partmgr authors
  * Licensed under the PostgreSQL License; see LICENSE.
@@ -25,5 +26,6 @@ typedef struct PartmgrTierRow
 } PartmgrTierRow;
 
 extern List *partmgr_tier_rows(const char *key);
+extern char *partmgr_archive_of(const char *key);
 
 #endif							/* PARTMGR_TIERS_STATE_H */

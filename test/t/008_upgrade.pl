@@ -212,8 +212,8 @@ my $extconfig = q{
 is($node->safe_psql('upgraded', $extconfig), $node->safe_psql('fresh', $extconfig),
 	'the pg_extension_config_dump registrations are the same after the update and fresh');
 is($node->safe_psql('fresh', $extconfig),
-	"partmgr.part_config '', partmgr.part_config_interval '', partmgr.part_config_sub '', partmgr.part_config_tier '', partmgr.reshape_operation ''",
-	'and they are part_config, part_config_interval, part_config_sub, part_config_tier and reshape_operation, whole (part_config_ext is gone)');
+	"partmgr.part_config '', partmgr.part_config_archive '', partmgr.part_config_interval '', partmgr.part_config_sub '', partmgr.part_config_tier '', partmgr.reshape_operation ''",
+	'and they are part_config, part_config_archive, part_config_interval, part_config_sub, part_config_tier and reshape_operation, whole (part_config_ext is gone)');
 
 # the current functions work on the set configured at 0.1.0
 $node->safe_psql('upgraded', "INSERT INTO public.events VALUES (35, 'by the worker')");
