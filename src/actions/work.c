@@ -378,6 +378,34 @@ work_archive_count(PartmgrActionWork *work, const PartmgrSet *set,
 }
 
 /*
+ * check_not_referenced
+ *		Raise 0A000 when a foreign key references a table whose rows move
+ *		into an archive: deleting them there would run the key's action
+ *		(ON DELETE CASCADE would delete the referencing rows) or fail.
+ */
+static void
+check_not_referenced(Oid relid)
+{
+	static const char *const sql =
+	"SELECT conname::text, conrelid::regclass::text FROM pg_catalog.pg_constraint"
+	" WHERE contype = 'f' AND confrelid = $1 ORDER BY conrelid, conname LIMIT 1";
+	Oid			types[1] = {OIDOID};
+	Datum		values[1];
+
+	values[0] = ObjectIdGetDatum(relid);
+	if (partmgr_spi_exec_cached(sql, 1, types, values, NULL, false,
+								SPI_OK_SELECT) == 0)
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("rows of %s cannot move into the archive: foreign key \"%s\" of %s references them",
+					partmgr_key_display(partmgr_table_key(relid)),
+					partmgr_spi_text(0, 1), partmgr_spi_text(0, 2)),
+			 errdetail("Deleting them from the set would run the foreign key's action on the referencing rows."),
+			 errhint("Drop the foreign key, or archive into a set whose grid takes the child as it is.")));
+}
+
+/*
  * work_size
  *		Note the bytes of a table, its indexes and its TOAST in the action's
  *		log row: what goes into an archive.
@@ -406,9 +434,12 @@ work_archive_rest(const PartmgrSet *set, const PartmgrAction *action,
 	work_lock(work, archive->parent_oid, RowExclusiveLock);
 	work_archive_count(work, set, action);
 	foreach(lc, partmgr_archive_sources(set, action->relid))
+	{
+		check_not_referenced(((PartmgrRowSource *) lfirst(lc))->relid);
 		work_move(work, set, (PartmgrRowSource *) lfirst(lc),
 				  archive->parent_schema, archive->parent_name,
 				  action->lower, action->upper);
+	}
 	work_archive_count(work, set, action);
 }
 
@@ -1910,6 +1941,7 @@ partmgr_action_work(const PartmgrPlan *plan, const PartmgrAction *action,
 			work_lock(work, action->from.relid, RowExclusiveLock);
 			if (action->retire.archive != NULL)
 			{
+				check_not_referenced(action->from.relid);
 				work_size(work, action->from.relid);
 				work_archive_count(work, set, action);
 			}

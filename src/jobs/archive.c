@@ -41,6 +41,7 @@
 
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
@@ -120,6 +121,7 @@ check_archive(const char *key, const char *archive)
 	char	   *akey;
 	char	   *column;
 	char	   *next;
+	ListCell   *lc;
 
 	if (set == NULL)
 		ereport(ERROR,
@@ -172,6 +174,20 @@ check_archive(const char *key, const char *archive)
 				 errhint("ALTER TABLE %s OWNER TO %s, or archive into a set of your own.",
 						 partmgr_key_display(arch->key),
 						 quote_identifier(GetUserNameFromId(set->parent_owner, false)))));
+	foreach(lc, find_all_inheritors(arch->parent_oid, NoLock, NULL))
+	{
+		Oid			other = partmgr_foreign_owner(lfirst_oid(lc),
+												  arch->parent_owner);
+
+		if (OidIsValid(other))
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("table %s of archive \"%s\" is owned by role \"%s\", not by \"%s\", the owner of partition set \"%s\"",
+							partmgr_key_display(partmgr_table_key(lfirst_oid(lc))),
+							arch->key, GetUserNameFromId(other, false),
+							GetUserNameFromId(set->parent_owner, false), key),
+					 errdetail("Rows moved into the archive reach its children, whose triggers would run with the rights of the set's owner.")));
+	}
 	if (strcmp(arch->control, set->control) != 0 ||
 		arch->axis.kind != set->axis.kind ||
 		get_atttype(arch->parent_oid, arch->control_attnum) !=

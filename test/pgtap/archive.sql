@@ -12,7 +12,7 @@ SET TimeZone = 'UTC';
 SET client_min_messages = warning;
 SET pg_partmgr.on_set_failure = warning;
 
-SELECT plan(44);
+SELECT plan(47);
 
 CREATE ROLE arch_owner NOSUPERUSER;
 CREATE ROLE arch_other NOSUPERUSER;
@@ -200,11 +200,25 @@ SELECT is((SELECT count(*)::int FROM pg_inherits i JOIN pg_class c ON c.oid = i.
           0, 'the emptied child is dropped');
 
 -- id sets: i's children of 10 fit no child of ia's grid of 100
+ALTER TABLE ar.ia_p100 OWNER TO arch_other;
+SET ROLE arch_owner;
+SELECT throws_ok($$INSERT INTO partmgr.part_config_archive VALUES ('ar.i', 'ar.ia')$$,
+                 '42501', 'table ar.ia_p100 of archive "ar.ia" is owned by role "arch_other", not by "arch_owner", the owner of partition set "ar.i"',
+                 'an archive with a child of another role''s, whose triggers rows would reach');
+RESET ROLE;
+ALTER TABLE ar.ia_p100 OWNER TO arch_owner;
 SET ROLE arch_owner;
 INSERT INTO partmgr.part_config_archive VALUES ('ar.i', 'ar.ia');
+CREATE TABLE ar.ref (id bigint REFERENCES ar.i ON DELETE CASCADE);
 RESET ROLE;
 INSERT INTO ar.i SELECT g, now(), 'i' || g FROM generate_series(0, 39) g;
+INSERT INTO ar.ref VALUES (5);
 UPDATE partmgr.part_config SET retention = '15' WHERE parent_table = 'ar.i';
+SELECT throws_ok($$SELECT partmgr.run_maintenance('ar.i')$$, '0A000', NULL,
+                 'rows a foreign key references do not move: deleting them would cascade');
+SELECT is((SELECT count(*)::int FROM ar.ref) + (SELECT count(*)::int FROM ar.i), 41,
+          'the referencing row and the set''s rows are all there');
+DROP TABLE ar.ref;
 SELECT partmgr.run_maintenance('ar.i');
 SELECT is((SELECT count(*)::int FROM ar.i), 20, 'an id set keeps the ids within 15 of its largest');
 SELECT is((SELECT count(*)::int FROM ONLY ar.ia_p0), 20, 'the archive''s child of 0-99 has the others');
