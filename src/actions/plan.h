@@ -152,6 +152,9 @@ typedef struct PartmgrRetirement
 	char	   *archive_as;		/* with archive: attach it there as it is,
 								 * under this name; NULL: move its rows there
 								 * and drop it */
+	bool		archive_check;	/* with archive_as: it has a valid CHECK of
+								 * its bounds (PARTMGR_BOUND_CHECK), which
+								 * spares ATTACH the scan and goes after */
 } PartmgrRetirement;
 
 typedef struct PartmgrAction

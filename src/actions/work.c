@@ -451,7 +451,9 @@ work_archive_rest(const PartmgrSet *set, const PartmgrAction *action,
  *		and the same suffixes), move it into the archive's schema with its
  *		statistics objects, and attach it there.  ATTACH takes the archive
  *		in SHARE UPDATE EXCLUSIVE mode and its default partition, which it
- *		scans, in ACCESS EXCLUSIVE mode, and scans the child.
+ *		scans, in ACCESS EXCLUSIVE mode; the child's CHECK of its bounds,
+ *		validated before (partmgr_plan_archive_checks), spares the scan of
+ *		the child, and is dropped once it is attached.
  */
 static void
 work_archive_attach(const PartmgrSet *set, const PartmgrAction *action,
@@ -516,6 +518,8 @@ work_archive_attach(const PartmgrSet *set, const PartmgrAction *action,
 											   archive->parent_name,
 											   archive->parent_schema, as,
 											   action->lower, action->upper));
+	if (action->retire.archive_check)
+		work_sql(work, partmgr_ddl_drop_bound_check(archive->parent_schema, as));
 }
 
 /*

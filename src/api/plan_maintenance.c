@@ -242,6 +242,7 @@ dry_step(void *arg)
 	in.tree = dry->tree;
 	in.now = dry->now;
 	in.concurrent_detach = false;
+	in.archive_wait = NIL;
 	plan = step->plan(&in);
 	switch (step->kind)
 	{

@@ -1171,10 +1171,21 @@ partmgr_ddl_add_bound_check(const PartmgrSet *set, const char *schema,
 							const char *name,
 							PartmgrPoint lower, PartmgrPoint upper)
 {
-	return psprintf("ALTER TABLE %s ADD CONSTRAINT %s CHECK (%s IS NOT NULL"
-					" AND %s)",
+	return psprintf("ALTER TABLE %s ADD CONSTRAINT %s CHECK (%s)",
 					quote_qualified_identifier(schema, name),
-					PARTMGR_BOUND_CHECK, quote_identifier(set->control),
+					PARTMGR_BOUND_CHECK,
+					partmgr_bound_check_expr(set, lower, upper));
+}
+
+/*
+ * partmgr_bound_check_expr
+ *		The expression of that CHECK constraint.
+ */
+char *
+partmgr_bound_check_expr(const PartmgrSet *set, PartmgrPoint lower,
+						 PartmgrPoint upper)
+{
+	return psprintf("%s IS NOT NULL AND %s", quote_identifier(set->control),
 					key_range_condition(set, lower, upper));
 }
 

@@ -141,6 +141,8 @@ extern char *partmgr_query_count_range(const PartmgrSet *set,
 									   const char *schema,
 									   const char *name, PartmgrPoint lower,
 									   PartmgrPoint upper, int64 limit);
+extern char *partmgr_bound_check_expr(const PartmgrSet *set,
+									  PartmgrPoint lower, PartmgrPoint upper);
 extern char *partmgr_ddl_add_bound_check(const PartmgrSet *set,
 										 const char *schema,
 										 const char *name, PartmgrPoint lower,

@@ -402,13 +402,40 @@ partmgr_archive_retention(const PartmgrSet *set, PartmgrRetention *retention)
 }
 
 /*
+ * bound_check_state
+ *		Whether a child has the CHECK of its bounds that ATTACH can take for
+ *		its partition constraint (PARTMGR_BOUND_CHECK): 0 none, 1 NOT VALID,
+ *		2 valid.
+ */
+static int
+bound_check_state(Oid relid)
+{
+	static const char *const sql =
+	"SELECT convalidated FROM pg_catalog.pg_constraint"
+	" WHERE conrelid = $1 AND conname = $2 AND contype = 'c'";
+	Oid			types[2] = {OIDOID, TEXTOID};
+	Datum		values[2];
+	bool		isnull;
+
+	values[0] = ObjectIdGetDatum(relid);
+	values[1] = CStringGetTextDatum(PARTMGR_BOUND_CHECK);
+	if (partmgr_spi_exec_cached(sql, 2, types, values, NULL, false,
+								SPI_OK_SELECT) == 0)
+		return 0;
+	return DatumGetBool(partmgr_spi_value(0, 1, &isnull)) ? 2 : 1;
+}
+
+/*
  * partmgr_archive_place
  *		For each child a retention plan puts into the archive: whether it is
  *		attached there as it is, and under which name (partmgr_archive_fit),
- *		with the archive's children as they are now.
+ *		with the archive's children as they are now, and whether its bound
+ *		CHECK is valid.  The children in wait (OIDs) leave the plan: their
+ *		CHECK was added NOT VALID in this transaction, and the next run
+ *		validates it and attaches them.
  */
 void
-partmgr_archive_place(const PartmgrSet *set, PartmgrPlan *plan)
+partmgr_archive_place(const PartmgrSet *set, PartmgrPlan *plan, List *wait)
 {
 	PartmgrTree *archive_tree = NULL;
 	ListCell   *lc;
@@ -421,6 +448,11 @@ partmgr_archive_place(const PartmgrSet *set, PartmgrPlan *plan)
 		if (action->kind != PARTMGR_ACTION_RETIRE_CHILD ||
 			action->retire.archive == NULL)
 			continue;
+		if (list_member_oid(wait, action->relid))
+		{
+			plan->actions = foreach_delete_current(plan->actions, lc);
+			continue;
+		}
 		if (archive_tree == NULL)
 			archive_tree = partmgr_read_tree(action->retire.archive);
 		memset(&child, 0, sizeof(child));
@@ -431,13 +463,64 @@ partmgr_archive_place(const PartmgrSet *set, PartmgrPlan *plan)
 		action->retire.archive_as = partmgr_archive_fit(set,
 														action->retire.archive,
 														archive_tree, &child);
+		action->retire.archive_check = (action->retire.archive_as != NULL &&
+										bound_check_state(action->relid) == 2);
 	}
 }
 
 /*
+ * partmgr_plan_archive_checks
+ *		For the children a retention plan (placed) attaches to the archive as
+ *		they are, without a valid CHECK of their bounds: the set's plan that
+ *		adds it NOT VALID (a moment of ACCESS EXCLUSIVE on the child; the
+ *		child goes into *wait, for retention to keep it this run) or, added
+ *		by an earlier run, validates it (SHARE UPDATE EXCLUSIVE: reads and
+ *		writes go on while it scans).
+ */
+PartmgrPlan *
+partmgr_plan_archive_checks(PartmgrSet *set, PartmgrTree *tree,
+							const PartmgrPlan *retire, List **wait)
+{
+	PartmgrPlan *plan = partmgr_plan_new(set, tree);
+	ListCell   *lc;
+
+	foreach(lc, retire->actions)
+	{
+		const PartmgrAction *action = (const PartmgrAction *) lfirst(lc);
+		PartmgrChild child;
+		PartmgrAction *check;
+		int			state;
+
+		if (action->kind != PARTMGR_ACTION_RETIRE_CHILD ||
+			action->retire.archive_as == NULL || action->retire.archive_check)
+			continue;
+		state = bound_check_state(action->relid);
+		memset(&child, 0, sizeof(child));
+		child.relid = action->relid;
+		child.schema = action->schema;
+		child.name = action->name;
+		child.lower = action->lower;
+		child.upper = action->upper;
+		check = partmgr_plan_add_on_child(plan, state == 0 ?
+										  PARTMGR_ACTION_ADD_CONSTRAINTS :
+										  PARTMGR_ACTION_VALIDATE_CONSTRAINT,
+										  &child);
+		check->constraints = list_make1(pstrdup(PARTMGR_BOUND_CHECK));
+		if (state == 0)
+		{
+			check->checks = list_make1(partmgr_bound_check_expr(set,
+																action->lower,
+																action->upper));
+			*wait = lappend_oid(*wait, action->relid);
+		}
+	}
+	return plan;
+}
+
+/*
  * partmgr_plan_archive_moves
- *		For a set with an archive: the moves of the rows of the children its
- *		retention (as planned now) archives by their rows, into the archive,
+ *		For a set with an archive: the moves of the rows of the children a
+ *		retention plan (placed) archives by their rows, into the archive,
  *		each proved by a count there (a MOVE_ROWS action per table, whose
  *		retire.archive names the archive); *ranges gets those children
  *		(PartmgrChild), whose ranges the archive must have children for
@@ -447,17 +530,12 @@ partmgr_archive_place(const PartmgrSet *set, PartmgrPlan *plan)
  */
 PartmgrPlan *
 partmgr_plan_archive_moves(PartmgrSet *set, PartmgrTree *tree,
-						   const PartmgrRetention *retention, TimestampTz now,
-						   int limit, List **ranges)
+						   const PartmgrPlan *retire, List **ranges)
 {
-	PartmgrPlan *retire = partmgr_plan_retention(set, tree, retention, now,
-												 limit);
 	PartmgrPlan *plan = partmgr_plan_new(set, tree);
-	PartmgrSet *archive = retention->retire.archive;
 	ListCell   *lc;
 
 	*ranges = NIL;
-	partmgr_archive_place(set, retire);
 	foreach(lc, retire->actions)
 	{
 		const PartmgrAction *action = (const PartmgrAction *) lfirst(lc);
@@ -477,6 +555,8 @@ partmgr_plan_archive_moves(PartmgrSet *set, PartmgrTree *tree,
 		*ranges = lappend(*ranges, range);
 		foreach(sc, partmgr_archive_sources(set, action->relid))
 		{
+			PartmgrSet *archive = action->retire.archive;
+
 			partmgr_plan_add_move(plan, (PartmgrRowSource *) lfirst(sc),
 								  archive->parent_schema, archive->parent_name,
 								  action->lower, action->upper);

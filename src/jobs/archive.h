@@ -30,11 +30,15 @@ extern PartmgrPlan *partmgr_plan_archive_children(PartmgrSet *archive,
 
 extern bool partmgr_archive_retention(const PartmgrSet *set,
 									  PartmgrRetention *retention);
-extern void partmgr_archive_place(const PartmgrSet *set, PartmgrPlan *plan);
+extern void partmgr_archive_place(const PartmgrSet *set, PartmgrPlan *plan,
+								  List *wait);
+extern PartmgrPlan *partmgr_plan_archive_checks(PartmgrSet *set,
+												PartmgrTree *tree,
+												const PartmgrPlan *retire,
+												List **wait);
 extern PartmgrPlan *partmgr_plan_archive_moves(PartmgrSet *set,
 											   PartmgrTree *tree,
-											   const PartmgrRetention *retention,
-											   TimestampTz now, int limit,
+											   const PartmgrPlan *retire,
 											   List **ranges);
 
 #endif							/* PARTMGR_ARCHIVE_H */

@@ -77,6 +77,7 @@ typedef struct SetRun
 	PartmgrConstraintScope scope;	/* of constrain_set */
 	PartmgrSet *set;			/* loaded configuration, or NULL */
 	bool		locked;			/* holds the set's advisory lock */
+	List	   *archive_wait;	/* see PartmgrStepInput */
 	PartmgrSetOutcome *outcome;
 } SetRun;
 
@@ -154,7 +155,7 @@ retention_plan(const PartmgrStepInput *in)
 	(void) partmgr_archive_retention(in->set, &retention);
 	plan = partmgr_plan_retention(in->set, in->tree, &retention, in->now,
 								  partmgr_children_per_transaction);
-	partmgr_archive_place(in->set, plan);
+	partmgr_archive_place(in->set, plan, in->archive_wait);
 	return plan;
 }
 
@@ -200,6 +201,7 @@ plan_step(const SetRun *run, PartmgrStepKind kind)
 	in.tree = partmgr_read_tree(run->set);
 	in.now = GetCurrentTransactionStartTimestamp();
 	in.concurrent_detach = run->opts->concurrent_detach;
+	in.archive_wait = run->archive_wait;
 	return partmgr_maintenance_steps[kind].plan(&in);
 }
 
@@ -395,13 +397,38 @@ act_on_step(SetRun *run, PartmgrStepKind kind, PartmgrPlan **plan,
  *		after commit.
  */
 /*
+ * archive_plans
+ *		The plans archive_rows carries out, for the children retention
+ *		archives as planned now: the bound CHECKs of those attached as they
+ *		are (partmgr_plan_archive_checks), then the moves of the others' rows
+ *		(partmgr_plan_archive_moves); *ranges as there.
+ */
+static void
+archive_plans(SetRun *run, const PartmgrRetention *retention,
+			  PartmgrPlan **checks, PartmgrPlan **moves, List **ranges)
+{
+	PartmgrTree *tree = partmgr_read_tree(run->set);
+	PartmgrPlan *retire = partmgr_plan_retention(run->set, tree, retention,
+												 GetCurrentTransactionStartTimestamp(),
+												 partmgr_children_per_transaction);
+
+	partmgr_archive_place(run->set, retire, NIL);
+	*checks = partmgr_plan_archive_checks(run->set, tree, retire,
+										  &run->archive_wait);
+	*moves = partmgr_plan_archive_moves(run->set, tree, retire, ranges);
+}
+
+/*
  * archive_rows
- *		For a set with an archive, before retention: make the archive's
- *		children for the expired children whose rows go there, then move
- *		those rows (partmgr_plan_archive_moves), with the owner's rights,
- *		under the advisory locks of both sets.  False when retention must
- *		wait for the next run: another run works on the archive (a NOTICE),
- *		or a step failed (its error in the outcome).
+ *		For a set with an archive, before retention, with the owner's
+ *		rights: give the children attached to the archive as they are a
+ *		CHECK of their bounds (added NOT VALID in one run, which keeps them,
+ *		validated in the next, which attaches them without a scan under
+ *		retention's locks), make the archive's children for the others, and
+ *		move their rows there -- under the set's advisory lock and, for the
+ *		moves, the archive's.  False when retention must wait for the next
+ *		run: another run works on the archive (a NOTICE), or a step failed
+ *		(its error in the outcome).
  */
 static bool
 archive_rows(SetRun *run)
@@ -410,10 +437,10 @@ archive_rows(SetRun *run)
 	PartmgrRights rights;
 	PartmgrRetention retention;
 	PartmgrExecResult result;
+	PartmgrPlan *checks;
 	PartmgrPlan *moves;
 	PartmgrPlan *children;
 	List	   *ranges;
-	TimestampTz now = GetCurrentTransactionStartTimestamp();
 	bool		go_on = true;
 
 	partmgr_set_context_push(&ctx, run->key);
@@ -422,18 +449,16 @@ archive_rows(SetRun *run)
 		!partmgr_archive_retention(run->set, &retention))
 		goto done;
 	retention.quiet = true;
-	moves = partmgr_plan_archive_moves(run->set, partmgr_read_tree(run->set),
-									   &retention, now,
-									   partmgr_children_per_transaction,
-									   &ranges);
-	if (ranges == NIL)
+	archive_plans(run, &retention, &checks, &moves, &ranges);
+	if (checks->actions == NIL && ranges == NIL)
 		goto done;
 	if (!lock_to_act(run))
 	{
 		go_on = false;
 		goto done;
 	}
-	if (!partmgr_try_lock_set(retention.retire.archive->parent_oid))
+	if (ranges != NIL &&
+		!partmgr_try_lock_set(retention.retire.archive->parent_oid))
 	{
 		ereport(NOTICE,
 				(errmsg("kept the expired children of partition set \"%s\" for the next run: another maintenance run is working on its archive \"%s\"",
@@ -442,10 +467,20 @@ archive_rows(SetRun *run)
 		goto done;
 	}
 	/* as they are under the locks */
-	moves = partmgr_plan_archive_moves(run->set, partmgr_read_tree(run->set),
-									   &retention, now,
-									   partmgr_children_per_transaction,
-									   &ranges);
+	run->archive_wait = NIL;
+	archive_plans(run, &retention, &checks, &moves, &ranges);
+	if (checks->actions != NIL)
+	{
+		partmgr_execute_plan(checks, run->run_by, &result);
+		if (result.error != NULL)
+		{
+			run->outcome->error = result.error;
+			go_on = false;
+			goto done;
+		}
+	}
+	if (ranges == NIL)
+		goto done;
 	children = partmgr_plan_archive_children(retention.retire.archive, ranges);
 	if (children->actions != NIL)
 	{

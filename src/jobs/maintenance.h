@@ -86,6 +86,9 @@ typedef struct PartmgrStepInput
 	TimestampTz now;
 	bool		concurrent_detach;	/* retention: DETACH CONCURRENTLY where it
 									 * can (the worker, after commit) */
+	List	   *archive_wait;	/* retention: children (OIDs) kept for the
+								 * next run, their bound CHECK for the archive
+								 * added NOT VALID by this one (archive.c) */
 } PartmgrStepInput;
 
 typedef struct PartmgrMaintenanceStep

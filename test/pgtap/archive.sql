@@ -12,7 +12,7 @@ SET TimeZone = 'UTC';
 SET client_min_messages = warning;
 SET pg_partmgr.on_set_failure = warning;
 
-SELECT plan(47);
+SELECT plan(50);
 
 CREATE ROLE arch_owner NOSUPERUSER;
 CREATE ROLE arch_other NOSUPERUSER;
@@ -131,6 +131,18 @@ SELECT is((SELECT count(*)::int FROM partmgr.plan_maintenance('ar.t')
             WHERE action = 'archive partition' AND detail LIKE '%, attached to ar_cold.a as a_p%'),
           3, 'plan_maintenance: each is attached to the archive as it is');
 SELECT partmgr.run_maintenance('ar.t');
+SELECT is((SELECT count(*)::int FROM ar_old o JOIN pg_inherits i ON i.inhrelid = o.relid
+             JOIN pg_constraint c ON c.conrelid = o.relid AND c.conname = 'partmgr_bound_check'
+            WHERE i.inhparent = 'ar.t'::regclass AND NOT c.convalidated),
+          3, 'a first run gives them a CHECK of their bounds, NOT VALID, and keeps them');
+SELECT partmgr.run_maintenance('ar.t');
+SELECT is((SELECT count(*)::int FROM pg_constraint c JOIN ar_old o ON c.conrelid = o.relid
+            WHERE c.conname = 'partmgr_bound_check'),
+          0, 'the next validates it, so that ATTACH need not scan them, and drops it once they are attached');
+SELECT is((SELECT string_agg(action, ', ' ORDER BY log_id) FROM partmgr.maintenance_log
+            WHERE parent_table = 'ar.t' AND action <> 'create partition'
+              AND object = (SELECT 'ar.' || relname FROM ar_old ORDER BY relname LIMIT 1)),
+          'add constraints, validate constraint, archive partition', 'the log shows the three steps');
 SELECT is((SELECT count(*)::int FROM ar_old o JOIN pg_inherits i ON i.inhrelid = o.relid
              JOIN pg_class c ON c.oid = o.relid
             WHERE i.inhparent = 'ar_cold.a'::regclass AND c.relname = o.new_name
