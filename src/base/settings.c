@@ -161,7 +161,9 @@ partmgr_define_settings(void)
 							"Moves go on step by step, a batch of rows a step, until this "
 							"much of the children's tables has been copied in the pass; the "
 							"next pass goes on where this one stopped. 0 moves nothing "
-							"(run_reshape() still does).",
+							"(run_reshape() still does). Retention into an archive set "
+							"moves the rows of at most this much of a set's expired "
+							"children a run (at least one child).",
 							&partmgr_tier_bytes_per_run,
 							1024 * 1024, 0, INT_MAX,
 							PGC_SUSET, GUC_UNIT_KB,

@@ -517,6 +517,20 @@ partmgr_plan_archive_checks(PartmgrSet *set, PartmgrTree *tree,
 	return plan;
 }
 
+/* The bytes of a table with its indexes and TOAST. */
+static int64
+table_bytes(Oid relid)
+{
+	Oid			types[1] = {OIDOID};
+	Datum		values[1];
+	bool		isnull;
+
+	values[0] = ObjectIdGetDatum(relid);
+	partmgr_spi_exec_cached("SELECT pg_catalog.pg_total_relation_size($1)",
+							1, types, values, NULL, false, SPI_OK_SELECT);
+	return DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
+}
+
 /*
  * partmgr_plan_archive_moves
  *		For a set with an archive: the moves of the rows of the children a
@@ -526,13 +540,18 @@ partmgr_plan_archive_checks(PartmgrSet *set, PartmgrTree *tree,
  *		(PartmgrChild), whose ranges the archive must have children for
  *		(partmgr_plan_archive_children).  Run before retention, under ROW
  *		EXCLUSIVE locks only, so that retention's ACCESS EXCLUSIVE locks
- *		are held for an empty child.
+ *		are held for an empty child.  Paced: once the children planned hold
+ *		pg_partmgr.tier_bytes_per_run (at least one child is planned), the
+ *		others go into *wait, for retention to keep them this run.
  */
 PartmgrPlan *
 partmgr_plan_archive_moves(PartmgrSet *set, PartmgrTree *tree,
-						   const PartmgrPlan *retire, List **ranges)
+						   const PartmgrPlan *retire, List **ranges,
+						   List **wait)
 {
 	PartmgrPlan *plan = partmgr_plan_new(set, tree);
+	int64		budget = (int64) partmgr_tier_bytes_per_run * 1024;
+	int64		planned = 0;
 	ListCell   *lc;
 
 	*ranges = NIL;
@@ -546,6 +565,12 @@ partmgr_plan_archive_moves(PartmgrSet *set, PartmgrTree *tree,
 			action->retire.archive == NULL ||
 			action->retire.archive_as != NULL)
 			continue;
+		if (*ranges != NIL && planned >= budget)
+		{
+			/* paced: retention keeps it for a later run */
+			*wait = lappend_oid(*wait, action->relid);
+			continue;
+		}
 		range = palloc0(sizeof(PartmgrChild));
 		range->relid = action->relid;
 		range->schema = action->schema;
@@ -557,6 +582,7 @@ partmgr_plan_archive_moves(PartmgrSet *set, PartmgrTree *tree,
 		{
 			PartmgrSet *archive = action->retire.archive;
 
+			planned += table_bytes(((PartmgrRowSource *) lfirst(sc))->relid);
 			partmgr_plan_add_move(plan, (PartmgrRowSource *) lfirst(sc),
 								  archive->parent_schema, archive->parent_name,
 								  action->lower, action->upper);

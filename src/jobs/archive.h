@@ -39,6 +39,6 @@ extern PartmgrPlan *partmgr_plan_archive_checks(PartmgrSet *set,
 extern PartmgrPlan *partmgr_plan_archive_moves(PartmgrSet *set,
 											   PartmgrTree *tree,
 											   const PartmgrPlan *retire,
-											   List **ranges);
+											   List **ranges, List **wait);
 
 #endif							/* PARTMGR_ARCHIVE_H */

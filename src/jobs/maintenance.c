@@ -415,7 +415,8 @@ archive_plans(SetRun *run, const PartmgrRetention *retention,
 	partmgr_archive_place(run->set, retire, NIL);
 	*checks = partmgr_plan_archive_checks(run->set, tree, retire,
 										  &run->archive_wait);
-	*moves = partmgr_plan_archive_moves(run->set, tree, retire, ranges);
+	*moves = partmgr_plan_archive_moves(run->set, tree, retire, ranges,
+										&run->archive_wait);
 }
 
 /*

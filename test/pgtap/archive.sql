@@ -12,7 +12,7 @@ SET TimeZone = 'UTC';
 SET client_min_messages = warning;
 SET pg_partmgr.on_set_failure = warning;
 
-SELECT plan(50);
+SELECT plan(51);
 
 CREATE ROLE arch_owner NOSUPERUSER;
 CREATE ROLE arch_other NOSUPERUSER;
@@ -231,6 +231,11 @@ SELECT throws_ok($$SELECT partmgr.run_maintenance('ar.i')$$, '0A000', NULL,
 SELECT is((SELECT count(*)::int FROM ar.ref) + (SELECT count(*)::int FROM ar.i), 41,
           'the referencing row and the set''s rows are all there');
 DROP TABLE ar.ref;
+SET pg_partmgr.tier_bytes_per_run = '8kB';
+SELECT partmgr.run_maintenance('ar.i');
+SELECT is((SELECT count(*)::int FROM ar.i), 30,
+          'paced by pg_partmgr.tier_bytes_per_run: a run moves the rows of one child when it holds that much');
+RESET pg_partmgr.tier_bytes_per_run;
 SELECT partmgr.run_maintenance('ar.i');
 SELECT is((SELECT count(*)::int FROM ar.i), 20, 'an id set keeps the ids within 15 of its largest');
 SELECT is((SELECT count(*)::int FROM ONLY ar.ia_p0), 20, 'the archive''s child of 0-99 has the others');
