@@ -11,6 +11,10 @@
 #   still there, in its phase, and run_reshape() finishes the split: the
 #   rows are in the new children, nothing of the work is left, and amcheck
 #   finds every index (and heap) of the set sound;
+# - a kill between the swap and the drop of the old child (phase swapped:
+#   the new children are in the set, the old one renamed out of it): every
+#   row is there once, and run_reshape() drops the old child and the change
+#   log;
 # - after a kill in the copy, cancel_reshape() drops the working tables,
 #   the capture triggers and the change log, and leaves the old child whole;
 # - a writer inserting, updating, moving keys and deleting rows of the
@@ -23,7 +27,7 @@
 # The kills are timed by waiting for a state, never for a while: the
 # backend is made to wait for a lock another session holds (on a new
 # child being filled, on the table the foreign key references, on the
-# default partition), with pg_partmgr.lock_timeout raised in its session,
+# default partition, on the change log), with pg_partmgr.lock_timeout raised in its session,
 # and killed once pg_locks or reshape_operation shows it there.
 #
 use strict;
@@ -714,6 +718,46 @@ SKIP:
 		"$before 0 4",
 		'run_reshape in the restored database finishes it: every row, the changes too, in the new children');
 }
+
+# == a kill between the swap and the drop of the old child ==
+# A session holds the change log in ACCESS SHARE mode from the copy on: the
+# swap only reads it, the step after the swap must drop it (and waits).
+$node->safe_psql('postgres', q{
+	CREATE TABLE public.sw (id bigint PRIMARY KEY, ts timestamptz NOT NULL, v text) PARTITION BY RANGE (id);
+	SELECT partmgr.create_parent('public.sw', 'id', '100000', p_premake => 1, p_start_partition => '0');
+	INSERT INTO public.sw SELECT g, '2030-01-01', md5(g::text) FROM generate_series(0, 49999) g;
+});
+my $sw_rows = q{SELECT count(*) || ' ' || sum(hashtextextended(s::text, 0)) FROM public.sw s};
+my $sw_before = $node->safe_psql('postgres', $sw_rows);
+my $sw_blocker = $node->background_psql('postgres', on_error_stop => 0);
+my ($sw_driver, $sw_pid) = start_call(q{CALL partmgr.split_partition('public.sw_p0',
+	p_interval => '50000', p_batch_rows => 500, p_lock_wait_tries => 0, p_quiet => true)}, '5min');
+ok($node->poll_query_until('postgres', q{
+		SELECT phase = 'copy' FROM partmgr.reshape_operation WHERE source_tables = ARRAY['public.sw_p0']}),
+	'swapped: the split has begun its copy');
+my ($sw_op) = $node->safe_psql('postgres', q{
+	SELECT operation_id FROM partmgr.reshape_operation WHERE source_tables = ARRAY['public.sw_p0']});
+$sw_blocker->query_safe("BEGIN; LOCK TABLE public.sw_reshape${sw_op}_log IN ACCESS SHARE MODE;");
+ok($node->poll_query_until('postgres', qq{
+		SELECT count(*) > 0 FROM pg_locks
+		 WHERE pid = $sw_pid AND NOT granted AND relation = 'public.sw_reshape${sw_op}_log'::regclass}),
+	'swapped: after the swap, the drop of the old child and the change log waits');
+is($node->safe_psql('postgres', "SELECT phase FROM partmgr.reshape_operation WHERE operation_id = $sw_op"),
+	'swapped', 'the reshape is in phase swapped');
+crash($sw_pid, 'swapped', $sw_driver, $sw_blocker);
+is($node->safe_psql('postgres', $sw_rows), $sw_before, 'after the crash: every row is there once');
+is($node->safe_psql('postgres', q{
+		SELECT string_agg(c.relname, ' ' ORDER BY c.relname) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+		 WHERE i.inhparent = 'public.sw'::regclass AND c.relname <> 'sw_default'}),
+	'sw_p0 sw_p100000 sw_p50000', 'the new children are in the set');
+is($node->safe_psql('postgres', "SELECT count(*) FROM pg_class WHERE relname = 'sw_reshape${sw_op}_old0'"), '1',
+	'the old child is still there, renamed, out of the set');
+$node->safe_psql('postgres', "CALL partmgr.run_reshape('public.sw', p_quiet => true)");
+is($node->safe_psql('postgres', qq{
+		SELECT (SELECT count(*) FROM partmgr.reshape_operation WHERE operation_id = $sw_op) || ' '
+			   || (SELECT count(*) FROM pg_class WHERE relname LIKE 'sw\\_reshape%')}),
+	'0 0', 'run_reshape then drops it and the change log, and the reshape is over');
+is($node->safe_psql('postgres', $sw_rows), $sw_before, 'every row is there once, unchanged');
 
 $node->stop;
 done_testing();
