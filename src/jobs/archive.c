@@ -94,13 +94,6 @@ column_missing(Oid a, Oid b, bool with_generated)
 	return partmgr_spi_text(0, 1);
 }
 
-/* Whether a set is a sub-set: its parent is a child of another set. */
-static bool
-is_sub_set(const PartmgrSet *set)
-{
-	return get_rel_relispartition(set->parent_oid);
-}
-
 static bool
 same_text(const char *a, const char *b)
 {
@@ -134,7 +127,7 @@ check_archive(const char *key, const char *archive)
 						key, set->strategy == PARTITION_STRATEGY_HASH ?
 						"HASH" : "LIST"),
 				 errdetail("Retention, which moves children into the archive, retires the children older than an age, which the children of a hash or list set do not have.")));
-	if (is_sub_set(set))
+	if (get_rel_relispartition(set->parent_oid))	/* a sub-set */
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("partition set \"%s\" is a sub-set of another set", key),
@@ -158,7 +151,8 @@ check_archive(const char *key, const char *archive)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("partition set \"%s\" cannot be its own archive", key)));
-	if (arch->strategy != PARTITION_STRATEGY_RANGE || is_sub_set(arch))
+	if (arch->strategy != PARTITION_STRATEGY_RANGE ||
+		get_rel_relispartition(arch->parent_oid))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("archive \"%s\" of partition set \"%s\" is not the top of a range set",

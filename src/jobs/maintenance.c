@@ -388,24 +388,33 @@ act_on_step(SetRun *run, PartmgrStepKind kind, PartmgrPlan **plan,
 }
 
 /*
- * retain_set
- *		Plan and execute the set's retention (the last step that changes
- *		children, with children as they now are; at most pg_partmgr.children_per_transaction
- *		children), with the owner's rights.  Runs in a subtransaction of its
- *		own, so that a bad retention setting stops retention only.
- *		Concurrent detaches are left in the outcome for the caller to run
- *		after commit.
- */
-/*
  * archive_plans
  *		The plans archive_rows carries out, for the children retention
  *		archives as planned now: the bound CHECKs of those attached as they
  *		are (partmgr_plan_archive_checks), then the moves of the others' rows
- *		(partmgr_plan_archive_moves); *ranges as there.
+ *		(partmgr_plan_archive_moves); *ranges and *wait as there.
  */
+
+/*
+ * execute_archive_plan
+ *		Carry out one of archive_rows' plans; false, with its error in the
+ *		outcome, when it failed.
+ */
+static bool
+execute_archive_plan(SetRun *run, const PartmgrPlan *plan)
+{
+	PartmgrExecResult result;
+
+	if (plan->actions == NIL)
+		return true;
+	partmgr_execute_plan(plan, run->run_by, &result);
+	run->outcome->error = result.error;
+	return result.error == NULL;
+}
 static void
 archive_plans(SetRun *run, const PartmgrRetention *retention,
-			  PartmgrPlan **checks, PartmgrPlan **moves, List **ranges)
+			  PartmgrPlan **checks, PartmgrPlan **moves, List **ranges,
+			  List **wait)
 {
 	PartmgrTree *tree = partmgr_read_tree(run->set);
 	PartmgrPlan *retire = partmgr_plan_retention(run->set, tree, retention,
@@ -413,10 +422,8 @@ archive_plans(SetRun *run, const PartmgrRetention *retention,
 												 partmgr_children_per_transaction);
 
 	partmgr_archive_place(run->set, retire, NIL);
-	*checks = partmgr_plan_archive_checks(run->set, tree, retire,
-										  &run->archive_wait);
-	*moves = partmgr_plan_archive_moves(run->set, tree, retire, ranges,
-										&run->archive_wait);
+	*checks = partmgr_plan_archive_checks(run->set, tree, retire, wait);
+	*moves = partmgr_plan_archive_moves(run->set, tree, retire, ranges, wait);
 }
 
 /*
@@ -437,11 +444,10 @@ archive_rows(SetRun *run)
 	PartmgrErrorContext ctx;
 	PartmgrRights rights;
 	PartmgrRetention retention;
-	PartmgrExecResult result;
 	PartmgrPlan *checks;
 	PartmgrPlan *moves;
-	PartmgrPlan *children;
 	List	   *ranges;
+	List	   *wait = NIL;		/* of the look before the locks: unused */
 	bool		go_on = true;
 
 	partmgr_set_context_push(&ctx, run->key);
@@ -450,7 +456,7 @@ archive_rows(SetRun *run)
 		!partmgr_archive_retention(run->set, &retention))
 		goto done;
 	retention.quiet = true;
-	archive_plans(run, &retention, &checks, &moves, &ranges);
+	archive_plans(run, &retention, &checks, &moves, &ranges, &wait);
 	if (checks->actions == NIL && ranges == NIL)
 		goto done;
 	if (!lock_to_act(run))
@@ -468,43 +474,29 @@ archive_rows(SetRun *run)
 		goto done;
 	}
 	/* as they are under the locks */
-	run->archive_wait = NIL;
-	archive_plans(run, &retention, &checks, &moves, &ranges);
-	if (checks->actions != NIL)
-	{
-		partmgr_execute_plan(checks, run->run_by, &result);
-		if (result.error != NULL)
-		{
-			run->outcome->error = result.error;
-			go_on = false;
-			goto done;
-		}
-	}
-	if (ranges == NIL)
-		goto done;
-	children = partmgr_plan_archive_children(retention.retire.archive, ranges);
-	if (children->actions != NIL)
-	{
-		partmgr_execute_plan(children, run->run_by, &result);
-		if (result.error != NULL)
-		{
-			run->outcome->error = result.error;
-			go_on = false;
-			goto done;
-		}
-	}
-	partmgr_execute_plan(moves, run->run_by, &result);
-	if (result.error != NULL)
-	{
-		run->outcome->error = result.error;
-		go_on = false;
-	}
+	archive_plans(run, &retention, &checks, &moves, &ranges,
+				  &run->archive_wait);
+	go_on = (execute_archive_plan(run, checks) &&
+			 (ranges == NIL ||
+			  (execute_archive_plan(run,
+									partmgr_plan_archive_children(retention.retire.archive,
+																  ranges)) &&
+			   execute_archive_plan(run, moves))));
 done:
 	partmgr_rights_leave(&rights);
 	partmgr_context_pop(&ctx);
 	return go_on;
 }
 
+/*
+ * retain_set
+ *		Plan and execute the set's retention (the last step that changes
+ *		children, with children as they now are; at most pg_partmgr.children_per_transaction
+ *		children), with the owner's rights.  Runs in a subtransaction of its
+ *		own, so that a bad retention setting stops retention only.
+ *		Concurrent detaches are left in the outcome for the caller to run
+ *		after commit.
+ */
 static void
 retain_set(void *arg)
 {
