@@ -41,4 +41,6 @@ extern PartmgrSet *partmgr_load_set_of_kind(const char *table,
 extern void partmgr_check_sub_args(const PartmgrSet *set,
 								   const PartmgrCreateArgs *a);
 
+extern void partmgr_unique_hooks_install(void);
+
 #endif							/* PARTMGR_API_H */

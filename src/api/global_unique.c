@@ -17,6 +17,9 @@
  *		the rows of a table attached to a set with constraints and gives
  *		new leaves their TRUNCATE trigger, and refuses to rename, drop or
  *		retype a key column.
+ *	partmgr_unique_hooks_install(): the executor's and COPY's hooks that
+ *		open a batch of new keys around a statement's AFTER row triggers
+ *		and enter it when they have fired (unique.c, "Batches").
  *
  * Locks: the set's advisory lock, then SHARE ROW EXCLUSIVE on the parent and
  * every partition (bounded, pg_partmgr.lock_timeout) to make or drop a
@@ -43,6 +46,7 @@
 #include "commands/defrem.h"
 #include "commands/event_trigger.h"
 #include "commands/trigger.h"
+#include "executor/executor.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
@@ -56,6 +60,7 @@
 #include "utils/rel.h"
 #include "utils/syscache.h"
 #include "storage/lmgr.h"
+#include "tcop/utility.h"
 
 #include "api.h"
 #include "catalog.h"
@@ -721,4 +726,85 @@ pg_partmgr_global_unique_ddl(PG_FUNCTION_ARGS)
 							   stmt->subname, "rename");
 	}
 	return (Datum) 0;
+}
+
+/* ----------------------------------------------------------------
+ * Batches of new keys around a statement's row triggers
+ * ----------------------------------------------------------------
+ */
+
+static ExecutorFinish_hook_type prev_executor_finish = NULL;
+static ProcessUtility_hook_type prev_process_utility = NULL;
+
+/*
+ * ExecutorFinish fires the statement's AFTER triggers: the new keys the row
+ * triggers keep meanwhile are entered when they have all fired, and dropped
+ * with the statement's rows when it fails.
+ */
+static void
+batch_executor_finish(QueryDesc *queryDesc)
+{
+	int			depth = partmgr_unique_batch_open();
+
+	PG_TRY();
+	{
+		if (prev_executor_finish)
+			prev_executor_finish(queryDesc);
+		else
+			standard_ExecutorFinish(queryDesc);
+	}
+	PG_CATCH();
+	{
+		partmgr_unique_batch_close(depth, false);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	partmgr_unique_batch_close(depth, true);
+}
+
+/* COPY FROM fires its AFTER triggers itself, outside the executor. */
+static void
+batch_process_utility(PlannedStmt *pstmt, const char *queryString,
+					  bool readOnlyTree, ProcessUtilityContext context,
+					  ParamListInfo params, QueryEnvironment *queryEnv,
+					  DestReceiver *dest, QueryCompletion *qc)
+{
+	Node	   *stmt = pstmt->utilityStmt;
+	int			depth = -1;
+
+	if (IsA(stmt, CopyStmt) && ((CopyStmt *) stmt)->is_from)
+		depth = partmgr_unique_batch_open();
+	PG_TRY();
+	{
+		if (prev_process_utility)
+			prev_process_utility(pstmt, queryString, readOnlyTree, context,
+								 params, queryEnv, dest, qc);
+		else
+			standard_ProcessUtility(pstmt, queryString, readOnlyTree,
+									context, params, queryEnv, dest, qc);
+	}
+	PG_CATCH();
+	{
+		if (depth >= 0)
+			partmgr_unique_batch_close(depth, false);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	if (depth >= 0)
+		partmgr_unique_batch_close(depth, true);
+}
+
+/*
+ * partmgr_unique_hooks_install
+ *		From _PG_init: whenever the library is loaded, statements from then
+ *		on batch their new keys (a row trigger outside a batch enters its
+ *		key at once).
+ */
+void
+partmgr_unique_hooks_install(void)
+{
+	prev_executor_finish = ExecutorFinish_hook;
+	ExecutorFinish_hook = batch_executor_finish;
+	prev_process_utility = ProcessUtility_hook;
+	ProcessUtility_hook = batch_process_utility;
 }

@@ -22,6 +22,7 @@
 #include "fmgr.h"
 #include "miscadmin.h"
 
+#include "api.h"
 #include "pg_partmgr.h"
 #include "worker.h"
 
@@ -37,6 +38,7 @@ void
 _PG_init(void)
 {
 	partmgr_define_settings();
+	partmgr_unique_hooks_install();
 	if (process_shared_preload_libraries_in_progress && !IsBinaryUpgrade)
 		partmgr_register_launcher();
 }

@@ -87,6 +87,7 @@
 #include "utils/rel.h"
 #include "utils/rls.h"
 #include "utils/snapmgr.h"
+#include "utils/sortsupport.h"
 #include "utils/syscache.h"
 
 #include "catalog.h"
@@ -143,6 +144,32 @@ static HTAB *row_cache = NULL;
 static MemoryContext row_cache_context = NULL;
 static bool row_cache_stale = false;
 static int	row_depth = 0;		/* triggers of ours running now */
+
+/* a statement's new keys, entered together (see "Batches" below) */
+typedef struct BatchKey
+{
+	RowCache   *cache;			/* the trigger's, on the row's leaf */
+	Oid			caller;
+	SubTransactionId gone;		/* the row went in this subtransaction */
+	Datum		values[FLEXIBLE_ARRAY_MEMBER];
+} BatchKey;
+
+typedef struct Batch
+{
+	SubTransactionId subxact;	/* where it was opened */
+	MemoryContext context;		/* under TopTransactionContext, on first key */
+	int			nkeys;
+	BatchKey  **keys;
+} Batch;
+
+static Batch *batches = NULL;
+static int	nbatches = 0;
+static int	maxbatches = 0;
+static int64 batched = 0;		/* keys in all batches */
+static int64 batched_gone = 0;	/* of which rows went meanwhile */
+static bool batch_callbacks = false;
+
+static void enter_batch(Batch *batch);
 
 static void
 forget_row_cache(Datum arg, Oid relid)
@@ -606,7 +633,8 @@ row_cache_entry(Relation leaf, const Trigger *trigger)
 	TupleDesc	leafdesc = RelationGetDescr(leaf);
 	MemoryContext old;
 
-	if (row_cache_stale && row_depth <= 1 && row_cache != NULL)
+	if (row_cache_stale && row_depth <= 1 && row_cache != NULL &&
+		batched == 0)
 		flush_row_cache();
 	if (row_cache_context == NULL)
 	{
@@ -759,11 +787,12 @@ key_text(const RowCache *entry, const Datum *values)
 }
 
 static void
-report_duplicate(const RowCache *entry, Relation leaf, const Datum *values,
+report_duplicate(const RowCache *entry, Oid leafid, const Datum *values,
 				 Oid holder,
 				 Oid caller)
 {
-	bool		show = may_see_key(RelationGetRelid(leaf), caller, entry);
+	bool		show = may_see_key(leafid, caller, entry);
+	Relation	leaf = relation_open(leafid, NoLock);
 
 	ereport(ERROR,
 			(errcode(ERRCODE_UNIQUE_VIOLATION),
@@ -788,34 +817,32 @@ key_hash(const RowCache *entry, const Datum *values)
 }
 
 /*
- * direct_insert
- *		Insert the entry (key, child) into the side table and each of its
- *		indexes, the unique one checking as it does for any insert -- or, with
- *		partial, only saying whether another entry of the key may exist
- *		(false), as for a deferred unique constraint.  unique_index is the
- *		unique index, open already.  *self receives the entry's TID.  True: the
- *		unique index holds no other entry of the key.
+ * direct_index_insert
+ *		Insert the entry (key, child) whose heap tuple is at tid into each of
+ *		the side table's indexes, the unique one checking as it does for any
+ *		insert -- or, with partial, only saying whether another entry of the
+ *		key may exist (false), as for a deferred unique constraint.
+ *		unique_index is the unique index, open already; others, when not
+ *		NULL, the other indexes open already (open_other_indexes).  True:
+ *		the unique index holds no other entry of the key.
  */
 static bool
-direct_insert(RowCache *entry, Relation side, Relation unique_index,
-			  const Datum *values, Oid child, bool partial, ItemPointer self)
+direct_index_insert(RowCache *entry, Relation side, Relation unique_index,
+					Relation *others, const Datum *values, Oid child,
+					bool partial, ItemPointer tid)
 {
 	Datum		row[INDEX_MAX_KEYS + 1];
-	bool		nulls[INDEX_MAX_KEYS + 1] = {0};
-	HeapTuple	tuple;
 	bool		unique = true;
 
 	memcpy(row, values, sizeof(Datum) * entry->ncols);
 	row[entry->ncols] = ObjectIdGetDatum(child);
-	tuple = heap_form_tuple(RelationGetDescr(side), row, nulls);
-	simple_heap_insert(side, tuple);
-	ItemPointerCopy(&tuple->t_self, self);
 	for (int i = 0; i < entry->nindexes; i++)
 	{
-		bool		opened = entry->indexes[i] != entry->index;
-		Relation	index = (opened ?
-							 index_open(entry->indexes[i], RowExclusiveLock) :
-							 unique_index);
+		bool		opened = (entry->indexes[i] != entry->index &&
+							  others == NULL);
+		Relation	index = (entry->indexes[i] == entry->index ? unique_index :
+							 others != NULL ? others[i] :
+							 index_open(entry->indexes[i], RowExclusiveLock));
 		IndexInfo  *info;
 		Datum		keys[INDEX_MAX_KEYS];
 		bool		keynulls[INDEX_MAX_KEYS] = {0};
@@ -836,17 +863,33 @@ direct_insert(RowCache *entry, Relation side, Relation unique_index,
 		info = entry->infos[i];
 		for (int k = 0; k < info->ii_NumIndexAttrs; k++)
 			keys[k] = row[info->ii_IndexAttrNumbers[k] - 1];
-		if (!index_insert(index, keys, keynulls, &tuple->t_self, side,
+		if (!index_insert(index, keys, keynulls, tid, side,
 						  !index->rd_index->indisunique ? UNIQUE_CHECK_NO :
 						  partial && entry->indexes[i] == entry->index ?
 						  UNIQUE_CHECK_PARTIAL : UNIQUE_CHECK_YES,
 						  false, info) &&
-			!opened)
+			entry->indexes[i] == entry->index)
 			unique = false;
 		if (opened)
 			index_close(index, NoLock);
 	}
 	return !partial || unique;
+}
+
+/* The side table's tuple of the entry (key, child); *self: its TID. */
+static void
+heap_entry(RowCache *entry, Relation side, const Datum *values, Oid child,
+		   ItemPointer self)
+{
+	Datum		row[INDEX_MAX_KEYS + 1];
+	bool		nulls[INDEX_MAX_KEYS + 1] = {0};
+	HeapTuple	tuple;
+
+	memcpy(row, values, sizeof(Datum) * entry->ncols);
+	row[entry->ncols] = ObjectIdGetDatum(child);
+	tuple = heap_form_tuple(RelationGetDescr(side), row, nulls);
+	simple_heap_insert(side, tuple);
+	ItemPointerCopy(&tuple->t_self, self);
 }
 
 /*
@@ -904,7 +947,7 @@ direct_delete(Relation side, ItemPointer tid)
  *		entries of children that left the set are removed.
  */
 static void
-probe_key(RowCache *entry, Relation leaf, Relation side, Relation index,
+probe_key(RowCache *entry, Oid leaf, Relation side, Relation index,
 		  const Datum *values, Oid caller, ItemPointer self)
 {
 	ScanKeyData skeys[INDEX_MAX_KEYS];
@@ -974,9 +1017,39 @@ probe_key(RowCache *entry, Relation leaf, Relation side, Relation index,
 	}
 }
 
+/* The lock a key is entered under (see the file header). */
+static void
+lock_key(LOCKTAG *tag, const RowCache *entry, const Datum *values)
+{
+	SET_LOCKTAG_ADVISORY(*tag, MyDatabaseId, entry->side,
+						 key_hash(entry, values),
+						 KEY_LOCK_FIELD4);
+	(void) LockAcquire(tag, ExclusiveLock, false, false);
+}
+
+/*
+ * index_entry
+ *		With the key's lock held, index the entry at tid, in the side table
+ *		already, of an insert_first key (others: as for
+ *		direct_index_insert): only when the unique index says
+ *		another entry of the key may exist is it probed for, and the entry
+ *		checked again.
+ */
+static void
+index_entry(RowCache *entry, Relation side, Relation index, Relation *others,
+			const Datum *values, Oid child, Oid caller, ItemPointer tid)
+{
+	if (!direct_index_insert(entry, side, index, others, values, child, true,
+							 tid))
+	{
+		probe_key(entry, child, side, index, values, caller, tid);
+		direct_recheck(entry, side, index, values, child, tid);
+	}
+}
+
 /*
  * enter_key
- *		Enter the key values of a row of leaf (see the file header).  When
+ *		Enter the key values of a row of child (see the file header).  When
  *		equal keys are equal images (insert_first: every key of a type whose
  *		btree equality is binary equality, so that equal keys take the same
  *		lock), the entry is inserted first and the unique index says whether
@@ -986,36 +1059,32 @@ probe_key(RowCache *entry, Relation leaf, Relation side, Relation index,
  *		first.
  */
 static void
-enter_key(RowCache *entry, Relation leaf, Datum *values, Oid caller)
+enter_key(RowCache *entry, Oid child, Datum *values, Oid caller)
 {
 	LOCKTAG		tag;
 	Relation	side;
 	Relation	index;
 	Datum		args[INDEX_MAX_KEYS + 1];
-	Oid			child = RelationGetRelid(leaf);
 	ItemPointerData self;
 
-	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, entry->side,
-						 key_hash(entry, values),
-						 KEY_LOCK_FIELD4);
-	(void) LockAcquire(&tag, ExclusiveLock, false, false);
+	lock_key(&tag, entry, values);
 	side = table_open(entry->side, RowExclusiveLock);
 	index = index_open(entry->index, RowExclusiveLock);
 
 	if (entry->insert_first)
 	{
-		if (!direct_insert(entry, side, index, values, child, true, &self))
-		{
-			probe_key(entry, leaf, side, index, values, caller, &self);
-			direct_recheck(entry, side, index, values, child, &self);
-		}
+		heap_entry(entry, side, values, child, &self);
+		index_entry(entry, side, index, NULL, values, child, caller, &self);
 	}
 	else
 	{
-		probe_key(entry, leaf, side, index, values, caller, NULL);
+		probe_key(entry, child, side, index, values, caller, NULL);
 		if (entry->direct)
-			(void) direct_insert(entry, side, index, values, child, false,
-								 &self);
+		{
+			heap_entry(entry, side, values, child, &self);
+			(void) direct_index_insert(entry, side, index, NULL, values,
+									   child, false, &self);
+		}
 		else
 		{
 			memcpy(args, values, sizeof(Datum) * entry->ncols);
@@ -1030,10 +1099,557 @@ enter_key(RowCache *entry, Relation leaf, Datum *values, Oid caller)
 	LockRelease(&tag, ExclusiveLock, false);
 }
 
+/* ----------------------------------------------------------------
+ * Batches: the new keys of a statement, entered together
+ * ----------------------------------------------------------------
+ *
+ * While a statement's AFTER row triggers fire (api/global_unique.c opens a
+ * batch around ExecutorFinish and around COPY FROM), the row trigger keeps
+ * the keys of inserted rows (of insert_first constraints) in the innermost
+ * batch instead of entering each at once; an UPDATE's new key is entered at
+ * once, after its old one left.  The batch is entered when it holds
+ * PARTMGR_UNIQUE_BATCH keys, when a key is to be removed (see forget_key),
+ * and when the statement's triggers have fired: its keys sorted in the
+ * order of the unique index, their tuples written by multi-inserts, and
+ * each key then indexed under its lock exactly as enter_key does.  A
+ * duplicate so raises the same 23505 from the same statement, only after
+ * every row of it was written.
+ *
+ * A batch belongs to the subtransaction it was opened in; a trigger that
+ * fires in another (user code in an exception block: it opens batches of
+ * its own) enters its keys at once.  Aborting a subtransaction drops its
+ * batches, with the rows whose keys they held.  Keys are kept only where a
+ * batch is open: the apply worker of logical replication, which fires row
+ * triggers outside any executor run, enters each key at once.
+ */
+
+
+/* Drop the batches from depth up, unentered. */
+static void
+drop_batches(int depth)
+{
+	while (nbatches > depth)
+	{
+		Batch	   *batch = &batches[--nbatches];
+
+		for (int i = 0; i < batch->nkeys; i++)
+			if (batch->keys[i]->gone != InvalidSubTransactionId)
+				batched_gone--;
+		batched -= batch->nkeys;
+		if (batch->context != NULL)
+			MemoryContextDelete(batch->context);
+		batch->context = NULL;
+		batch->nkeys = 0;
+	}
+}
+
+static void
+batch_xact_callback(XactEvent event, void *arg)
+{
+	switch (event)
+	{
+		case XACT_EVENT_PRE_COMMIT:
+		case XACT_EVENT_PRE_PREPARE:
+			if (batched > batched_gone)
+				ereport(ERROR,
+						(errcode(ERRCODE_INTERNAL_ERROR),
+						 errmsg("global unique keys of the transaction were not entered")));
+			break;
+		case XACT_EVENT_COMMIT:
+		case XACT_EVENT_ABORT:
+		case XACT_EVENT_PREPARE:
+		case XACT_EVENT_PARALLEL_COMMIT:
+		case XACT_EVENT_PARALLEL_ABORT:
+			/* their memory goes with TopTransactionContext */
+			nbatches = 0;
+			batched = 0;
+			batched_gone = 0;
+			break;
+		default:
+			break;
+	}
+}
+
+/*
+ * batch_subxact_callback
+ *		Aborting a subtransaction drops the batches opened in it (and in the
+ *		ones below it), and the rows it removed come back: their keys count
+ *		again.  Committing it hands those rows to its parent.
+ */
+static void
+batch_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
+					   SubTransactionId parentSubid, void *arg)
+{
+	int			depth = nbatches;
+
+	if (event != SUBXACT_EVENT_ABORT_SUB && event != SUBXACT_EVENT_COMMIT_SUB)
+		return;
+	if (event == SUBXACT_EVENT_ABORT_SUB)
+	{
+		while (depth > 0 && batches[depth - 1].subxact >= mySubid)
+			depth--;
+		drop_batches(depth);
+	}
+	else
+	{
+		for (int b = 0; b < nbatches; b++)
+			if (batches[b].subxact == mySubid)
+				batches[b].subxact = parentSubid;
+	}
+	for (int b = 0; b < nbatches && batched_gone > 0; b++)
+	{
+		Batch	   *batch = &batches[b];
+
+		for (int i = 0; i < batch->nkeys; i++)
+		{
+			BatchKey   *key = batch->keys[i];
+
+			if (key->gone != mySubid)
+				continue;
+			if (event == SUBXACT_EVENT_COMMIT_SUB)
+				key->gone = parentSubid;
+			else
+			{
+				key->gone = InvalidSubTransactionId;
+				batched_gone--;
+			}
+		}
+	}
+}
+
+/*
+ * partmgr_unique_batch_open
+ *		Open a batch for the row triggers about to fire; the depth returned
+ *		is what partmgr_unique_batch_close takes.
+ */
+int
+partmgr_unique_batch_open(void)
+{
+	if (nbatches == maxbatches)
+	{
+		int			more = Max(maxbatches * 2, 8);
+
+		batches = (batches == NULL ?
+				   MemoryContextAlloc(TopMemoryContext,
+									  sizeof(Batch) * more) :
+				   repalloc(batches, sizeof(Batch) * more));
+		maxbatches = more;
+	}
+	batches[nbatches].subxact = GetCurrentSubTransactionId();
+	batches[nbatches].context = NULL;
+	batches[nbatches].nkeys = 0;
+	batches[nbatches].keys = NULL;
+	return nbatches++;
+}
+
+/*
+ * partmgr_unique_batch_close
+ *		Close the batch opened at depth (and any left above it): with enter,
+ *		its keys are entered first; without (an error), they are dropped
+ *		with the rows of the failed statement.
+ */
+void
+partmgr_unique_batch_close(int depth, bool enter)
+{
+	if (depth >= nbatches)
+		return;
+	if (enter)
+	{
+		drop_batches(depth + 1);
+		enter_batch(&batches[depth]);
+	}
+	drop_batches(depth);
+}
+
+/* The innermost batch, when this trigger's keys may wait in it. */
+static Batch *
+open_batch(void)
+{
+	if (nbatches == 0 ||
+		batches[nbatches - 1].subxact != GetCurrentSubTransactionId())
+		return NULL;
+	return &batches[nbatches - 1];
+}
+
+/* Keep a new key in the batch; enter the batch when it is full. */
+static void
+batch_key(Batch *batch, RowCache *entry, const Datum *values, Oid caller)
+{
+	MemoryContext old;
+	BatchKey   *key;
+
+	if (!batch_callbacks)
+	{
+		RegisterXactCallback(batch_xact_callback, NULL);
+		RegisterSubXactCallback(batch_subxact_callback, NULL);
+		batch_callbacks = true;
+	}
+	if (batch->context == NULL)
+	{
+		batch->context = AllocSetContextCreate(TopTransactionContext,
+											   "pg_partmgr global unique keys",
+											   ALLOCSET_DEFAULT_SIZES);
+		batch->keys = MemoryContextAlloc(batch->context,
+										 sizeof(BatchKey *) *
+										 PARTMGR_UNIQUE_BATCH);
+	}
+	old = MemoryContextSwitchTo(batch->context);
+	key = palloc(offsetof(BatchKey, values) + sizeof(Datum) * entry->ncols);
+	key->cache = entry;
+	key->caller = caller;
+	key->gone = InvalidSubTransactionId;
+	for (int i = 0; i < entry->ncols; i++)
+		key->values[i] = datumCopy(values[i], entry->typbyval[i],
+								   entry->typlen[i]);
+	MemoryContextSwitchTo(old);
+	batch->keys[batch->nkeys++] = key;
+	batched++;
+	if (batch->nkeys == PARTMGR_UNIQUE_BATCH)
+		enter_batch(batch);
+}
+
+/*
+ * forget_key
+ *		Before a key of a row of child is removed: enter the batches of this
+ *		subtransaction, so that the row's entry is in the side table (and
+ *		visible to the removal, which may come in the command that wrote
+ *		it: user code deleting a row its statement inserted); a key
+ *		still kept in a batch of an outer subtransaction (the row came in a
+ *		statement whose triggers are firing, and user code removes it in an
+ *		exception block) is marked gone instead, and counts again if this
+ *		subtransaction aborts.  True: the key was marked.
+ */
+static bool
+forget_key(RowCache *entry, Oid child, const Datum *values)
+{
+	SubTransactionId here = GetCurrentSubTransactionId();
+	bool		entered = false;
+
+	for (int b = 0; b < nbatches; b++)
+	{
+		if (batches[b].subxact == here && batches[b].nkeys > 0)
+		{
+			enter_batch(&batches[b]);
+			entered = true;
+		}
+	}
+	/* the entry may be one just written: the removal must see it */
+	if (entered)
+		CommandCounterIncrement();
+	for (int b = nbatches - 1; b >= 0 && batched > batched_gone; b--)
+	{
+		Batch	   *batch = &batches[b];
+
+		for (int i = batch->nkeys - 1; i >= 0; i--)
+		{
+			BatchKey   *key = batch->keys[i];
+			bool		same = (key->gone == InvalidSubTransactionId &&
+								key->cache->side == entry->side &&
+								key->cache->key.leaf == child);
+
+			for (int c = 0; same && c < entry->ncols; c++)
+				same = datum_image_eq(key->values[c], values[c],
+									  entry->typbyval[c], entry->typlen[c]);
+			if (same)
+			{
+				key->gone = here;
+				batched_gone++;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* The keys of one side table's constraint being entered, and their order. */
+typedef struct KeyOrder
+{
+	int			ncols;
+	SortSupportData ssup[INDEX_MAX_KEYS];
+} KeyOrder;
+
+static int
+compare_keys(const void *a, const void *b, void *arg)
+{
+	const BatchKey *ka = *(BatchKey *const *) a;
+	const BatchKey *kb = *(BatchKey *const *) b;
+	KeyOrder   *order = arg;
+
+	for (int i = 0; i < order->ncols; i++)
+	{
+		int			c = ApplySortComparator(ka->values[i], false,
+											kb->values[i], false,
+											&order->ssup[i]);
+
+		if (c != 0)
+			return c;
+	}
+	return 0;
+}
+
+/*
+ * sort_keys
+ *		Put keys in the unique index's order.  The keys of a statement often
+ *		come in ascending runs (COPY writes the rows of each child in turn,
+ *		a hundred or so at a time): runs at least four keys long on average
+ *		are merged, in n * log2(runs) comparisons; others are sorted.
+ */
+static void
+sort_keys(BatchKey **keys, int n, KeyOrder *order)
+{
+	int		   *starts;
+	int			nruns = 1;
+	BatchKey  **from = keys;
+	BatchKey  **to;
+
+	for (int k = 1; k < n && nruns <= n / 4; k++)
+		if (compare_keys(&keys[k - 1], &keys[k], order) > 0)
+			nruns++;
+	if (nruns == 1)
+		return;
+	if (nruns > n / 4)
+	{
+		qsort_arg(keys, n, sizeof(BatchKey *), compare_keys, order);
+		return;
+	}
+	starts = palloc(sizeof(int) * (nruns + 1));
+	nruns = 0;
+	starts[nruns++] = 0;
+	for (int k = 1; k < n; k++)
+		if (compare_keys(&keys[k - 1], &keys[k], order) > 0)
+			starts[nruns++] = k;
+	starts[nruns] = n;
+	to = palloc(sizeof(BatchKey *) * n);
+	while (nruns > 1)
+	{
+		int			merged = 0;
+
+		for (int r = 0; r < nruns; r += 2)
+		{
+			int			a = starts[r];
+			int			amax = starts[r + 1];
+			int			b = amax;
+			int			bmax = r + 1 < nruns ? starts[r + 2] : amax;
+			int			out = a;
+
+			while (a < amax && b < bmax)
+				to[out++] = (compare_keys(&from[b], &from[a], order) < 0 ?
+							 from[b++] : from[a++]);
+			while (a < amax)
+				to[out++] = from[a++];
+			while (b < bmax)
+				to[out++] = from[b++];
+			starts[merged++] = starts[r];
+		}
+		starts[merged] = n;
+		nruns = merged;
+		{
+			BatchKey  **swap = from;
+
+			from = to;
+			to = swap;
+		}
+	}
+	if (from != keys)
+		memcpy(keys, from, sizeof(BatchKey *) * n);
+	pfree(from == keys ? to : from);
+	pfree(starts);
+}
+
+/*
+ * check_batch_side
+ *		The side table must still run nobody's code, with the indexes the
+ *		keys' triggers know: what was decided for each row still holds.
+ */
+static void
+check_batch_side(Relation side, BatchKey **keys, int n)
+{
+	RowCache   *entry = keys[0]->cache;
+	List	   *indexes = RelationGetIndexList(side);
+	bool		same = (side->trigdesc == NULL && side->rd_rules == NULL &&
+						!side->rd_rel->relrowsecurity &&
+						(side->rd_att->constr == NULL ||
+						 side->rd_att->constr->num_check == 0) &&
+						list_length(indexes) == entry->nindexes);
+
+	for (int i = 0; same && i < entry->nindexes; i++)
+		same = list_nth_oid(indexes, i) == entry->indexes[i];
+	for (int k = 1; same && k < n; k++)
+		same = (keys[k]->cache == keys[k - 1]->cache ||
+				(keys[k]->cache->nindexes == entry->nindexes &&
+				 memcmp(keys[k]->cache->indexes, entry->indexes,
+						sizeof(Oid) * entry->nindexes) == 0));
+	if (!same)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("side table %s of global unique constraint \"%s\" changed while the statement ran",
+						rel_display(RelationGetRelid(side)), entry->name),
+				 errhint("Run the statement again.")));
+}
+
+/*
+ * enter_keys
+ *		Enter n keys of one constraint: sorted in the unique index's order
+ *		(unless they are already), their tuples written by multi-inserts,
+ *		then each indexed under its lock (index_entry).
+ */
+static void
+enter_keys(BatchKey **keys, int n)
+{
+	RowCache   *entry = keys[0]->cache;
+	Relation	side;
+	Relation	index;
+	Relation   *others;
+	KeyOrder	order;
+	TupleDesc	desc;
+	ItemPointerData *tids;
+	TupleTableSlot **slots;
+	int			nslots = Min(n, 1000);
+	CommandId	cid = GetCurrentCommandId(true);
+
+	if (n == 1)
+	{
+		enter_key(entry, entry->key.leaf, keys[0]->values, keys[0]->caller);
+		return;
+	}
+	side = table_open(entry->side, RowExclusiveLock);
+	check_batch_side(side, keys, n);
+	index = index_open(entry->index, RowExclusiveLock);
+	others = palloc0(sizeof(Relation) * entry->nindexes);
+	for (int i = 0; i < entry->nindexes; i++)
+		if (entry->indexes[i] != entry->index)
+			others[i] = index_open(entry->indexes[i], RowExclusiveLock);
+
+	order.ncols = entry->ncols;
+	memset(order.ssup, 0, sizeof(order.ssup));
+	for (int i = 0; i < entry->ncols; i++)
+	{
+		order.ssup[i].ssup_cxt = CurrentMemoryContext;
+		order.ssup[i].ssup_collation = index->rd_indcollation[i];
+		order.ssup[i].ssup_nulls_first = false;
+		order.ssup[i].ssup_attno = i + 1;
+		PrepareSortSupportFromIndexRel(index, BTLessStrategyNumber,
+									   &order.ssup[i]);
+	}
+	sort_keys(keys, n, &order);
+
+	/* a copy of the descriptor, which the slots need not pin */
+	desc = CreateTupleDescCopy(RelationGetDescr(side));
+	tids = palloc(sizeof(ItemPointerData) * n);
+	slots = palloc(sizeof(TupleTableSlot *) * nslots);
+	for (int i = 0; i < nslots; i++)
+		slots[i] = MakeSingleTupleTableSlot(desc, table_slot_callbacks(side));
+	for (int done = 0; done < n;)
+	{
+		int			chunk = Min(n - done, nslots);
+
+		for (int i = 0; i < chunk; i++)
+		{
+			TupleTableSlot *slot = slots[i];
+			BatchKey   *key = keys[done + i];
+
+			ExecClearTuple(slot);
+			memcpy(slot->tts_values, key->values,
+				   sizeof(Datum) * entry->ncols);
+			slot->tts_values[entry->ncols] =
+				ObjectIdGetDatum(key->cache->key.leaf);
+			memset(slot->tts_isnull, 0, sizeof(bool) * (entry->ncols + 1));
+			ExecStoreVirtualTuple(slot);
+		}
+		table_multi_insert(side, slots, chunk, cid, 0, NULL);
+		for (int i = 0; i < chunk; i++)
+			tids[done + i] = slots[i]->tts_tid;
+		done += chunk;
+	}
+	for (int i = 0; i < nslots; i++)
+		ExecDropSingleTupleTableSlot(slots[i]);
+	FreeTupleDesc(desc);
+
+	for (int k = 0; k < n; k++)
+	{
+		BatchKey   *key = keys[k];
+		LOCKTAG		tag;
+
+		CHECK_FOR_INTERRUPTS();
+		lock_key(&tag, key->cache, key->values);
+		index_entry(key->cache, side, index, others, key->values,
+					key->cache->key.leaf, key->caller, &tids[k]);
+		LockRelease(&tag, ExclusiveLock, false);
+	}
+	pfree(tids);
+	pfree(slots);
+	for (int i = 0; i < entry->nindexes; i++)
+		if (others[i] != NULL)
+			index_close(others[i], NoLock);
+	index_close(index, NoLock);
+	table_close(side, NoLock);
+}
+
+/*
+ * enter_batch
+ *		Enter the keys a batch keeps (those whose rows are still there), one
+ *		constraint after the other, and empty it.
+ */
+static void
+enter_batch(Batch *batch)
+{
+	int			n = 0;
+	int			start = 0;
+	BatchKey  **keys;
+	MemoryContext work;
+	MemoryContext old;
+
+	if (batch->nkeys == 0)
+		return;
+	/* what entering allocates goes at the end (or with the caller's) */
+	work = AllocSetContextCreate(CurrentMemoryContext,
+								 "pg_partmgr global unique entries",
+								 ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(work);
+	keys = palloc(sizeof(BatchKey *) * batch->nkeys);
+	for (int i = 0; i < batch->nkeys; i++)
+	{
+		if (batch->keys[i]->gone == InvalidSubTransactionId)
+			keys[n++] = batch->keys[i];
+		else
+			batched_gone--;
+	}
+	/* taken out first: an error here aborts this subtransaction anyway */
+	batched -= batch->nkeys;
+	batch->nkeys = 0;
+	while (start < n)
+	{
+		Oid			side = keys[start]->cache->side;
+		int			end = start + 1;
+
+		for (int i = end; i < n; i++)
+		{
+			if (keys[i]->cache->side == side)
+			{
+				BatchKey   *swap = keys[end];
+
+				keys[end++] = keys[i];
+				keys[i] = swap;
+			}
+		}
+		enter_keys(keys + start, end - start);
+		start = end;
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(work);
+	MemoryContextReset(batch->context);
+	batch->keys = MemoryContextAlloc(batch->context,
+									 sizeof(BatchKey *) * PARTMGR_UNIQUE_BATCH);
+}
+
 static void
 remove_key(RowCache *entry, Relation leaf, Datum *values)
 {
 	Datum		args[INDEX_MAX_KEYS + 1];
+
+	if (batched > batched_gone &&
+		forget_key(entry, RelationGetRelid(leaf), values))
+		return;
 
 	if (entry->direct)
 	{
@@ -1096,6 +1712,7 @@ same_key(const RowCache *entry, const Datum *a, const Datum *b)
 	return true;
 }
 
+
 /*
  * partmgr_unique_row
  *		The row trigger (AFTER INSERT, UPDATE or DELETE, for each row, on a
@@ -1118,6 +1735,7 @@ partmgr_unique_row(TriggerData *trigdata)
 		Datum		new_key[INDEX_MAX_KEYS];
 		bool		has_old = false;
 		bool		has_new = false;
+		Batch	   *batch;
 
 		if (TRIGGER_FIRED_BY_DELETE(event) || TRIGGER_FIRED_BY_UPDATE(event))
 			has_old = slot_key(entry, trigdata->tg_trigslot, old_key);
@@ -1133,8 +1751,12 @@ partmgr_unique_row(TriggerData *trigdata)
 			/* nobody's code runs: no change of user, no SPI */
 			if (has_old)
 				remove_key(entry, leaf, old_key);
-			if (has_new)
-				enter_key(entry, leaf, new_key, caller);
+			if (has_new && !has_old && entry->insert_first &&
+				TRIGGER_FIRED_BY_INSERT(event) &&
+				(batch = open_batch()) != NULL)
+				batch_key(batch, entry, new_key, caller);
+			else if (has_new)
+				enter_key(entry, RelationGetRelid(leaf), new_key, caller);
 		}
 		else if (has_old || has_new)
 		{
@@ -1146,7 +1768,7 @@ partmgr_unique_row(TriggerData *trigdata)
 			if (has_old)
 				remove_key(entry, leaf, old_key);
 			if (has_new)
-				enter_key(entry, leaf, new_key, caller);
+				enter_key(entry, RelationGetRelid(leaf), new_key, caller);
 			SPI_finish();
 			partmgr_rights_leave(&rights);
 		}

@@ -40,6 +40,9 @@
 /* entries of children no longer in a set that one maintenance run removes */
 #define PARTMGR_UNIQUE_CLEANUP_PER_RUN	100000
 
+/* new keys a statement's batch keeps before they are entered */
+#define PARTMGR_UNIQUE_BATCH	10000
+
 #define PARTMGR_UNIQUE_ROW_FUNCTION		"global_unique_row"
 
 /* One constraint, as its triggers on the top parent say. */
@@ -68,6 +71,8 @@ extern void partmgr_unique_check_side(const PartmgrUnique *u, Oid owner);
 extern bool partmgr_unique_side_is_owners(const PartmgrUnique *u, Oid owner);
 
 extern void partmgr_unique_row(TriggerData *trigdata);
+extern int	partmgr_unique_batch_open(void);
+extern void partmgr_unique_batch_close(int depth, bool enter);
 extern void partmgr_unique_truncate(TriggerData *trigdata);
 
 extern void partmgr_unique_fill(const PartmgrUnique *u, Oid table, bool attach);
