@@ -8,6 +8,9 @@
  *	partmgr_unique_row, partmgr_unique_truncate: what the triggers do, with
  *		the rights of the set's owner (rights.c): a row's key is entered
  *		when the row arrives and removed when it goes.
+ *	partmgr_unique_batch_open, partmgr_unique_batch_close: around a
+ *		statement's AFTER row triggers, the new keys they keep are entered
+ *		together (see "Batches" below).
  *	partmgr_unique_fill: the entries of a whole table, when a constraint
  *		is made or a table attached, with the duplicates named.
  *	partmgr_unique_children, partmgr_unique_waiting: which children the

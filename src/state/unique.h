@@ -4,10 +4,10 @@
  *	  Global unique constraints: uniqueness of columns outside the
  *	  partition key across every child of a set, kept in a side table.
  *
- * A constraint is its triggers: an AFTER INSERT OR DELETE row trigger
- * named after it on the set's top parent (PostgreSQL clones it to every
- * child), an AFTER UPDATE one (<name>_update), and an AFTER TRUNCATE
- * statement trigger (<name>_truncate) on every leaf.  Their arguments
+ * A constraint is its triggers: an AFTER INSERT OR UPDATE OR DELETE row
+ * trigger named after it on the set's top parent (PostgreSQL clones it to
+ * every child), and an AFTER TRUNCATE statement trigger (<name>_truncate)
+ * on every leaf.  Their arguments
  * name the side table (schema, table) and the key columns; the side table
  * is called as the constraint and holds one entry per row whose key has no
  * NULL: the key and the child holding the row, under a unique btree on the
