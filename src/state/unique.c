@@ -162,6 +162,7 @@ typedef struct Batch
 	SubTransactionId subxact;	/* where it was opened */
 	MemoryContext context;		/* under TopTransactionContext, on first key */
 	int			nkeys;
+	Size		bytes;			/* what the keys take, about */
 	BatchKey  **keys;
 } Batch;
 
@@ -1111,12 +1112,12 @@ enter_key(RowCache *entry, Oid child, Datum *values, Oid caller)
  * the keys of inserted rows (of insert_first constraints) in the innermost
  * batch instead of entering each at once; an UPDATE's new key is entered at
  * once, after its old one left.  The batch is entered when it holds
- * PARTMGR_UNIQUE_BATCH keys, when a key is to be removed (see forget_key),
- * and when the statement's triggers have fired: its keys sorted in the
- * order of the unique index, their tuples written by multi-inserts, and
- * each key then indexed under its lock exactly as enter_key does.  A
- * duplicate so raises the same 23505 from the same statement, only after
- * every row of it was written.
+ * PARTMGR_UNIQUE_BATCH keys or PARTMGR_UNIQUE_BATCH_BYTES of them, when a
+ * key is to be removed (see forget_key), and when the statement's triggers
+ * have fired: its keys sorted in the order of the unique index, their
+ * tuples written by multi-inserts, and each key then indexed under its lock
+ * exactly as enter_key does.  A duplicate so raises the same 23505 from the
+ * same statement, only after every row of it was written.
  *
  * A batch belongs to the subtransaction it was opened in; a trigger that
  * fires in another (user code in an exception block: it opens batches of
@@ -1139,10 +1140,14 @@ drop_batches(int depth)
 			if (batch->keys[i]->gone != InvalidSubTransactionId)
 				batched_gone--;
 		batched -= batch->nkeys;
+		/* an error while a key was copied leaves its context current */
+		if (batch->context != NULL && CurrentMemoryContext == batch->context)
+			MemoryContextSwitchTo(TopTransactionContext);
 		if (batch->context != NULL)
 			MemoryContextDelete(batch->context);
 		batch->context = NULL;
 		batch->nkeys = 0;
+		batch->bytes = 0;
 	}
 }
 
@@ -1241,6 +1246,7 @@ partmgr_unique_batch_open(void)
 	batches[nbatches].subxact = GetCurrentSubTransactionId();
 	batches[nbatches].context = NULL;
 	batches[nbatches].nkeys = 0;
+	batches[nbatches].bytes = 0;
 	batches[nbatches].keys = NULL;
 	return nbatches++;
 }
@@ -1301,13 +1307,19 @@ batch_key(Batch *batch, RowCache *entry, const Datum *values, Oid caller)
 	key->cache = entry;
 	key->caller = caller;
 	key->gone = InvalidSubTransactionId;
+	batch->bytes += offsetof(BatchKey, values) + sizeof(Datum) * entry->ncols;
 	for (int i = 0; i < entry->ncols; i++)
+	{
 		key->values[i] = datumCopy(values[i], entry->typbyval[i],
 								   entry->typlen[i]);
+		if (!entry->typbyval[i])
+			batch->bytes += datumGetSize(values[i], false, entry->typlen[i]);
+	}
 	MemoryContextSwitchTo(old);
 	batch->keys[batch->nkeys++] = key;
 	batched++;
-	if (batch->nkeys == PARTMGR_UNIQUE_BATCH)
+	if (batch->nkeys == PARTMGR_UNIQUE_BATCH ||
+		batch->bytes >= PARTMGR_UNIQUE_BATCH_BYTES)
 		enter_batch(batch);
 }
 
@@ -1620,6 +1632,7 @@ enter_batch(Batch *batch)
 	/* taken out first: an error here aborts this subtransaction anyway */
 	batched -= batch->nkeys;
 	batch->nkeys = 0;
+	batch->bytes = 0;
 	while (start < n)
 	{
 		Oid			side = keys[start]->cache->side;

@@ -40,8 +40,10 @@
 /* entries of children no longer in a set that one maintenance run removes */
 #define PARTMGR_UNIQUE_CLEANUP_PER_RUN	100000
 
-/* new keys a statement's batch keeps before they are entered */
+/* new keys a statement's batch keeps before they are entered: how many, */
 #define PARTMGR_UNIQUE_BATCH	10000
+/* and how much memory they may take */
+#define PARTMGR_UNIQUE_BATCH_BYTES	(8 * 1024 * 1024)
 
 #define PARTMGR_UNIQUE_ROW_FUNCTION		"global_unique_row"
 
