@@ -35,12 +35,10 @@ GRANT INSERT ON gb.t TO gb_bob;
 
 -- every row with its entry, naming its child, and no entry without its row
 CREATE FUNCTION gb.consistent() RETURNS boolean LANGUAGE sql AS $f$
-    SELECT NOT EXISTS (SELECT 1 FROM gb.t r
-                        WHERE r.k IS NOT NULL
-                          AND NOT EXISTS (SELECT 1 FROM gb.t_k_gkey e WHERE e.k = r.k AND e.child = r.tableoid))
-       AND NOT EXISTS (SELECT 1 FROM gb.t_k_gkey e
-                        WHERE NOT EXISTS (SELECT 1 FROM gb.t r WHERE r.k = e.k AND r.tableoid = e.child))
-       AND (SELECT count(*) FROM gb.t WHERE k IS NOT NULL) = (SELECT count(*) FROM gb.t_k_gkey)
+    SELECT NOT EXISTS (SELECT k, tableoid::regclass FROM gb.t WHERE k IS NOT NULL
+                       EXCEPT ALL SELECT k, child FROM gb.t_k_gkey)
+       AND NOT EXISTS (SELECT k, child FROM gb.t_k_gkey
+                       EXCEPT ALL SELECT k, tableoid::regclass FROM gb.t WHERE k IS NOT NULL)
 $f$;
 CREATE FUNCTION gb.detail_of(sql text) RETURNS text LANGUAGE plpgsql AS $f$
 DECLARE d text;
