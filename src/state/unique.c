@@ -581,6 +581,16 @@ prepare_plans(RowCache *entry, const char *schema, const char *table)
 	MemoryContextSwitchTo(old);
 }
 
+/* Whether writing the side table runs code: a trigger, rule, policy, CHECK */
+static bool
+side_runs_code(Relation side)
+{
+	return (side->trigdesc != NULL || side->rd_rules != NULL ||
+			side->rd_rel->relrowsecurity ||
+			(side->rd_att->constr != NULL &&
+			 side->rd_att->constr->num_check > 0));
+}
+
 /*
  * plain_side
  *		Whether the side table runs no code of anyone when it is written --
@@ -597,9 +607,7 @@ plain_side(Relation side, RowCache *entry)
 	List	   *indexes;
 	ListCell   *lc;
 
-	if (side->trigdesc != NULL || side->rd_rules != NULL ||
-		side->rd_rel->relrowsecurity ||
-		(side->rd_att->constr != NULL && side->rd_att->constr->num_check > 0))
+	if (side_runs_code(side))
 		return false;
 	indexes = RelationGetIndexList(side);
 	if (list_length(indexes) > lengthof(entry->indexes))
@@ -1481,10 +1489,7 @@ check_batch_side(Relation side, BatchKey **keys, int n)
 {
 	RowCache   *entry = keys[0]->cache;
 	List	   *indexes = RelationGetIndexList(side);
-	bool		same = (side->trigdesc == NULL && side->rd_rules == NULL &&
-						!side->rd_rel->relrowsecurity &&
-						(side->rd_att->constr == NULL ||
-						 side->rd_att->constr->num_check == 0) &&
+	bool		same = (!side_runs_code(side) &&
 						list_length(indexes) == entry->nindexes);
 
 	for (int i = 0; same && i < entry->nindexes; i++)
