@@ -511,20 +511,6 @@ partmgr_plan_archive_checks(PartmgrSet *set, PartmgrTree *tree,
 	return plan;
 }
 
-/* The bytes of a table with its indexes and TOAST. */
-static int64
-table_bytes(Oid relid)
-{
-	Oid			types[1] = {OIDOID};
-	Datum		values[1];
-	bool		isnull;
-
-	values[0] = ObjectIdGetDatum(relid);
-	partmgr_spi_exec_cached("SELECT pg_catalog.pg_total_relation_size($1)",
-							1, types, values, NULL, false, SPI_OK_SELECT);
-	return DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
-}
-
 /*
  * partmgr_plan_archive_moves
  *		For a set with an archive: the moves of the rows of the children a
@@ -576,7 +562,7 @@ partmgr_plan_archive_moves(PartmgrSet *set, PartmgrTree *tree,
 		{
 			PartmgrSet *archive = action->retire.archive;
 
-			planned += table_bytes(((PartmgrRowSource *) lfirst(sc))->relid);
+			planned += partmgr_total_bytes(((PartmgrRowSource *) lfirst(sc))->relid);
 			partmgr_plan_add_move(plan, (PartmgrRowSource *) lfirst(sc),
 								  archive->parent_schema, archive->parent_name,
 								  action->lower, action->upper);

@@ -388,14 +388,6 @@ act_on_step(SetRun *run, PartmgrStepKind kind, PartmgrPlan **plan,
 }
 
 /*
- * archive_plans
- *		The plans archive_rows carries out, for the children retention
- *		archives as planned now: the bound CHECKs of those attached as they
- *		are (partmgr_plan_archive_checks), then the moves of the others' rows
- *		(partmgr_plan_archive_moves); *ranges and *wait as there.
- */
-
-/*
  * execute_archive_plan
  *		Carry out one of archive_rows' plans; false, with its error in the
  *		outcome, when it failed.
@@ -411,6 +403,14 @@ execute_archive_plan(SetRun *run, const PartmgrPlan *plan)
 	run->outcome->error = result.error;
 	return result.error == NULL;
 }
+
+/*
+ * archive_plans
+ *		The plans archive_rows carries out, for the children retention
+ *		archives as planned now: the bound CHECKs of those attached as they
+ *		are (partmgr_plan_archive_checks), then the moves of the others' rows
+ *		(partmgr_plan_archive_moves); *ranges and *wait as there.
+ */
 static void
 archive_plans(SetRun *run, const PartmgrRetention *retention,
 			  PartmgrPlan **checks, PartmgrPlan **moves, List **ranges,
@@ -476,12 +476,12 @@ archive_rows(SetRun *run)
 	/* as they are under the locks */
 	archive_plans(run, &retention, &checks, &moves, &ranges,
 				  &run->archive_wait);
-	go_on = (execute_archive_plan(run, checks) &&
-			 (ranges == NIL ||
-			  (execute_archive_plan(run,
-									partmgr_plan_archive_children(retention.retire.archive,
-																  ranges)) &&
-			   execute_archive_plan(run, moves))));
+	go_on = execute_archive_plan(run, checks);
+	if (go_on && ranges != NIL)
+		go_on = (execute_archive_plan(run,
+									  partmgr_plan_archive_children(retention.retire.archive,
+																	ranges)) &&
+				 execute_archive_plan(run, moves));
 done:
 	partmgr_rights_leave(&rights);
 	partmgr_context_pop(&ctx);

@@ -1930,16 +1930,7 @@ log_move(const PartmgrSet *set, const PartmgrReshapeOp *op, const char *run_by,
 	int64		bytes = 0;
 
 	if (OidIsValid(relid))
-	{
-		Oid			types[1] = {OIDOID};
-		Datum		values[1];
-		bool		isnull;
-
-		values[0] = ObjectIdGetDatum(relid);
-		(void) partmgr_spi_exec("SELECT pg_catalog.pg_total_relation_size($1)",
-								1, types, values, NULL, true, SPI_OK_SELECT);
-		bytes = DatumGetInt64(partmgr_spi_value(0, 1, &isnull));
-	}
+		bytes = partmgr_total_bytes(relid);
 	partmgr_log_action(set->key, run_by, "move partition",
 					   partmgr_key_display(op->sources[0]),
 					   psprintf(INT64_FORMAT " rows copied and " INT64_FORMAT

@@ -998,3 +998,15 @@ partmgr_slot_key(TupleTableSlot *slot, int ncols, const AttrNumber *attnums,
 	}
 	return true;
 }
+
+/*
+ * partmgr_total_bytes
+ *		The bytes of a table with its indexes and TOAST
+ *		(pg_total_relation_size).
+ */
+int64
+partmgr_total_bytes(Oid relid)
+{
+	return DatumGetInt64(DirectFunctionCall1(pg_total_relation_size,
+											 ObjectIdGetDatum(relid)));
+}

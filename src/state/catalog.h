@@ -102,6 +102,7 @@ extern List *partmgr_statistics_on(Oid relid);
 extern List *partmgr_statistics_of(Oid relid);
 extern void partmgr_index_flags(Oid relid, Oid *primary, Oid *replident);
 extern List *partmgr_sub_parents_below(Oid relid);
+extern int64 partmgr_total_bytes(Oid relid);
 extern bool partmgr_slot_key(TupleTableSlot *slot, int ncols,
 							 const AttrNumber *attnums,
 							 const int16 *typlen, Datum *values);

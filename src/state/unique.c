@@ -835,8 +835,9 @@ key_hash(const RowCache *entry, const Datum *values)
  *		insert -- or, with partial, only saying whether another entry of the
  *		key may exist (false), as for a deferred unique constraint.
  *		unique_index is the unique index, open already; others, when not
- *		NULL, the other indexes open already (open_other_indexes).  True:
- *		the unique index holds no other entry of the key.
+ *		NULL, the other indexes, open already too (in entry->indexes'
+ *		order, as enter_keys opens them).  True: the unique index holds no
+ *		other entry of the key.
  */
 static bool
 direct_index_insert(RowCache *entry, Relation side, Relation unique_index,
@@ -1042,10 +1043,9 @@ lock_key(LOCKTAG *tag, const RowCache *entry, const Datum *values)
 /*
  * index_entry
  *		With the key's lock held, index the entry at tid, in the side table
- *		already, of an insert_first key (others: as for
- *		direct_index_insert): only when the unique index says
- *		another entry of the key may exist is it probed for, and the entry
- *		checked again.
+ *		already, of an insert_first key (others: as for direct_index_insert):
+ *		only when the unique index says another entry of the key may exist
+ *		is it probed for, and the entry checked again.
  */
 static void
 index_entry(RowCache *entry, Relation side, Relation index, Relation *others,
@@ -1135,7 +1135,6 @@ enter_key(RowCache *entry, Oid child, Datum *values, Oid caller)
  * triggers outside any executor run, enters each key at once.
  */
 
-
 /* Drop the batches from depth up, unentered. */
 static void
 drop_batches(int depth)
@@ -1148,11 +1147,13 @@ drop_batches(int depth)
 			if (batch->keys[i]->gone != InvalidSubTransactionId)
 				batched_gone--;
 		batched -= batch->nkeys;
-		/* an error while a key was copied leaves its context current */
-		if (batch->context != NULL && CurrentMemoryContext == batch->context)
-			MemoryContextSwitchTo(TopTransactionContext);
 		if (batch->context != NULL)
+		{
+			/* an error while a key was copied leaves its context current */
+			if (CurrentMemoryContext == batch->context)
+				MemoryContextSwitchTo(TopTransactionContext);
 			MemoryContextDelete(batch->context);
+		}
 		batch->context = NULL;
 		batch->nkeys = 0;
 		batch->bytes = 0;
@@ -1384,7 +1385,7 @@ forget_key(RowCache *entry, Oid child, const Datum *values)
 	return false;
 }
 
-/* The keys of one side table's constraint being entered, and their order. */
+/* How the keys of one constraint sort: in its unique index's order. */
 typedef struct KeyOrder
 {
 	int			ncols;

@@ -7,10 +7,9 @@
  * A constraint is its triggers: an AFTER INSERT OR UPDATE OR DELETE row
  * trigger named after it on the set's top parent (PostgreSQL clones it to
  * every child), and an AFTER TRUNCATE statement trigger (<name>_truncate)
- * on every leaf.  Their arguments
- * name the side table (schema, table) and the key columns; the side table
- * is called as the constraint and holds one entry per row whose key has no
- * NULL: the key and the child holding the row, under a unique btree on the
+ * on every leaf.  Their arguments name the side table (schema, table) and
+ * the key columns; the side table is called as the constraint and holds
+ * one entry per row whose key has no NULL: the key and the child holding the row, under a unique btree on the
  * key.  Nothing else records a constraint, so pg_dump restores it whole.
  *
  * An entry whose child is no longer in the set (dropped or detached) no

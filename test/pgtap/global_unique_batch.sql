@@ -1,15 +1,15 @@
 -- pgTAP tests of the batched entry of new keys of global unique constraints:
 -- a statement's new keys are kept while its row triggers fire and entered
--- together at its end (and whenever 10000 are kept).  Whatever the load
--- (INSERT ... SELECT, COPY, more than one batch, keys out of order), every
--- row has its entry and every entry its row; a duplicate in any batch
--- rolls the whole statement back, its detail showing the key only to a
--- role that may see it; savepoints and exception blocks drop exactly what
--- they roll back, also when user code in an exception block removes a row
--- whose key a batch still keeps; rows moved or rekeyed by a multi-row
--- UPDATE keep the side table right; and a side table changed while a
--- statement runs stops the statement instead of writing past its new
--- trigger or index.
+-- together at its end (and whenever 10000, or 8 MB of them, are kept).
+-- Whatever the load (INSERT ... SELECT, COPY, more than one batch, keys out
+-- of order), every row has its entry and every entry its row; a duplicate
+-- in any batch rolls the whole statement back, its detail showing the key
+-- only to a role that may see it; savepoints and exception blocks drop
+-- exactly what they roll back, also when user code in an exception block
+-- removes a row whose key a batch still keeps; rows moved or rekeyed by a
+-- multi-row UPDATE keep the side table right; and a side table changed
+-- while a statement runs stops the statement instead of writing past its
+-- new trigger or index.
 BEGIN;
 SET search_path = public;
 SET client_min_messages = warning;
